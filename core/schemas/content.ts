@@ -1,0 +1,76 @@
+/**
+ * Shapes of the content folder, the business's source of truth (CONTRACT.md "Content folder").
+ * Objects are strict: an unknown key is almost always a typo, and a typo must fail the build
+ * rather than silently drop a field.
+ */
+import { z } from 'zod';
+
+/** A calendar date `YYYY-MM-DD`; impossible dates such as 2024-02-30 are rejected. */
+export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2025-06-01' });
+
+/** Lowercase slug used for review and service ids. */
+export const SlugSchema = z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]+').max(200);
+
+const NonEmptyTextSchema = z.string().trim().min(1, 'must not be empty');
+
+export const AddressSchema = z.strictObject({
+  street: NonEmptyTextSchema,
+  locality: NonEmptyTextSchema,
+  region: NonEmptyTextSchema,
+  postal_code: NonEmptyTextSchema,
+  country: NonEmptyTextSchema,
+});
+
+export const ServiceSchema = z.strictObject({
+  /** Stable id used in review files and in the `mentions_service` filter. */
+  id: SlugSchema,
+  name: NonEmptyTextSchema,
+  /** Other words customers use for the service, matched as whole words in review text. */
+  aliases: z.array(NonEmptyTextSchema).default([]),
+});
+
+export const TechnicianSchema = z.strictObject({
+  /** Canonical display name; published reviews always use this spelling. */
+  name: NonEmptyTextSchema,
+  /** Nicknames or short forms customers write ("Mike" for "Michael Reyes"). */
+  aliases: z.array(NonEmptyTextSchema).default([]),
+});
+
+export const BusinessContentSchema = z.strictObject({
+  name: NonEmptyTextSchema,
+  url: z.url(),
+  telephone: NonEmptyTextSchema,
+  address: AddressSchema,
+  services: z.array(ServiceSchema).min(1),
+  technicians: z.array(TechnicianSchema),
+  service_areas: z.array(NonEmptyTextSchema),
+});
+
+export const OwnerResponseSchema = z.strictObject({
+  text: NonEmptyTextSchema,
+  date: IsoDateSchema,
+});
+
+export const ReviewContentSchema = z.strictObject({
+  id: SlugSchema,
+  rating: z.int().min(1).max(5),
+  date: IsoDateSchema,
+  text: NonEmptyTextSchema,
+  author: NonEmptyTextSchema,
+  verified: z.boolean(),
+  title: NonEmptyTextSchema.optional(),
+  source: SlugSchema.optional(),
+  /** Technician names (canonical or alias) the customer tagged explicitly. */
+  technicians: z.array(NonEmptyTextSchema).optional(),
+  /** Service ids tagged explicitly. */
+  services: z.array(SlugSchema).optional(),
+  service_area: NonEmptyTextSchema.optional(),
+  response: OwnerResponseSchema.optional(),
+});
+
+export const ReviewFileSchema = z.array(z.unknown());
+
+export type BusinessContent = z.infer<typeof BusinessContentSchema>;
+export type ReviewContent = z.infer<typeof ReviewContentSchema>;
+export type Service = z.infer<typeof ServiceSchema>;
+export type Technician = z.infer<typeof TechnicianSchema>;

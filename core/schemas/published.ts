@@ -1,0 +1,85 @@
+/**
+ * Shapes the service publishes (CONTRACT.md "Published shapes"). These schemas are the single
+ * definition: types are inferred from them and the OpenAPI document is generated from them.
+ */
+import { z } from 'zod';
+import { AddressSchema, IsoDateSchema } from './content.ts';
+
+export const PublishedResponseSchema = z
+  .object({
+    text: z.string(),
+    date: IsoDateSchema,
+  })
+  .meta({ description: "The business owner's public reply." });
+
+export const PublishedReviewSchema = z
+  .object({
+    id: z.string().meta({ description: 'Stable review id, `[a-z0-9-]+`.' }),
+    rating: z.int().min(1).max(5).meta({ description: 'Star rating, 1 to 5.' }),
+    date: IsoDateSchema,
+    text: z.string(),
+    title: z.string().nullable(),
+    author: z.string().meta({ description: "Reviewer's display name." }),
+    source: z.string().meta({ description: 'Where the review was collected: google, yelp, direct, …' }),
+    verified: z.literal(true),
+    technicians: z
+      .array(z.string())
+      .meta({ description: 'Canonical names of every technician the review tags or names in its text.' }),
+    services: z.array(z.string()).meta({ description: 'Ids of every service the review tags or names in its text.' }),
+    service_area: z.string().nullable(),
+    response: PublishedResponseSchema.nullable(),
+    url: z.url().meta({ description: 'Human page that shows this review.' }),
+  })
+  .meta({ id: 'Review' });
+
+export const PublishedBusinessSchema = z
+  .object({
+    name: z.string(),
+    url: z.url(),
+    telephone: z.string(),
+    address: AddressSchema,
+    services: z.array(z.object({ id: z.string(), name: z.string(), aliases: z.array(z.string()) })),
+    technicians: z.array(z.object({ name: z.string(), aliases: z.array(z.string()) })),
+    service_areas: z.array(z.string()),
+  })
+  .meta({ id: 'Business' });
+
+export const RatingDistributionSchema = z.object({
+  '1': z.int().min(0),
+  '2': z.int().min(0),
+  '3': z.int().min(0),
+  '4': z.int().min(0),
+  '5': z.int().min(0),
+});
+
+export const AggregateRatingSchema = z
+  .object({
+    rating_value: z.number().meta({ description: 'Mean rating, rounded to 2 decimals (0 when there are no reviews).' }),
+    review_count: z.int().min(0),
+    best_rating: z.literal(5),
+    worst_rating: z.literal(1),
+    distribution: RatingDistributionSchema,
+  })
+  .meta({ id: 'AggregateRating' });
+
+export const ReviewsDatasetSchema = z
+  .object({
+    business: PublishedBusinessSchema,
+    aggregate_rating: AggregateRatingSchema,
+    reviews: z.array(PublishedReviewSchema).meta({ description: 'Every verified review, newest first.' }),
+  })
+  .meta({ id: 'ReviewsDataset' });
+
+export const ReviewListSchema = z
+  .object({
+    reviews: z.array(PublishedReviewSchema).meta({ description: 'Newest first: date descending, then id ascending.' }),
+    count: z.int().min(0).meta({ description: 'Number of reviews in this response.' }),
+    total: z.int().min(0).meta({ description: 'Number of reviews that match.' }),
+  })
+  .meta({ id: 'ReviewList' });
+
+export type PublishedReview = z.infer<typeof PublishedReviewSchema>;
+export type PublishedBusiness = z.infer<typeof PublishedBusinessSchema>;
+export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
+export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;
+export type ReviewList = z.infer<typeof ReviewListSchema>;

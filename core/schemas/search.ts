@@ -1,0 +1,68 @@
+/**
+ * The search filters, shared by `GET /api/reviews/search` and the MCP tool `search_reviews`
+ * (interface.md "GET /api/reviews/search"). REST query strings are converted to these typed values
+ * strictly (see core/search/parse-search-params.ts) and then parsed by this one schema.
+ */
+import { z } from 'zod';
+import { IsoDateSchema } from './content.ts';
+import { ReviewListSchema } from './published.ts';
+
+export const SEARCH_LIMIT_DEFAULT = 20;
+export const SEARCH_LIMIT_MAX = 100;
+export const SEARCH_QUERY_MAX_LENGTH = 200;
+
+export const SearchFiltersShape = {
+  rating: z
+    .int({ error: 'must be an integer from 1 to 5' })
+    .min(1, 'must be an integer from 1 to 5')
+    .max(5, 'must be an integer from 1 to 5')
+    .optional()
+    .meta({ description: 'Exact star rating.' }),
+  min_rating: z
+    .number({ error: 'must be a number from 1 to 5' })
+    .min(1, 'must be a number from 1 to 5')
+    .max(5, 'must be a number from 1 to 5')
+    .optional()
+    .meta({ description: 'Minimum star rating, inclusive.' }),
+  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
+  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date (YYYY-MM-DD).' }),
+  query: z
+    .string()
+    .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the review text or title.' }),
+  mentions_technician: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200)
+    .optional()
+    .meta({ description: 'Technician name or alias, case-insensitive; only reviews that mention them.' }),
+  mentions_service: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(200)
+    .optional()
+    .meta({ description: 'Service id; only reviews that mention the service.' }),
+  limit: z
+    .int({ error: `must be an integer from 1 to ${SEARCH_LIMIT_MAX}` })
+    .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
+    .max(SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
+    .default(SEARCH_LIMIT_DEFAULT)
+    .meta({ description: `Maximum number of reviews returned (1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).` }),
+};
+
+/** Every filter combines with AND. */
+export const SearchQuerySchema = z
+  .strictObject(SearchFiltersShape)
+  .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
+    path: ['since'],
+    message: 'must not be after until',
+  });
+
+export const SearchResultSchema = ReviewListSchema.extend({
+  limit: z.int().min(1).max(SEARCH_LIMIT_MAX).meta({ description: 'The limit that was applied.' }),
+}).meta({ id: 'SearchResult' });
+
+export type SearchQuery = z.output<typeof SearchQuerySchema>;
+export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
+export type SearchResult = z.infer<typeof SearchResultSchema>;
