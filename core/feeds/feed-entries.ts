@@ -1,0 +1,82 @@
+/**
+ * What the JSON Feed and the Atom feed share: which reviews they carry and how a review reads as a feed
+ * entry. Both renderers take these from here so the two formats cannot drift apart.
+ *
+ * Reviews carry calendar dates only; a feed needs timestamps (RFC 3339 §5.6, RFC 4287 §3.3), so a date
+ * becomes midnight UTC. Nothing here reads the clock: the same reviews give the same feed.
+ */
+import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
+import type { ServiceUrls } from '../urls.ts';
+
+/** Both feeds hold the 50 newest reviews (interface.md "Limits"). */
+export const FEED_ITEM_COUNT = 50;
+
+/** The business content has no language field; the demo content and the generated texts are English. */
+export const FEED_LANGUAGE = 'en';
+
+/** Timestamp used for `updated` when there is no review at all, so the output stays deterministic. */
+const EMPTY_FEED_TIMESTAMP = '1970-01-01T00:00:00Z';
+
+export type FeedInput = {
+  business: PublishedBusiness;
+  /** Every published review, newest first (core/order.ts). */
+  reviews: readonly PublishedReview[];
+  urls: ServiceUrls;
+};
+
+/** The reviews a feed carries: the first FEED_ITEM_COUNT of a list already sorted newest first. */
+export function selectFeedReviews(reviews: readonly PublishedReview[]): readonly PublishedReview[] {
+  return reviews.slice(0, FEED_ITEM_COUNT);
+}
+
+export function describeFeed(business: PublishedBusiness): { title: string; description: string } {
+  return {
+    title: `${business.name} reviews`,
+    description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
+  };
+}
+
+/** `YYYY-MM-DD` as an RFC 3339 timestamp at midnight UTC. */
+export function formatFeedTimestamp(date: string): string {
+  return `${date}T00:00:00Z`;
+}
+
+/** The owner's reply date when it is later than the review, otherwise undefined. */
+export function getModifiedDate(review: PublishedReview): string | undefined {
+  return review.response !== null && review.response.date > review.date ? review.response.date : undefined;
+}
+
+/** Latest date a review's entry changed: its own date, or a later owner reply. */
+export function getUpdatedDate(review: PublishedReview): string {
+  return getModifiedDate(review) ?? review.date;
+}
+
+/** Feed-level `updated`: the latest change over the entries, derived from data only. */
+export function getFeedUpdatedTimestamp(reviews: readonly PublishedReview[]): string {
+  let latest = '';
+  for (const review of reviews) {
+    const updated = getUpdatedDate(review);
+    if (updated > latest) latest = updated;
+  }
+  return latest === '' ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(latest);
+}
+
+/** The review's own title, or a neutral one such as "5 stars from Maria G.". */
+export function getEntryTitle(review: PublishedReview): string {
+  if (review.title !== null) return review.title;
+  return `${review.rating} ${review.rating === 1 ? 'star' : 'stars'} from ${review.author}`;
+}
+
+/** Plain text of an entry: the review, then the owner's reply when there is one. */
+export function getEntryText(review: PublishedReview): string {
+  if (review.response === null) return review.text;
+  return `${review.text}\n\nResponse from the owner (${review.response.date}):\n${review.response.text}`;
+}
+
+/** Services of a review as `{ id, name }`, with the id standing in for a name the business no longer lists. */
+export function getEntryServices(
+  review: PublishedReview,
+  business: PublishedBusiness,
+): { id: string; name: string }[] {
+  return review.services.map((id) => ({ id, name: business.services.find((s) => s.id === id)?.name ?? id }));
+}

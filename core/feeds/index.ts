@@ -1,0 +1,4 @@
+export { FEED_ITEM_COUNT, FEED_LANGUAGE, type FeedInput } from './feed-entries.ts';
+export { JSON_FEED_VERSION, JsonFeedSchema, type JsonFeed, type JsonFeedItem } from './json-feed-schema.ts';
+export { buildJsonFeed, renderJsonFeed } from './render-json-feed.ts';
+export { ATOM_NAMESPACE, renderAtomFeed } from './render-atom-feed.ts';

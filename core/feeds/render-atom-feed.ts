@@ -1,0 +1,71 @@
+/**
+ * Atom feed (RFC 4287) of the newest reviews, the WebSub topic /feed.xml. Hand-written rather than with
+ * the `feed` package, which stamps the build time. Every timestamp is derived from the data: the feed's
+ * `updated` is the latest review or owner-reply date among its entries (§4.2.15), so rebuilding unchanged
+ * content gives the same bytes.
+ *
+ * The feed has an `author`, so entries may omit theirs (§4.1.1); each entry still names its reviewer.
+ * `<link rel="self">` and `<link rel="hub">` let a subscriber discover the WebSub hub (WebSub §4).
+ */
+import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
+import type { ServiceUrls } from '../urls.ts';
+import {
+  describeFeed,
+  FEED_LANGUAGE,
+  formatFeedTimestamp,
+  getEntryServices,
+  getEntryText,
+  getEntryTitle,
+  getFeedUpdatedTimestamp,
+  getUpdatedDate,
+  selectFeedReviews,
+  type FeedInput,
+} from './feed-entries.ts';
+import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.ts';
+
+export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
+export const ATOM_GENERATOR = 'reviews-service';
+
+export function renderAtomFeed({ business, reviews, urls }: FeedInput): string {
+  const entries = selectFeedReviews(reviews);
+  const { title, description } = describeFeed(business);
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    `<feed xmlns="${ATOM_NAMESPACE}" xml:lang="${FEED_LANGUAGE}">`,
+    `  <id>${text(urls.feedXml)}</id>`,
+    `  <title type="text">${text(title)}</title>`,
+    `  <subtitle type="text">${text(description)}</subtitle>`,
+    `  <updated>${getFeedUpdatedTimestamp(entries)}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${attr(urls.feedXml)}"/>`,
+    `  <link rel="hub" href="${attr(urls.hub)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${attr(urls.home)}"/>`,
+    '  <author>',
+    `    <name>${text(business.name)}</name>`,
+    `    <uri>${text(business.url)}</uri>`,
+    '  </author>',
+    `  <generator>${ATOM_GENERATOR}</generator>`,
+    ...entries.flatMap((review) => renderEntry(review, business, urls)),
+    '</feed>',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function renderEntry(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): string[] {
+  const url = urls.review(review);
+  return [
+    '  <entry>',
+    `    <id>${text(url)}</id>`,
+    `    <title type="text">${text(getEntryTitle(review))}</title>`,
+    `    <updated>${formatFeedTimestamp(getUpdatedDate(review))}</updated>`,
+    `    <published>${formatFeedTimestamp(review.date)}</published>`,
+    '    <author>',
+    `      <name>${text(review.author)}</name>`,
+    '    </author>',
+    `    <link rel="alternate" type="text/html" href="${attr(url)}"/>`,
+    ...getEntryServices(review, business).map(
+      (service) => `    <category term="${attr(service.id)}" label="${attr(service.name)}"/>`,
+    ),
+    `    <content type="text">${text(getEntryText(review))}</content>`,
+    '  </entry>',
+  ];
+}

@@ -1,0 +1,63 @@
+/**
+ * JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of the newest reviews. Hand-written rather than with
+ * the `feed` package, whose json1() writes version 1.0. Compact and deterministic: the same input gives
+ * the same bytes, so the ETag changes only when the data does.
+ */
+import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
+import type { ServiceUrls } from '../urls.ts';
+import {
+  describeFeed,
+  FEED_LANGUAGE,
+  formatFeedTimestamp,
+  getEntryServices,
+  getEntryText,
+  getEntryTitle,
+  getModifiedDate,
+  selectFeedReviews,
+  type FeedInput,
+} from './feed-entries.ts';
+import { JSON_FEED_VERSION, type JsonFeed, type JsonFeedItem } from './json-feed-schema.ts';
+
+export function renderJsonFeed(input: FeedInput): string {
+  return JSON.stringify(buildJsonFeed(input));
+}
+
+/** The feed as an object, for callers that embed it (e.g. as an OpenAPI example). */
+export function buildJsonFeed({ business, reviews, urls }: FeedInput): JsonFeed {
+  const { title, description } = describeFeed(business);
+  return {
+    version: JSON_FEED_VERSION,
+    title,
+    home_page_url: urls.home,
+    feed_url: urls.feedJson,
+    description,
+    language: FEED_LANGUAGE,
+    authors: [{ name: business.name, url: business.url }],
+    hubs: [{ type: 'WebSub', url: urls.hub }],
+    items: selectFeedReviews(reviews).map((review) => buildItem(review, business, urls)),
+  };
+}
+
+function buildItem(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): JsonFeedItem {
+  const url = urls.review(review);
+  const modified = getModifiedDate(review);
+  return {
+    id: url,
+    url,
+    title: getEntryTitle(review),
+    content_text: getEntryText(review),
+    date_published: formatFeedTimestamp(review.date),
+    ...(modified === undefined ? {} : { date_modified: formatFeedTimestamp(modified) }),
+    authors: [{ name: review.author }],
+    tags: getEntryServices(review, business).map((s) => s.name),
+    _review: {
+      about: urls.openapi,
+      rating: review.rating,
+      technicians: review.technicians,
+      services: review.services,
+      service_area: review.service_area,
+      source: review.source,
+      response: review.response,
+    },
+  };
+}
