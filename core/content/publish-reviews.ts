@@ -1,0 +1,45 @@
+/**
+ * Turns validated content into the published review records (CONTRACT.md "Published shapes"):
+ * only verified reviews, explicit tags merged with mentions found in the text, canonical names,
+ * every optional field present (null when absent), newest first.
+ */
+import type { PublishedReview } from '../schemas/published.ts';
+import type { ReviewContent } from '../schemas/content.ts';
+import { compareNewestFirst } from '../order.ts';
+import type { ServiceUrls } from '../urls.ts';
+import type { Content } from './parse-content.ts';
+
+export const DEFAULT_SOURCE = 'direct';
+
+export function publishReviews(content: Content, urls: ServiceUrls): PublishedReview[] {
+  const technicianOrder = content.business.technicians.map((t) => t.name);
+  const serviceOrder = content.business.services.map((s) => s.id);
+  const areas = new Map(content.business.service_areas.map((a) => [a.toLowerCase(), a]));
+  return content.reviews
+    .filter((r) => r.verified)
+    .map((review) => publishReview(review))
+    .sort(compareNewestFirst);
+
+  function publishReview(review: ReviewContent): PublishedReview {
+    const searchable = review.title ? `${review.title}\n${review.text}` : review.text;
+    const technicians = new Set(content.technicianMatcher.findIn(searchable));
+    for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
+    const services = new Set(content.serviceMatcher.findIn(searchable));
+    for (const id of review.services ?? []) services.add(id);
+    return {
+      id: review.id,
+      rating: review.rating,
+      date: review.date,
+      text: review.text,
+      title: review.title ?? null,
+      author: review.author,
+      source: review.source ?? DEFAULT_SOURCE,
+      verified: true,
+      technicians: technicianOrder.filter((name) => technicians.has(name)),
+      services: serviceOrder.filter((id) => services.has(id)),
+      service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
+      response: review.response ? { text: review.response.text, date: review.response.date } : null,
+      url: urls.review(review),
+    };
+  }
+}

@@ -1,0 +1,39 @@
+/** Reads the content folder from disk: business.json and reviews/*.json (sorted by name). */
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { ContentProblem, ContentResult } from './problems.ts';
+import type { RawContent, RawFile } from './parse-content.ts';
+
+export async function readContentFolder(dir: string): Promise<ContentResult<RawContent>> {
+  const problems: ContentProblem[] = [];
+  const business = await readJsonFile(dir, 'business.json', problems);
+  let names: string[] = [];
+  try {
+    names = (await readdir(path.join(dir, 'reviews'))).filter((n) => n.endsWith('.json')).sort();
+  } catch (error) {
+    problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${(error as Error).message}` });
+  }
+  const reviewFiles: RawFile[] = [];
+  for (const name of names) {
+    const file = await readJsonFile(dir, `reviews/${name}`, problems);
+    if (file) reviewFiles.push(file);
+  }
+  if (!business || problems.length > 0) return { ok: false, problems };
+  return { ok: true, value: { business, reviewFiles } };
+}
+
+async function readJsonFile(dir: string, file: string, problems: ContentProblem[]): Promise<RawFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, file), 'utf8');
+  } catch (error) {
+    problems.push({ file, message: `cannot read: ${(error as Error).message}` });
+    return undefined;
+  }
+  try {
+    return { file, data: JSON.parse(text) };
+  } catch (error) {
+    problems.push({ file, message: `not valid JSON: ${(error as Error).message}` });
+    return undefined;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What the live routes (REST search/since, MCP) answer from: the published dataset of the current
+ * build plus the indexes built over it. A new build swaps in a new LiveData as a whole, so a request
+ * never sees half of one build and half of another.
+ */
+import type { PublishedReview, ReviewsDataset } from '../schemas/published.ts';
+import { createReviewIndex, type ReviewIndex } from '../search/index.ts';
+import { createServiceUrls, type ServiceUrls } from '../urls.ts';
+
+export type LiveData = {
+  dataset: ReviewsDataset;
+  index: ReviewIndex;
+  byId: ReadonlyMap<string, PublishedReview>;
+  /** The parsed /insights.json of the same build. */
+  insights: unknown;
+  urls: ServiceUrls;
+};
+
+export function createLiveData(input: { dataset: ReviewsDataset; insights: unknown; publicUrl: string }): LiveData {
+  const { dataset } = input;
+  return {
+    dataset,
+    index: createReviewIndex(dataset.reviews, dataset.business),
+    byId: new Map(dataset.reviews.map((r) => [r.id, r])),
+    insights: input.insights,
+    urls: createServiceUrls(input.publicUrl),
+  };
+}

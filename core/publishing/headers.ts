@@ -1,0 +1,71 @@
+/**
+ * Response headers of every static path, in one place: the sidecar serves them and the build
+ * writes them to `_headers` for static hosts (Netlify, Cloudflare Pages), so both agree.
+ */
+import { PATHS, type ServiceUrls } from '../urls.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Content-Type by path. The since snapshots have no extension; the JSON Feed is served as JSON (interface.md). */
+export function contentTypeOf(path: string): string {
+  if (path.startsWith(PATHS.sincePrefix) || path.endsWith('.json')) return JSON_TYPE;
+  if (path === PATHS.feedXml) return 'application/atom+xml; charset=utf-8';
+  if (path.endsWith('/') || path.endsWith('.html')) return 'text/html; charset=utf-8';
+  if (path.endsWith('.css')) return 'text/css; charset=utf-8';
+  if (path.endsWith('.js')) return 'text/javascript; charset=utf-8';
+  if (path.endsWith('.svg')) return 'image/svg+xml';
+  if (path.endsWith('.txt')) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
+  if (path.endsWith('.png')) return 'image/png';
+  if (path.endsWith('.ico')) return 'image/x-icon';
+  return 'application/octet-stream';
+}
+
+export function isCompressible(type: string): boolean {
+  return /^(text\/|application\/(json|atom\+xml|xml|feed\+json)|image\/svg\+xml)/.test(type);
+}
+
+export function isTopicPath(path: string): boolean {
+  return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson;
+}
+
+/** RFC 8288 Link header for a WebSub topic (W3C WebSub §4: discovery by HTTP header). */
+export function topicLinkHeader(urls: ServiceUrls, path: string): string {
+  return `<${urls.hub}>; rel="hub", <${urls.base}${path}>; rel="self"`;
+}
+
+/**
+ * Cache-Control: data may be cached briefly and revalidated cheaply with its ETag (a 304 costs the
+ * origin almost nothing), and served stale while a CDN revalidates; hashed Astro assets are immutable.
+ */
+export function cacheControlOf(path: string): string {
+  if (path.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  if (path === PATHS.openapi) return 'public, max-age=300, stale-while-revalidate=3600';
+  return 'public, max-age=60, stale-while-revalidate=300';
+}
+
+/** The headers a static path carries on every response (200, 304, HEAD). */
+export function staticHeadersOf(path: string, urls: ServiceUrls): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': contentTypeOf(path),
+    'Cache-Control': cacheControlOf(path),
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (!headers['Content-Type']!.startsWith('text/html')) headers['Access-Control-Allow-Origin'] = '*';
+  if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls, path);
+  return headers;
+}
+
+/** `_headers` for static hosts: one block per path (or wildcard) with the same headers. */
+export function renderHostHeadersFile(paths: readonly string[], urls: ServiceUrls): string {
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const path of [...paths].sort()) {
+    const pattern = path.startsWith(PATHS.sincePrefix) ? `${PATHS.sincePrefix}*` : path;
+    if (seen.has(pattern)) continue;
+    seen.add(pattern);
+    const headers = staticHeadersOf(path, urls);
+    blocks.push([pattern, ...Object.entries(headers).map(([k, v]) => `  ${k}: ${v}`)].join('\n'));
+  }
+  return `${blocks.join('\n')}\n`;
+}

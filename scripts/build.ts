@@ -1,0 +1,102 @@
+/**
+ * `npm run build`: validate content, build the static site into a fresh folder, precompress it,
+ * write the manifest, then swap it in place of the output folder. Invalid content stops here with
+ * every problem listed, and the previous build stays untouched.
+ */
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadContent } from '../core/content/load-content.ts';
+import { formatContentProblems } from '../core/content/problems.ts';
+import { MANIFEST_FILE, ManifestSchema, type Manifest } from '../core/publishing/manifest.ts';
+import { createServiceUrls } from '../core/urls.ts';
+import { normalizePublicUrl } from '../sidecar/config.ts';
+import { runAstroBuild } from './lib/run-astro-build.ts';
+import { finalizeBuild } from './lib/finalize-build.ts';
+
+export type BuildOptions = { contentDir: string; publicUrl: string; outDir: string; verbose?: boolean };
+export type BuildResult =
+  | { ok: true; manifest: Manifest; previous: Manifest | undefined; maxRssBytes: number; ms: number }
+  | { ok: false; message: string };
+
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  try {
+    return ManifestSchema.parse(JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const content = await loadContent(options.contentDir);
+  if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const outDir = path.resolve(options.outDir);
+  const buildsDir = path.join(path.dirname(outDir), '.builds');
+  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const staging = path.join(buildsDir, `staging-${id}`);
+  await mkdir(buildsDir, { recursive: true });
+  try {
+    const { maxRssBytes } = await runAstroBuild({
+      contentDir: options.contentDir,
+      publicUrl: options.publicUrl,
+      outDir: staging,
+      cacheDir: path.join(buildsDir, `cache-${id}`),
+      verbose: options.verbose,
+    });
+    const previous = await readManifest(outDir);
+    const manifest = await finalizeBuild(staging, {
+      urls: createServiceUrls(options.publicUrl),
+      dataDate: latestVerifiedDate(content.value.reviews),
+      previous,
+    });
+    await swapIn(staging, outDir, path.join(buildsDir, `retired-${id}`));
+    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started };
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    await rm(path.join(buildsDir, `cache-${id}`), { recursive: true, force: true });
+  }
+}
+
+function latestVerifiedDate(reviews: readonly { verified: boolean; date: string; response?: { date: string } }[]) {
+  let latest: string | undefined;
+  for (const r of reviews) {
+    if (!r.verified) continue;
+    for (const d of [r.date, r.response?.date]) if (d && (latest === undefined || d > latest)) latest = d;
+  }
+  return latest;
+}
+
+/**
+ * Two renames on one file system: the old build moves aside, the new one takes its name. A running
+ * sidecar serves from memory and reloads only a complete manifest, so no request sees half a build.
+ */
+async function swapIn(staging: string, outDir: string, retired: string) {
+  try {
+    await rename(outDir, retired);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  await rename(staging, outDir);
+  await rm(retired, { recursive: true, force: true });
+}
+
+export function buildOptionsFromEnv(env: NodeJS.ProcessEnv): BuildOptions {
+  const port = env.PORT || '4321';
+  const publicUrl = normalizePublicUrl(env.PUBLIC_URL || `http://localhost:${port}`);
+  if (!publicUrl.ok) throw new Error(`PUBLIC_URL: ${publicUrl.reason}`);
+  return { contentDir: env.CONTENT_DIR || 'content', publicUrl: publicUrl.url, outDir: env.DIST_DIR || 'dist' };
+}
+
+if (import.meta.main) {
+  const options = buildOptionsFromEnv(process.env);
+  const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
+  if (!result.ok) {
+    console.error(result.message);
+    process.exit(1);
+  }
+  const count = Object.keys(result.manifest.files).length;
+  console.log(`Built ${count} files into ${options.outDir}/ in ${(result.ms / 1000).toFixed(1)} s (build ${result.manifest.build_id}).`);
+}

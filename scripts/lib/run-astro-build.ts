@@ -1,0 +1,43 @@
+/** Spawns astro-build-child.ts with Node 24 and the build's settings; resolves with its peak memory. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type AstroBuildOptions = { contentDir: string; publicUrl: string; outDir: string; cacheDir: string; verbose?: boolean };
+
+export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts/lib/astro-build-child.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CONTENT_DIR: path.resolve(options.contentDir),
+        PUBLIC_URL: options.publicUrl,
+        ASTRO_OUT_DIR: path.resolve(options.outDir),
+        ASTRO_CACHE_DIR: path.resolve(options.cacheDir),
+        ASTRO_TELEMETRY_DISABLED: '1',
+        ASTRO_LOG_LEVEL: options.verbose ? 'info' : 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (options.verbose) process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`astro build failed (exit ${code}):\n${stderr || stdout}`.trim()));
+      const last = stdout.trim().split('\n').pop() ?? '{}';
+      try {
+        resolve(JSON.parse(last) as { maxRssBytes: number });
+      } catch {
+        resolve({ maxRssBytes: 0 });
+      }
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { countSince } from '../../../../../core/dataset/since.ts';
+import { renderSinceBody } from '../../../../../core/dataset/render-json.ts';
+import { selectSinceSnapshotDates } from '../../../../../core/dataset/since-snapshots.ts';
+import { getBuildData, jsonResponse } from '../../../../lib/build-data.ts';
+
+export const getStaticPaths: GetStaticPaths = async () => {
+  const { reviewJson, reviewsBody } = await getBuildData();
+  return selectSinceSnapshotDates(reviewJson, Buffer.byteLength(reviewsBody)).map((date) => ({ params: { date } }));
+};
+
+export const GET: APIRoute = async ({ params }) => {
+  const { reviewJson } = await getBuildData();
+  return jsonResponse(renderSinceBody(reviewJson, countSince(reviewJson.reviews, params.date!)));
+};
