@@ -13,6 +13,7 @@ import { createServiceUrls } from '../core/urls.ts';
 import { normalizePublicUrl } from '../sidecar/config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
+import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 export type BuildOptions = { contentDir: string; publicUrl: string; outDir: string; verbose?: boolean };
 export type BuildResult =
@@ -49,6 +50,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       urls: createServiceUrls(options.publicUrl),
       dataDate: latestVerifiedDate(content.value.reviews),
       previous,
+      source: await computeSourceFingerprint(options),
     });
     await swapIn(staging, outDir, path.join(buildsDir, `retired-${id}`));
     return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started };

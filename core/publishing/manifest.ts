@@ -27,6 +27,8 @@ export const ManifestEntrySchema = z.object({
 export const ManifestSchema = z.object({
   /** Hash of every entry: equal builds have equal ids. */
   build_id: z.string(),
+  /** Fingerprint of what the build was made from (content, PUBLIC_URL, build code): `npm start` rebuilds when it differs. */
+  source: z.string().optional(),
   /** URL path → entry. */
   files: z.record(z.string(), ManifestEntrySchema),
 });
@@ -69,5 +71,5 @@ export function computeBuildId(files: Manifest['files']): string {
 /** Deterministic serialisation: keys sorted, so equal builds write equal manifests. */
 export function renderManifest(manifest: Manifest): string {
   const files = Object.fromEntries(Object.keys(manifest.files).sort().map((k) => [k, manifest.files[k]!]));
-  return `${JSON.stringify({ build_id: manifest.build_id, files }, null, 1)}\n`;
+  return `${JSON.stringify({ build_id: manifest.build_id, source: manifest.source, files }, null, 1)}\n`;
 }

@@ -42,7 +42,7 @@ function brotliQuality(size: number): number {
 
 export async function finalizeBuild(
   dir: string,
-  options: { urls: ServiceUrls; dataDate: string | undefined; previous: Manifest | undefined },
+  options: { urls: ServiceUrls; dataDate: string | undefined; previous: Manifest | undefined; source: string },
 ): Promise<Manifest> {
   const files: Manifest['files'] = {};
   const tasks = (await listFiles(dir)).map(async (file) => {
@@ -80,7 +80,7 @@ export async function finalizeBuild(
     files[urlPath] = entry;
   });
   await Promise.all(tasks);
-  const manifest: Manifest = { build_id: computeBuildId(files), files };
+  const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, files };
   await writeFile(path.join(dir, MANIFEST_FILE), renderManifest(manifest));
   await writeFile(path.join(dir, HEADERS_FILE), renderHostHeadersFile(Object.keys(files), options.urls));
   return manifest;

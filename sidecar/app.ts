@@ -1,0 +1,60 @@
+/**
+ * The whole HTTP surface on one origin. Built files are answered straight from memory before
+ * Express is involved (the hot path); everything else goes through one Express app with one error
+ * middleware and one error shape.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import { HttpError, sendHttpError } from './http/errors.ts';
+import type { Logger } from './logger.ts';
+import { createSearchRouter } from './routes/search-router.ts';
+import { createSinceRouter } from './routes/since-router.ts';
+import type { BuildStore } from './static/build-store.ts';
+import { createStaticHandler } from './static/serve-static.ts';
+
+export type AppDeps = {
+  builds: BuildStore;
+  log: Logger;
+  /** Further routers (WebSub hub, MCP), mounted before the 404 handler. */
+  routers?: Router[];
+};
+
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createApp(deps: AppDeps): RequestListener {
+  const getBuild = () => deps.builds.current();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.use(createSearchRouter({ getBuild }));
+  app.use(createSinceRouter({ getBuild }));
+  for (const router of deps.routers ?? []) app.use(router);
+  app.use((req) => {
+    throw new HttpError(404, 'not_found', `Nothing at ${req.path.slice(0, 200)}. The API is described at /.well-known/openapi.json.`);
+  });
+  app.use(createErrorHandler(deps.log));
+
+  const serveStatic = createStaticHandler({ builds: deps.builds });
+  return (req, res) => {
+    if (!serveStatic(req, res)) app(req, res);
+  };
+}
+
+function createErrorHandler(log: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (error instanceof HttpError) return sendHttpError(res, error);
+    const status = typeof error?.status === 'number' ? error.status : typeof error?.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      // body-parser and router errors: malformed bodies, bodies too large, bad URL encoding.
+      const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
+      return sendHttpError(res, new HttpError(status, code, String(error.expose === false ? 'Bad request.' : error.message)));
+    }
+    log.error('unhandled_error', { path: req.path, error: String(error?.stack ?? error) });
+    sendHttpError(res, new HttpError(500, 'internal_error', 'Something went wrong on our side.'));
+  };
+}

@@ -1,0 +1,19 @@
+/** A live JSON answer: strong ETag from its bytes, so clients can revalidate searches too. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { strongEtag } from '../../core/publishing/manifest.ts';
+import { sendRepresentation } from './send-representation.ts';
+
+export function sendJson(req: IncomingMessage, res: ServerResponse, json: string, lastModifiedMs: number): void {
+  const body = Buffer.from(json);
+  sendRepresentation(req, res, {
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'public, max-age=60',
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Expose-Headers': 'ETag',
+      'X-Content-Type-Options': 'nosniff',
+    },
+    lastModifiedMs,
+    identity: { body, etag: strongEtag(body) },
+  });
+}

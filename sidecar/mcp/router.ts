@@ -1,0 +1,121 @@
+/**
+ * POST /mcp: the Model Context Protocol over Streamable HTTP (MCP 2025-06-18 "Transports"; clients
+ * negotiating 2025-11-25 are served the same way). The order of checks decides the status code:
+ *
+ *   Origin not allowed → 403 · Accept without application/json and text/event-stream → 406 ·
+ *   Content-Type not JSON → 415 · body not JSON → 400/-32700 · batch or not JSON-RPC → 400/-32600 ·
+ *   bad params of a known method → 200 with -32602 · `initialize` → new signed Mcp-Session-Id ·
+ *   any other message without Mcp-Session-Id → 400, with one this secret did not sign → 404 ·
+ *   unsupported MCP-Protocol-Version → 400 · notification or response → 202 · request → 200 JSON.
+ *
+ * GET and DELETE answer 405 with `Allow`: the server offers no server-initiated SSE stream, and a
+ * stateless session cannot be terminated (both allowed by the specification). Browser origins that
+ * pass the Origin check get CORS headers, with Mcp-Session-Id exposed so browser clients can read it.
+ */
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { LiveData } from '../../core/dataset/live-data.ts';
+import type { Config } from '../config.ts';
+import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type JsonRpcErrorBody } from './json-rpc.ts';
+import { createOriginPolicy } from './origin.ts';
+import { createSessionIds } from './session-id.ts';
+import { serveMessage } from './transport.ts';
+
+export type McpRouterDeps = {
+  getLive: () => LiveData;
+  config: Pick<Config, 'publicUrl' | 'mcp'>;
+};
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const ALLOW = 'POST, OPTIONS';
+const CORS_ALLOW_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
+
+export function createMcpRouter(deps: McpRouterDeps): Router {
+  const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, allowedOrigins: deps.config.mcp.allowedOrigins });
+  const sessions = createSessionIds(deps.config.mcp.sessionSecret);
+  const serverDeps = { getLive: deps.getLive };
+  const router = express.Router();
+
+  router.use((req, res, next) => {
+    const origin = req.get('origin');
+    if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`));
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+      res.append('Vary', 'Origin');
+    }
+    next();
+  });
+
+  router.options('/', (req, res) => {
+    // Preflight names GET and DELETE too, so a browser client sees their real 405 rather than a CORS failure.
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.setHeader('Allow', ALLOW);
+    res.status(204).end();
+  });
+
+  router.post('/', checkHeaders, express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' }), async (req, res) => {
+    const checked = checkMessage(typeof req.body === 'string' ? req.body : '');
+    if (!checked.ok) return sendError(res, checked.status, checked.body);
+    const { message } = checked;
+    if (isInitializeRequest(message)) {
+      res.setHeader('Mcp-Session-Id', sessions.issue());
+    } else {
+      const sessionId = req.get('mcp-session-id');
+      if (sessionId === undefined || sessionId === '') {
+        return sendError(res, 400, jsonRpcError(null, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required; call initialize first'));
+      }
+      if (!sessions.verify(sessionId)) {
+        return sendError(res, 404, jsonRpcError(null, SESSION_NOT_FOUND, 'Session not found; call initialize to start a new session'));
+      }
+      const version = req.get('mcp-protocol-version');
+      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        return sendError(
+          res,
+          400,
+          jsonRpcError(null, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`),
+        );
+      }
+    }
+    await serveMessage(req, res, message, serverDeps);
+  });
+
+  router.all('/', (req, res) => {
+    res.setHeader('Allow', ALLOW);
+    sendError(res, 405, jsonRpcError(null, TRANSPORT_ERROR, `Method Not Allowed: ${req.method} /mcp; this server offers no SSE stream and sessions end on their own. Use POST.`));
+  });
+
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: unknown }).status;
+    if (status === 413) return sendError(res, 413, jsonRpcError(null, TRANSPORT_ERROR, `Payload Too Large: at most ${MAX_BODY_BYTES} bytes`));
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return sendError(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body could not be read'));
+    }
+    next(error);
+  });
+
+  return router;
+}
+
+/** MCP 2025-06-18 "Sending Messages to the Server": the client MUST accept both types, and send JSON. */
+const checkHeaders: RequestHandler = (req, res, next) => {
+  const accept = req.get('accept') ?? '';
+  if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
+    return sendError(res, 406, jsonRpcError(null, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream'));
+  }
+  if (!req.is('application/json')) {
+    return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'));
+  }
+  next();
+};
+
+function acceptsMediaType(accept: string, type: string): boolean {
+  return accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === type);
+}
+
+function sendError(res: Response, status: number, body: JsonRpcErrorBody): void {
+  res.status(status).type('application/json').send(JSON.stringify(body));
+}

@@ -1,0 +1,47 @@
+/** `get_insights`: the insights dataset (/insights.json), whole or one top-level section. */
+import { z } from 'zod';
+import type { McpServerDeps } from '../deps.ts';
+import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
+
+export const getInsightsTool = {
+  name: 'get_insights',
+  title: 'Get review insights',
+  description: [
+    'Aspect-based sentiment analysis derived from the reviews: aspects, entities (technicians, services,',
+    'service areas), topics, FAQ and an editorial summary. Pass `section` to get one part only (smaller);',
+    'the answer always lists the available section names. Quote reviews (search_reviews) as evidence.',
+  ].join(' '),
+  inputSchema: z.strictObject({
+    section: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(100)
+      .optional()
+      .meta({ description: 'One top-level section name, e.g. `summary`; omit for every section.' }),
+  }),
+  outputSchema: z.object({
+    sections: z.array(z.string()).meta({ description: 'Every section name available.' }),
+    insights: z.record(z.string(), z.unknown()).meta({ description: 'The requested section, or all of them, by name.' }),
+  }),
+} satisfies ToolSpec;
+
+export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps): void {
+  tools.register(getInsightsTool, (args) => {
+    const parsed = parseArguments(getInsightsTool.inputSchema, args);
+    if (!parsed.ok) return parsed;
+    const insights = asSections(deps.getLive().insights);
+    const sections = Object.keys(insights);
+    const { section } = parsed.value;
+    if (section === undefined) return { ok: true, value: { sections, insights } };
+    if (!Object.hasOwn(insights, section)) {
+      const valid = sections.length === 0 ? 'no insights are published yet' : `must be one of: ${sections.join(', ')}`;
+      return { ok: false, issues: [{ path: ['section'], message: valid }] };
+    }
+    return { ok: true, value: { sections, insights: { [section]: insights[section] } } };
+  });
+}
+
+/** The insights document is an object of named sections; anything else (not built yet) has none. */
+function asSections(insights: unknown): Record<string, unknown> {
+  return typeof insights === 'object' && insights !== null && !Array.isArray(insights) ? (insights as Record<string, unknown>) : {};
+}

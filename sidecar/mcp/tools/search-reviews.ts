@@ -1,0 +1,48 @@
+/** `search_reviews`: the MCP twin of GET /api/reviews/search, same parameters, same core function. */
+import { z } from 'zod';
+import { resolveSearchQuery, searchReviews } from '../../../core/search/index.ts';
+import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/search.ts';
+import type { McpServerDeps } from '../deps.ts';
+import type { ToolRegistry, ToolSpec } from '../tool.ts';
+import { CursorArgumentSchema, NextCursorSchema, nextCursorOf, resolvePage } from './paging-arguments.ts';
+
+export const searchReviewsTool = {
+  name: 'search_reviews',
+  title: 'Search reviews',
+  description: [
+    'Find verified customer reviews by star rating, date range, text, technician or service.',
+    'Filters combine with AND; results are newest first (date descending, then id).',
+    'Use `mentions_technician` with a technician name or alias and `mentions_service` with a service id',
+    '(both listed by get_business). `total` is the number of matches; when it exceeds the reviews returned,',
+    'call again with the same filters and `cursor` set to `next_cursor` until `next_cursor` is null.',
+    'For rating statistics use get_rating_summary instead of paging through every review.',
+  ].join(' '),
+  inputSchema: z.strictObject({ ...SearchFiltersShape, cursor: CursorArgumentSchema }),
+  outputSchema: SearchResultSchema.extend({ next_cursor: NextCursorSchema }),
+} satisfies ToolSpec;
+
+export function registerSearchReviewsTool(tools: ToolRegistry, deps: McpServerDeps): void {
+  tools.register(searchReviewsTool, (args) => {
+    const { cursor, ...filters } = args;
+    const { index } = deps.getLive();
+    const resolved = resolveSearchQuery(filters, index);
+    const cursorText = typeof cursor === 'string' ? cursor : undefined;
+    const { limit: _limit, ...pagedFilters } = resolved.ok ? resolved.query : {};
+    const { page, issues } = resolvePage(cursorText, pagedFilters);
+    if (cursor !== undefined && cursorText === undefined) issues.push({ path: ['cursor'], message: 'must be a string' });
+    if (!resolved.ok || issues.length > 0) {
+      return { ok: false, issues: [...(resolved.ok ? [] : resolved.issues), ...issues] };
+    }
+    const result = searchReviews(index, resolved.query, { offset: page.offset });
+    return {
+      ok: true,
+      value: {
+        reviews: result.reviews,
+        count: result.count,
+        total: result.total,
+        limit: result.limit,
+        next_cursor: nextCursorOf(page, result),
+      },
+    };
+  });
+}

@@ -1,0 +1,31 @@
+/** `GET /api/reviews/search` (interface.md): strict parameters, filters combined with AND, newest first. */
+import { Router } from 'express';
+import { parseSearchParams, resolveSearchQuery, searchReviews } from '../../core/search/index.ts';
+import { PATHS } from '../../core/urls.ts';
+import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import { sendJson } from '../http/send-json.ts';
+import type { LoadedBuild } from '../static/load-build.ts';
+
+export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
+  const router = Router();
+  router
+    .route(PATHS.search)
+    .get((req, res) => {
+      const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+      const build = getBuild();
+      const live = build.live;
+      const params = parseSearchParams(new URLSearchParams(queryString));
+      const resolved = params.ok ? resolveSearchQuery(params.input, live.index) : params;
+      if (!resolved.ok) {
+        throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', {
+          issues: resolved.issues,
+        });
+      }
+      const { reviews, count, total, limit } = searchReviews(live.index, resolved.query);
+      sendJson(req, res, JSON.stringify({ reviews, count, total, limit }), build.dataLastModifiedMs);
+    })
+    .all(() => {
+      throw methodNotAllowed(['GET', 'HEAD']);
+    });
+  return router;
+}

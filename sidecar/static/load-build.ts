@@ -1,0 +1,69 @@
+/**
+ * Loads a finished build (its manifest and every file it lists) into memory, together with the
+ * live data the search, since and MCP routes answer from. A build is loaded whole or not at all.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
+import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
+import { MANIFEST_FILE, ManifestSchema, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import { staticHeadersOf } from '../../core/publishing/headers.ts';
+import type { ReviewsDataset } from '../../core/schemas/published.ts';
+import { PATHS, createServiceUrls } from '../../core/urls.ts';
+import type { Body, Representation } from '../http/send-representation.ts';
+
+export type LoadedBuild = {
+  id: string;
+  manifest: Manifest;
+  /** URL path → representation; directory pages answer with and without the trailing slash. */
+  resources: ReadonlyMap<string, Representation>;
+  live: LiveData;
+  reviewJson: ReviewJsonCache;
+  /** Last-Modified of the dataset, used for live answers derived from it. */
+  dataLastModifiedMs: number;
+};
+
+export async function readBuildId(distDir: string): Promise<string | undefined> {
+  try {
+    const text = await readFile(path.join(distDir, MANIFEST_FILE), 'utf8');
+    return (JSON.parse(text) as { build_id?: string }).build_id;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
+  const manifest = ManifestSchema.parse(JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), 'utf8')));
+  const urls = createServiceUrls(publicUrl);
+  const resources = new Map<string, Representation>();
+  const bodies = new Map<string, Buffer>();
+  for (const [urlPath, entry] of Object.entries(manifest.files)) {
+    const identity = await readFile(path.join(distDir, entry.file));
+    bodies.set(urlPath, identity);
+    const variants: Partial<Record<Encoding, Body>> = {};
+    for (const [coding, variant] of Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][]) {
+      variants[coding] = { body: await readFile(path.join(distDir, variant.file)), etag: variant.etag };
+    }
+    const representation: Representation = {
+      headers: staticHeadersOf(urlPath, urls),
+      lastModifiedMs: Date.parse(entry.last_modified),
+      identity: { body: identity, etag: entry.etag },
+      variants,
+    };
+    resources.set(urlPath, representation);
+    if (urlPath.length > 1 && urlPath.endsWith('/')) resources.set(urlPath.slice(0, -1), representation);
+  }
+  const reviewsBody = bodies.get(PATHS.reviewsJson);
+  if (!reviewsBody) throw new Error(`${distDir} has no ${PATHS.reviewsJson}: not a complete build`);
+  const dataset = JSON.parse(reviewsBody.toString('utf8')) as ReviewsDataset;
+  const insightsBody = bodies.get(PATHS.insightsJson);
+  const insights: unknown = insightsBody ? JSON.parse(insightsBody.toString('utf8')) : {};
+  return {
+    id: manifest.build_id,
+    manifest,
+    resources,
+    live: createLiveData({ dataset, insights, publicUrl }),
+    reviewJson: createReviewJsonCache(dataset.reviews),
+    dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Serves the built files from memory on the raw Node request, ahead of Express: the hot path for
+ * datasets and 304 revalidations. Returns false for paths that are not part of the build.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendRepresentation } from '../http/send-representation.ts';
+import { methodNotAllowed, sendHttpError } from '../http/errors.ts';
+import type { BuildStore } from './build-store.ts';
+
+const ALLOW = ['GET', 'HEAD', 'OPTIONS'];
+
+export function createStaticHandler({ builds }: { builds: BuildStore }) {
+  return function serveStatic(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const representation = builds.current().resources.get(pathname);
+    if (!representation) return false;
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      sendRepresentation(req, res, representation);
+    } else if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        Allow: ALLOW.join(', '),
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': 'GET, HEAD',
+        'Access-Control-Allow-Headers': 'If-None-Match, If-Modified-Since, Accept-Encoding',
+        'Access-Control-Max-Age': '86400',
+      });
+      res.end();
+    } else {
+      sendHttpError(res, methodNotAllowed(ALLOW));
+    }
+    return true;
+  };
+}

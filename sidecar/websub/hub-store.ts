@@ -1,0 +1,91 @@
+/**
+ * The hub's durable state behind one interface, implemented by sqlite-store.ts (embedded default) and
+ * postgres-store.ts (shared by several sidecar instances); both pass tests/websub/hub-store.test.ts.
+ *
+ * - A subscription is (topic, callback) with its secret and lease; it exists only once verified.
+ * - A topic snapshot is the content the hub last notified for a topic, and its SHA-256: the hub
+ *   compares the current bytes with it, at start and on every publish.
+ * - A pending delivery is at most one per subscription and points at its topic's newest snapshot hash,
+ *   so a newer change replaces an older pending one. `attempts` counts consecutive failed attempts of
+ *   that subscription since its last success; it survives the replacement and resets on a 2xx.
+ * - Work is claimed with a token and a claim deadline; a claim whose holder died is taken over after the
+ *   deadline. All times are milliseconds since the epoch, passed in by the caller (the hub's `now()`).
+ */
+export type Subscription = {
+  id: string;
+  topic: string;
+  callback: string;
+  secret: string | null;
+  leaseSeconds: number;
+  expiresAt: number;
+  createdAt: number;
+  updatedAt: number;
+};
+
+export type SubscriptionInput = Pick<Subscription, 'topic' | 'callback' | 'secret' | 'leaseSeconds' | 'expiresAt'>;
+
+export type TopicSnapshot = { topic: string; hash: string; contentType: string; body: Buffer };
+
+export type ClaimedDelivery = {
+  subscriptionId: string;
+  topic: string;
+  callback: string;
+  secret: string | null;
+  /** Hash of the newest snapshot of the topic when the delivery was claimed. */
+  hash: string;
+  /** Consecutive failed attempts before this one. */
+  attempts: number;
+  claimToken: string;
+};
+
+export type PendingDelivery = {
+  subscriptionId: string;
+  topic: string;
+  callback: string;
+  hash: string;
+  attempts: number;
+  nextAttemptAt: number;
+  claimed: boolean;
+};
+
+export type CompleteOutcome = 'done' | 'newer-pending' | 'lost-claim';
+
+export type FailOutcome =
+  | { outcome: 'retry'; attempts: number }
+  | { outcome: 'removed'; subscription: Subscription }
+  | { outcome: 'lost-claim' };
+
+export type HubStore = {
+  /** Creates or renews (new secret and lease, same id, pending delivery kept) the subscription. */
+  saveSubscription(input: SubscriptionInput, now: number): Promise<Subscription>;
+  findSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
+  listSubscriptions(topic?: string): Promise<Subscription[]>;
+  /** Removes a subscription and its pending delivery. */
+  removeSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
+  removeSubscriptionById(id: string): Promise<Subscription | undefined>;
+  /** Removes subscriptions whose lease ended at or before `now`; returns how many. */
+  removeExpiredSubscriptions(now: number): Promise<number>;
+
+  readTopicSnapshot(topic: string): Promise<TopicSnapshot | undefined>;
+  /**
+   * Atomically: if `snapshot.hash` differs from the topic's stored hash (or none is stored), store the
+   * snapshot and point a pending delivery of every unexpired subscription of the topic at it.
+   * Of two instances recording the same change, exactly one sees `changed: true`.
+   */
+  recordTopicContent(snapshot: TopicSnapshot, now: number): Promise<{ changed: boolean; enqueued: number }>;
+
+  /** Claims up to `limit` due deliveries of unexpired subscriptions that nobody holds (or whose claim ran out). */
+  claimDueDeliveries(input: { now: number; limit: number; claimToken: string; claimUntil: number }): Promise<ClaimedDelivery[]>;
+  /**
+   * A 2xx for the content with `deliveredHash`: removes the pending delivery, or, when a newer change
+   * arrived meanwhile, keeps it due at once with attempts reset.
+   */
+  completeDelivery(claim: ClaimedDelivery, deliveredHash: string, now: number): Promise<CompleteOutcome>;
+  /** A failed attempt: counts it; at `maxAttempts` removes the subscription, else schedules `nextAttemptAt`. */
+  failDelivery(claim: ClaimedDelivery, input: { nextAttemptAt: number; maxAttempts: number }): Promise<FailOutcome>;
+  /** Gives a claim back untouched (the attempt never happened, e.g. on shutdown). */
+  releaseDelivery(claim: ClaimedDelivery): Promise<void>;
+  listPendingDeliveries(): Promise<PendingDelivery[]>;
+
+  close(): Promise<void>;
+};

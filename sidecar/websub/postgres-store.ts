@@ -1,0 +1,230 @@
+/**
+ * HubStore in PostgreSQL (DATABASE_URL), shared by every sidecar instance. Deliveries are claimed with
+ * `FOR UPDATE SKIP LOCKED` plus a claim token and deadline: two instances never claim the same delivery,
+ * and a delivery claimed by an instance that died is taken over once its claim deadline passes.
+ * Tables live in their own schema (`websub` by default; tests use one per file). Times are BIGINT ms.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { HubStore } from './hub-store.ts';
+import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+const tablesIn = (s: string) => `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.subscriptions (
+  id TEXT PRIMARY KEY,
+  topic TEXT NOT NULL,
+  callback TEXT NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER NOT NULL,
+  expires_at BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  UNIQUE (topic, callback)
+);
+CREATE INDEX IF NOT EXISTS subscriptions_expires_at ON ${s}.subscriptions (expires_at);
+CREATE TABLE IF NOT EXISTS ${s}.topics (
+  topic TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  body BYTEA NOT NULL,
+  updated_at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${s}.deliveries (
+  subscription_id TEXT PRIMARY KEY REFERENCES ${s}.subscriptions (id) ON DELETE CASCADE,
+  topic TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at BIGINT NOT NULL,
+  claim_token TEXT,
+  claimed_until BIGINT,
+  enqueued_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON ${s}.deliveries (next_attempt_at);
+`;
+
+export type PostgresHubStoreOptions = {
+  connectionString: string;
+  /** Schema holding the hub's tables; created if missing. */
+  schema?: string;
+  /** Most connections this store opens. */
+  maxConnections?: number;
+};
+
+export async function createPostgresHubStore(options: PostgresHubStoreOptions): Promise<HubStore> {
+  const schemaName = options.schema ?? 'websub';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) throw new Error(`invalid PostgreSQL schema name: ${schemaName}`);
+  const s = `"${schemaName}"`;
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
+  });
+
+  const transaction = async <T>(work: (client: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  };
+  const query = async (sql: string, params: unknown[] = [], on: Queryable = pool) => (await on.query(sql, params)).rows as Row[];
+
+  try {
+    // Two instances starting at once would race on CREATE ... IF NOT EXISTS; serialise them.
+    await transaction(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`websub-schema:${schemaName}`]);
+      await c.query(tablesIn(s));
+    });
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+
+  const store: HubStore = {
+    async saveSubscription(input, now) {
+      const [row] = await query(
+        `INSERT INTO ${s}.subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+           expires_at = excluded.expires_at, updated_at = excluded.updated_at
+         RETURNING *`,
+        [randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now],
+      );
+      return toSubscription(row!);
+    },
+    async findSubscription(topic, callback) {
+      const [row] = await query(`SELECT * FROM ${s}.subscriptions WHERE topic = $1 AND callback = $2`, [topic, callback]);
+      return row && toSubscription(row);
+    },
+    async listSubscriptions(topic) {
+      const rows = topic === undefined
+        ? await query(`SELECT * FROM ${s}.subscriptions ORDER BY created_at, id`)
+        : await query(`SELECT * FROM ${s}.subscriptions WHERE topic = $1 ORDER BY created_at, id`, [topic]);
+      return rows.map(toSubscription);
+    },
+    async removeSubscription(topic, callback) {
+      const [row] = await query(`DELETE FROM ${s}.subscriptions WHERE topic = $1 AND callback = $2 RETURNING *`, [topic, callback]);
+      return row && toSubscription(row);
+    },
+    async removeSubscriptionById(id) {
+      const [row] = await query(`DELETE FROM ${s}.subscriptions WHERE id = $1 RETURNING *`, [id]);
+      return row && toSubscription(row);
+    },
+    async removeExpiredSubscriptions(now) {
+      return (await pool.query(`DELETE FROM ${s}.subscriptions WHERE expires_at <= $1`, [now])).rowCount ?? 0;
+    },
+
+    async readTopicSnapshot(topic) {
+      const [row] = await query(`SELECT * FROM ${s}.topics WHERE topic = $1`, [topic]);
+      return row && toSnapshot(row);
+    },
+    async recordTopicContent(snapshot, now) {
+      return transaction(async (c) => {
+        // A concurrent writer of the same topic holds the row lock; after it commits, the WHERE sees its
+        // hash, so only one of two instances recording the same change fans out.
+        const changed = await query(
+          `INSERT INTO ${s}.topics (topic, hash, content_type, body, updated_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (topic) DO UPDATE SET hash = excluded.hash, content_type = excluded.content_type,
+             body = excluded.body, updated_at = excluded.updated_at
+           WHERE topics.hash <> excluded.hash
+           RETURNING topic`,
+          [snapshot.topic, snapshot.hash, snapshot.contentType, snapshot.body, now],
+          c,
+        );
+        if (changed.length === 0) return { changed: false, enqueued: 0 };
+        const result = await c.query(
+          `INSERT INTO ${s}.deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at)
+           SELECT id, topic, $1, 0, $2, $2 FROM ${s}.subscriptions WHERE topic = $3 AND expires_at > $2
+           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at`,
+          [snapshot.hash, now, snapshot.topic],
+        );
+        return { changed: true, enqueued: result.rowCount ?? 0 };
+      });
+    },
+
+    async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
+      const rows = await query(
+        `WITH due AS (
+           SELECT d.subscription_id FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
+           WHERE d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1) AND sub.expires_at > $1
+           ORDER BY d.next_attempt_at LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED)
+         UPDATE ${s}.deliveries d SET claim_token = $3, claimed_until = $4
+         FROM due, ${s}.subscriptions sub
+         WHERE d.subscription_id = due.subscription_id AND sub.id = d.subscription_id
+         RETURNING d.subscription_id, d.topic, d.hash, d.attempts, d.next_attempt_at, sub.callback, sub.secret`,
+        [now, limit, claimToken, claimUntil],
+      );
+      return rows
+        .sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at))
+        .map((r) => toClaim(r, claimToken));
+    },
+    async completeDelivery(claim, deliveredHash, now) {
+      const deleted = await pool.query(
+        `DELETE FROM ${s}.deliveries WHERE subscription_id = $1 AND claim_token = $2 AND hash = $3`,
+        [claim.subscriptionId, claim.claimToken, deliveredHash],
+      );
+      if ((deleted.rowCount ?? 0) > 0) return 'done';
+      const kept = await pool.query(
+        `UPDATE ${s}.deliveries SET attempts = 0, next_attempt_at = $1, claim_token = NULL, claimed_until = NULL
+         WHERE subscription_id = $2 AND claim_token = $3`,
+        [now, claim.subscriptionId, claim.claimToken],
+      );
+      return (kept.rowCount ?? 0) > 0 ? 'newer-pending' : 'lost-claim';
+    },
+    async failDelivery(claim, { nextAttemptAt, maxAttempts }) {
+      return transaction(async (c) => {
+        const [row] = await query(
+          `UPDATE ${s}.deliveries SET attempts = attempts + 1, next_attempt_at = $1, claim_token = NULL, claimed_until = NULL
+           WHERE subscription_id = $2 AND claim_token = $3 RETURNING attempts`,
+          [nextAttemptAt, claim.subscriptionId, claim.claimToken],
+          c,
+        );
+        if (!row) return { outcome: 'lost-claim' as const };
+        const attempts = Number(row.attempts);
+        if (attempts < maxAttempts) return { outcome: 'retry' as const, attempts };
+        const [removed] = await query(`DELETE FROM ${s}.subscriptions WHERE id = $1 RETURNING *`, [claim.subscriptionId], c);
+        return { outcome: 'removed' as const, subscription: toSubscription(removed!) };
+      });
+    },
+    async releaseDelivery(claim) {
+      await pool.query(
+        `UPDATE ${s}.deliveries SET claim_token = NULL, claimed_until = NULL WHERE subscription_id = $1 AND claim_token = $2`,
+        [claim.subscriptionId, claim.claimToken],
+      );
+    },
+    async listPendingDeliveries() {
+      const rows = await query(
+        `SELECT d.*, sub.callback FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
+         ORDER BY d.next_attempt_at, d.subscription_id`,
+      );
+      return rows.map(toPending);
+    },
+
+    async close() {
+      await pool.end();
+    },
+  };
+  return store;
+}
+
+/** Drops a schema and everything in it (tests clean up their own schema with it). */
+export async function dropPostgresSchema(connectionString: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * HubStore in an embedded SQLite file through Node's built-in `node:sqlite` (nothing to install), the
+ * default when no DATABASE_URL is set. WAL journal so reads never wait for the writer.
+ *
+ * The file belongs to one sidecar process: on open, claims left by a previous process (killed mid
+ * fan-out) are released at once, so a restart resumes every pending delivery without waiting for claim
+ * deadlines. Several instances must share PostgreSQL instead.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { HubStore } from './hub-store.ts';
+import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS subscriptions (
+  id TEXT PRIMARY KEY,
+  topic TEXT NOT NULL,
+  callback TEXT NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (topic, callback)
+);
+CREATE INDEX IF NOT EXISTS subscriptions_expires_at ON subscriptions (expires_at);
+CREATE TABLE IF NOT EXISTS topics (
+  topic TEXT PRIMARY KEY,
+  hash TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  body BLOB NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+  subscription_id TEXT PRIMARY KEY REFERENCES subscriptions (id) ON DELETE CASCADE,
+  topic TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  claim_token TEXT,
+  claimed_until INTEGER,
+  enqueued_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON deliveries (next_attempt_at);
+`;
+
+
+/** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
+export function createSqliteHubStore(options: { dataDir: string } | { file: string }): HubStore {
+  const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+  db.exec(SCHEMA);
+  db.exec('UPDATE deliveries SET claim_token = NULL, claimed_until = NULL WHERE claim_token IS NOT NULL');
+
+  const transaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  };
+  const get = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).get(...params) as Row | undefined;
+  const all = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).all(...params) as Row[];
+  const run = (sql: string, ...params: (string | number | null | Uint8Array)[]) => Number(db.prepare(sql).run(...params).changes);
+
+  const store: HubStore = {
+    async saveSubscription(input, now) {
+      const row = get(
+        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
+           expires_at = excluded.expires_at, updated_at = excluded.updated_at
+         RETURNING *`,
+        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now,
+      );
+      return toSubscription(row!);
+    },
+    async findSubscription(topic, callback) {
+      const row = get('SELECT * FROM subscriptions WHERE topic = ? AND callback = ?', topic, callback);
+      return row && toSubscription(row);
+    },
+    async listSubscriptions(topic) {
+      const rows = topic === undefined
+        ? all('SELECT * FROM subscriptions ORDER BY created_at, id')
+        : all('SELECT * FROM subscriptions WHERE topic = ? ORDER BY created_at, id', topic);
+      return rows.map(toSubscription);
+    },
+    async removeSubscription(topic, callback) {
+      const row = get('DELETE FROM subscriptions WHERE topic = ? AND callback = ? RETURNING *', topic, callback);
+      return row && toSubscription(row);
+    },
+    async removeSubscriptionById(id) {
+      const row = get('DELETE FROM subscriptions WHERE id = ? RETURNING *', id);
+      return row && toSubscription(row);
+    },
+    async removeExpiredSubscriptions(now) {
+      return run('DELETE FROM subscriptions WHERE expires_at <= ?', now);
+    },
+
+    async readTopicSnapshot(topic) {
+      const row = get('SELECT * FROM topics WHERE topic = ?', topic);
+      return row && toSnapshot(row);
+    },
+    async recordTopicContent(snapshot, now) {
+      return transaction(() => {
+        const changed = get(
+          `INSERT INTO topics (topic, hash, content_type, body, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (topic) DO UPDATE SET hash = excluded.hash, content_type = excluded.content_type,
+             body = excluded.body, updated_at = excluded.updated_at
+           WHERE topics.hash <> excluded.hash
+           RETURNING topic`,
+          snapshot.topic, snapshot.hash, snapshot.contentType, snapshot.body, now,
+        );
+        if (!changed) return { changed: false, enqueued: 0 };
+        const enqueued = run(
+          `INSERT INTO deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at)
+           SELECT id, topic, ?, 0, ?, ? FROM subscriptions WHERE topic = ? AND expires_at > ?
+           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at`,
+          snapshot.hash, now, now, snapshot.topic, now,
+        );
+        return { changed: true, enqueued };
+      });
+    },
+
+    async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
+      const rows = transaction(() => {
+        run(
+          `UPDATE deliveries SET claim_token = ?, claimed_until = ?
+           WHERE subscription_id IN (
+             SELECT d.subscription_id FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+             WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
+             ORDER BY d.next_attempt_at LIMIT ?)`,
+          claimToken, claimUntil, now, now, now, limit,
+        );
+        return all(
+          `SELECT d.subscription_id, d.topic, d.hash, d.attempts, s.callback, s.secret
+           FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+           WHERE d.claim_token = ? ORDER BY d.next_attempt_at`,
+          claimToken,
+        );
+      });
+      return rows.map((r) => toClaim(r, claimToken));
+    },
+    async completeDelivery(claim, deliveredHash, now) {
+      return transaction(() => {
+        if (run('DELETE FROM deliveries WHERE subscription_id = ? AND claim_token = ? AND hash = ?', claim.subscriptionId, claim.claimToken, deliveredHash) > 0) {
+          return 'done';
+        }
+        const kept = run(
+          `UPDATE deliveries SET attempts = 0, next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
+           WHERE subscription_id = ? AND claim_token = ?`,
+          now, claim.subscriptionId, claim.claimToken,
+        );
+        return kept > 0 ? 'newer-pending' : 'lost-claim';
+      });
+    },
+    async failDelivery(claim, { nextAttemptAt, maxAttempts }) {
+      return transaction(() => {
+        const row = get(
+          `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
+           WHERE subscription_id = ? AND claim_token = ? RETURNING attempts`,
+          nextAttemptAt, claim.subscriptionId, claim.claimToken,
+        );
+        if (!row) return { outcome: 'lost-claim' as const };
+        const attempts = Number(row.attempts);
+        if (attempts < maxAttempts) return { outcome: 'retry' as const, attempts };
+        const removed = get('DELETE FROM subscriptions WHERE id = ? RETURNING *', claim.subscriptionId);
+        return { outcome: 'removed' as const, subscription: toSubscription(removed!) };
+      });
+    },
+    async releaseDelivery(claim) {
+      run('UPDATE deliveries SET claim_token = NULL, claimed_until = NULL WHERE subscription_id = ? AND claim_token = ?', claim.subscriptionId, claim.claimToken);
+    },
+    async listPendingDeliveries() {
+      return all(
+        `SELECT d.*, s.callback FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+         ORDER BY d.next_attempt_at, d.subscription_id`,
+      ).map(toPending);
+    },
+
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+  return store;
+}

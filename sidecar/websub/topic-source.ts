@@ -1,0 +1,18 @@
+/**
+ * Where the hub reads topic content. The real source serves the built static files (the publish
+ * pipeline swaps builds in); tests use a small in-memory one. The hub hashes `body` itself: a topic
+ * "changed" exactly when its bytes did.
+ */
+export type TopicContent = {
+  body: Buffer;
+  /** The topic's own media type, charset included, sent as the notification's Content-Type. */
+  contentType: string;
+  etag: string;
+};
+
+export type TopicSource = {
+  /** Absolute topic URLs, from core/urls.ts `createServiceUrls(base).topics()`. */
+  readonly topicUrls: readonly string[];
+  /** Current bytes of a topic; reloads a newly swapped-in build first. Undefined when the topic has no content. */
+  read(topicUrl: string): Promise<TopicContent | undefined>;
+};

@@ -1,0 +1,8 @@
+import type { APIRoute } from 'astro';
+import { renderJsonFeed } from '../../../core/feeds/index.ts';
+import { getBuildData, jsonResponse } from '../../lib/build-data.ts';
+
+export const GET: APIRoute = async () => {
+  const { dataset, urls } = await getBuildData();
+  return jsonResponse(renderJsonFeed({ business: dataset.business, reviews: dataset.reviews, urls }));
+};
