@@ -211,7 +211,7 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
     },
 
     async close() {
-      await pool.end();
+      if (!pool.ended) await pool.end();
     },
   };
   return store;
