@@ -1,0 +1,8 @@
+import type { APIRoute } from 'astro';
+import { buildOpenApiDocument } from '../../../core/openapi/index.ts';
+import { getBuildData, jsonResponse } from '../../lib/build-data.ts';
+
+export const GET: APIRoute = async () => {
+  const { urls } = await getBuildData();
+  return jsonResponse(`${JSON.stringify(buildOpenApiDocument({ publicUrl: urls.base }), null, 2)}\n`);
+};
