@@ -1,0 +1,238 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiExamples } from '../../core/openapi/examples.ts';
+import { buildOpenApiDocument } from '../../core/openapi/index.ts';
+import { SearchFiltersShape } from '../../core/schemas/search.ts';
+import { createServiceUrls } from '../../core/urls.ts';
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
+const PUBLIC_URL = 'https://reviews.acme.test';
+const urls = createServiceUrls(PUBLIC_URL);
+
+type Node = { [key: string]: any };
+const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL }) as Node;
+
+describe('buildOpenApiDocument', () => {
+  it('is OpenAPI 3.1.0, API version 1.0.0, served from the public URL', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.0.0');
+    expect(doc.servers).toEqual([{ url: PUBLIC_URL }]);
+  });
+
+  it('describes every path and method of the interface', () => {
+    const operations = Object.entries(doc.paths as Node).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(
+      [
+        ...['/reviews.json', '/insights.json', '/api/feed.json', '/feed.xml', '/.well-known/openapi.json'].flatMap((p) => [
+          `GET ${p}`,
+          `HEAD ${p}`,
+        ]),
+        'GET /api/reviews/search',
+        'GET /api/reviews/since/{date}',
+        'POST /mcp',
+        'POST /api/websub/hub',
+      ].sort(),
+    );
+  });
+
+  it('generates each search parameter from the filter schema, with type, range, default and description', () => {
+    const params = doc.paths['/api/reviews/search'].get.parameters as Node[];
+    expect(params.map((p) => p.name)).toEqual(Object.keys(SearchFiltersShape));
+    for (const p of params) {
+      expect(p).toMatchObject({ in: 'query', required: false });
+      expect(p.description, p.name).toMatch(/\w/);
+    }
+    const byName = Object.fromEntries(params.map((p) => [p.name, p.schema]));
+    expect(byName.rating).toEqual({ type: 'integer', minimum: 1, maximum: 5 });
+    expect(byName.min_rating).toEqual({ type: 'number', minimum: 1, maximum: 5 });
+    expect(byName.limit).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(byName.since).toMatchObject({ type: 'string', format: 'date' });
+    expect(byName.until).toMatchObject({ type: 'string', format: 'date' });
+    expect(Object.keys(doc.paths['/api/reviews/search'].get.responses)).toEqual(['200', '400']);
+  });
+
+  it('gives since, MCP and the hub the statuses and headers the interface and contract name', () => {
+    const since = doc.paths['/api/reviews/since/{date}'].get;
+    expect(Object.keys(since.responses)).toEqual(['200', '304', '400']);
+    expect(since.parameters[0]).toMatchObject({ name: 'date', in: 'path', required: true, schema: { format: 'date' } });
+
+    const mcp = doc.paths['/mcp'].post;
+    expect(Object.keys(mcp.responses)).toEqual(['200', '202', '400', '403', '404', '406']);
+    const mcpHeaders = mcp.parameters.map((p: Node) => doc.components.parameters[p.$ref.split('/').pop()].name);
+    expect(mcpHeaders).toEqual(['Mcp-Session-Id', 'MCP-Protocol-Version']);
+    expect(mcp.responses['200'].headers).toHaveProperty('Mcp-Session-Id');
+
+    const hub = doc.paths['/api/websub/hub'].post;
+    expect(Object.keys(hub.responses)).toEqual(['202', '400', '429']);
+    const form = doc.components.schemas.WebSubHubRequest;
+    expect(Object.keys(form.properties).sort()).toEqual(
+      ['hub.callback', 'hub.lease_seconds', 'hub.mode', 'hub.secret', 'hub.topic', 'hub.url'].sort(),
+    );
+    expect(form.properties['hub.mode'].enum).toEqual(['subscribe', 'unsubscribe', 'publish']);
+    expect(form.properties['hub.topic'].enum).toEqual(urls.topics());
+  });
+
+  it('sends ETag on every dataset response, Link on the three topics only, and documents 304', () => {
+    for (const [path, item] of Object.entries(doc.paths as Node)) {
+      if (!item.get || path.startsWith('/api/reviews/search')) continue;
+      const ok = item.get.responses['200'];
+      expect(ok.headers.ETag, path).toEqual({ $ref: '#/components/headers/ETag' });
+      expect(item.get.responses['304'], path).toEqual({ $ref: '#/components/responses/NotModified' });
+      const isTopic = ['/feed.xml', '/api/feed.json', '/reviews.json'].includes(path);
+      expect('Link' in ok.headers, path).toBe(isTopic);
+    }
+    expect(doc.paths['/feed.xml'].get.responses['200'].content).toHaveProperty(['application/atom+xml']);
+    expect(doc.components.headers.ETag.required).toBe(true);
+  });
+
+  it('states the choices the interface leaves open', () => {
+    const text = JSON.stringify(doc);
+    for (const phrase of ['combine with AND', 'newest first', 'unknown parameter', '**404**', '**405**', '**202**']) {
+      expect(text).toContain(phrase);
+    }
+  });
+
+  it('has the named schema components, with a loose Insights placeholder unless a schema is given', () => {
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Review', 'Business', 'AggregateRating', 'ReviewsDataset', 'ReviewList', 'SearchResult', 'Error', 'JsonFeed', 'Insights']),
+    );
+    expect(doc.components.schemas.Insights).toMatchObject({ type: 'object', additionalProperties: {} });
+    const Aspect = z.object({ aspect: z.string(), score: z.number() }).meta({ id: 'OpenApiTestAspect' });
+    const withInsights = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
+    expect(withInsights.components.schemas.Insights.properties.aspects.items).toEqual({ $ref: '#/components/schemas/OpenApiTestAspect' });
+    expect(withInsights.components.schemas.OpenApiTestAspect.required).toEqual(['aspect', 'score']);
+  });
+
+  it('is deterministic', () => {
+    expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL }))).toBe(JSON.stringify(doc));
+  });
+
+  it('has no $ref that points nowhere', () => {
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]!);
+    for (const ref of new Set(refs)) {
+      const target = ref.split('/').reduce<any>((node, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
+      expect(target, ref).toBeDefined();
+    }
+  });
+});
+
+describe('OpenAPI document lint (redocly, recommended rules, offline)', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('has no errors, and warnings only from rules that would ask for things the service does not do', async () => {
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(doc));
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+    const run = await promisify(execFile)(process.execPath, [REDOCLY, 'lint', '--format=json', file], { env, cwd: dir }).catch(
+      (e: { stdout: string }) => e,
+    );
+    const { problems } = JSON.parse(run.stdout) as { problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+    const describe = (p: (typeof problems)[number]) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`;
+    expect(problems.filter((p) => p.severity === 'error').map(describe)).toEqual([]);
+    const expected = new Set([
+      // Static files answer every GET/HEAD; 4xx exist only for other methods and paths (NotFound, MethodNotAllowed).
+      'operation-4xx-response',
+      // NotFound and MethodNotAllowed describe unknown paths and methods, which no operation can reference.
+      'no-unused-components',
+      // The content owner has not chosen a licence for the data.
+      'info-license',
+    ]);
+    expect(problems.filter((p) => !expected.has(p.ruleId)).map(describe)).toEqual([]);
+  });
+});
+
+describe('OpenAPI schemas and examples', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false });
+  addFormats(ajv);
+  for (const keyword of ['example', 'discriminator', 'xml', 'externalDocs']) ajv.addKeyword(keyword);
+  // The components as `$defs` of one schema resource, so strict mode sees only JSON Schema keywords.
+  const pointAtDefs = (schema: unknown, base = '') =>
+    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${base}#/$defs/`));
+  ajv.addSchema({ $id: 'https://openapi.invalid/doc', $defs: pointAtDefs(doc.components.schemas) });
+  const validatorOf = (name: string) => ajv.getSchema(`https://openapi.invalid/doc#/$defs/${name}`)!;
+
+  const examples = buildOpenApiExamples(urls);
+  const review = examples.reviewsDataset.reviews[0]!;
+  const samples: Record<string, [valid: unknown, invalid: unknown]> = {
+    Review: [review, { ...review, rating: 6 }],
+    Business: [examples.reviewsDataset.business, { ...examples.reviewsDataset.business, services: [{ id: 'x' }] }],
+    AggregateRating: [examples.reviewsDataset.aggregate_rating, { ...examples.reviewsDataset.aggregate_rating, best_rating: 10 }],
+    ReviewsDataset: [examples.reviewsDataset, { ...examples.reviewsDataset, reviews: [{ ...review, date: '2024-02-30' }] }],
+    ReviewList: [examples.reviewList, { ...examples.reviewList, count: -1 }],
+    SearchResult: [examples.searchResult, { ...examples.searchResult, limit: 101 }],
+    Error: [examples.badDate, { message: 'no error code' }],
+    JsonFeed: [examples.jsonFeed, { ...examples.jsonFeed, version: 'https://jsonfeed.org/version/1' }],
+    Insights: [{ aspects: [], summary: 'Mostly praise.' }, []],
+    JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
+    JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],
+    WebSubHubRequest: [
+      { 'hub.mode': 'subscribe', 'hub.callback': 'https://sub.example.test/cb', 'hub.topic': urls.feedXml, 'hub.lease_seconds': 3600 },
+      { 'hub.mode': 'subscribe', 'hub.callback': 'http://sub.example.test/cb', 'hub.topic': urls.feedXml },
+    ],
+  };
+
+  it('has a sample for every component', () => {
+    expect(Object.keys(samples).sort()).toEqual(Object.keys(doc.components.schemas).sort());
+  });
+
+  it.each(Object.entries(samples))('%s compiles strictly, accepts a valid sample and rejects an invalid one', (name, [valid, invalid]) => {
+    const validate = validatorOf(name);
+    expect(validate(valid), ajv.errorsText(validate.errors)).toBe(true);
+    expect(validate(invalid)).toBe(false);
+  });
+
+  it('every example in the document validates against its schema', () => {
+    // Schemas inside the document refer to components by local pointer; point those at the copy ajv holds.
+    const compile = (schema: unknown) => ajv.compile(pointAtDefs(schema, 'https://openapi.invalid/doc'));
+    const checked: string[] = [];
+    const check = (where: string, schema: unknown, example: unknown) => {
+      const validate = compile(schema);
+      expect(validate(example), `${where}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      checked.push(where);
+    };
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const n = node as Node;
+      if ('schema' in n && 'example' in n) check(where, n.schema, n.example);
+      if (!('schema' in n) && 'type' in n) {
+        const { example, examples, ...schema } = n;
+        if (example !== undefined) check(where, schema, example);
+        if (Array.isArray(examples)) examples.forEach((e, i) => check(`${where}/examples/${i}`, schema, e));
+      }
+      for (const [key, child] of Object.entries(n)) visit(child, `${where}/${key}`);
+    };
+    visit(doc, '#');
+    expect(checked.filter((w) => w.includes('/content/')).length).toBeGreaterThanOrEqual(5);
+    expect(checked.some((w) => w.startsWith('#/components/schemas/JsonRpcRequest/examples'))).toBe(true);
+  });
+});
+
+describe('core/feeds and core/openapi', () => {
+  it('import nothing but zod and other core modules', async () => {
+    const root = fileURLToPath(new URL('../../core/', import.meta.url));
+    for (const dir of ['feeds', 'openapi']) {
+      for (const file of await readdir(join(root, dir))) {
+        const source = await readFile(join(root, dir, file), 'utf8');
+        const imports = [...source.matchAll(/^import [^;]*? from '([^']+)'/gms)].map((m) => m[1]!);
+        expect(imports.filter((s) => s !== 'zod' && !s.startsWith('.')), `${dir}/${file}`).toEqual([]);
+      }
+    }
+  });
+});
