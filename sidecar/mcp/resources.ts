@@ -4,8 +4,8 @@
  * search_reviews / get_reviews_since are the way to find ids.
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerDeps } from './deps.ts';
+import { createProtocolError } from './tool.ts';
 
 export const RESOURCE_URIS = {
   business: 'reviews://business',
@@ -55,7 +55,7 @@ export function registerResources(server: McpServer, deps: McpServerDeps): void 
     (uri, variables) => {
       const id = decodeURIComponent(String(variables.id));
       const review = deps.getLive().byId.get(id);
-      if (review === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.href}`, { uri: uri.href });
+      if (review === undefined) throw createProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.href}`, { uri: uri.href });
       return jsonContents(uri.href, review);
     },
   );

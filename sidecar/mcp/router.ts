@@ -12,9 +12,10 @@
  * stateless session cannot be terminated (both allowed by the specification). Browser origins that
  * pass the Origin check get CORS headers, with Mcp-Session-Id exposed so browser clients can read it.
  */
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type RequestHandler, type Response, type Router } from 'express';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LiveData } from '../../core/dataset/live-data.ts';
+import { PATHS } from '../../core/urls.ts';
 import type { Config } from '../config.ts';
 import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type JsonRpcErrorBody } from './json-rpc.ts';
 import { createOriginPolicy } from './origin.ts';
@@ -36,69 +37,71 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   const serverDeps = { getLive: deps.getLive };
   const router = express.Router();
 
-  router.use((req, res, next) => {
-    const origin = req.get('origin');
-    if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`));
-    if (origin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
-      res.append('Vary', 'Origin');
-    }
-    next();
-  });
-
-  router.options('/', (req, res) => {
-    // Preflight names GET and DELETE too, so a browser client sees their real 405 rather than a CORS failure.
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
-    res.setHeader('Access-Control-Max-Age', '86400');
-    res.setHeader('Allow', ALLOW);
-    res.status(204).end();
-  });
-
-  router.post('/', checkHeaders, express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' }), async (req, res) => {
-    const checked = checkMessage(typeof req.body === 'string' ? req.body : '');
-    if (!checked.ok) return sendError(res, checked.status, checked.body);
-    const { message } = checked;
-    if (isInitializeRequest(message)) {
-      res.setHeader('Mcp-Session-Id', sessions.issue());
-    } else {
-      const sessionId = req.get('mcp-session-id');
-      if (sessionId === undefined || sessionId === '') {
-        return sendError(res, 400, jsonRpcError(null, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required; call initialize first'));
+  // Full paths, so the router can be mounted with app.use(router) beside the others and touches nothing else.
+  router
+    .route(PATHS.mcp)
+    .all((req, res, next) => {
+      const origin = req.get('origin');
+      if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`));
+      if (origin !== undefined) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+        res.append('Vary', 'Origin');
       }
-      if (!sessions.verify(sessionId)) {
-        return sendError(res, 404, jsonRpcError(null, SESSION_NOT_FOUND, 'Session not found; call initialize to start a new session'));
+      next();
+    })
+    .options((req, res) => {
+      // Preflight names GET and DELETE too, so a browser client sees their real 405 rather than a CORS failure.
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+      res.setHeader('Access-Control-Max-Age', '86400');
+      res.setHeader('Allow', ALLOW);
+      res.status(204).end();
+    })
+    .post(checkHeaders, readBody, async (req, res) => {
+      const checked = checkMessage(typeof req.body === 'string' ? req.body : '');
+      if (!checked.ok) return sendError(res, checked.status, checked.body);
+      const { message } = checked;
+      if (isInitializeRequest(message)) {
+        res.setHeader('Mcp-Session-Id', sessions.issue());
+      } else {
+        const sessionId = req.get('mcp-session-id');
+        if (sessionId === undefined || sessionId === '') {
+          return sendError(res, 400, jsonRpcError(null, TRANSPORT_ERROR, 'Bad Request: Mcp-Session-Id header is required; call initialize first'));
+        }
+        if (!sessions.verify(sessionId)) {
+          return sendError(res, 404, jsonRpcError(null, SESSION_NOT_FOUND, 'Session not found; call initialize to start a new session'));
+        }
+        const version = req.get('mcp-protocol-version');
+        if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+          const supported = SUPPORTED_PROTOCOL_VERSIONS.join(', ');
+          return sendError(res, 400, jsonRpcError(null, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${supported})`));
+        }
       }
-      const version = req.get('mcp-protocol-version');
-      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-        return sendError(
-          res,
-          400,
-          jsonRpcError(null, TRANSPORT_ERROR, `Bad Request: unsupported MCP-Protocol-Version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`),
-        );
-      }
-    }
-    await serveMessage(req, res, message, serverDeps);
-  });
-
-  router.all('/', (req, res) => {
-    res.setHeader('Allow', ALLOW);
-    sendError(res, 405, jsonRpcError(null, TRANSPORT_ERROR, `Method Not Allowed: ${req.method} /mcp; this server offers no SSE stream and sessions end on their own. Use POST.`));
-  });
-
-  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(error);
-    const status = (error as { status?: unknown }).status;
-    if (status === 413) return sendError(res, 413, jsonRpcError(null, TRANSPORT_ERROR, `Payload Too Large: at most ${MAX_BODY_BYTES} bytes`));
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendError(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body could not be read'));
-    }
-    next(error);
-  });
+      await serveMessage(req, res, message, serverDeps);
+    })
+    .all((req, res) => {
+      res.setHeader('Allow', ALLOW);
+      const message = `Method Not Allowed: ${req.method} ${PATHS.mcp}; this server offers no SSE stream and its sessions need no termination. Use POST.`;
+      sendError(res, 405, jsonRpcError(null, TRANSPORT_ERROR, message));
+    });
 
   return router;
 }
+
+const parseText = express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' });
+
+/** Body errors answered here, in JSON-RPC, rather than by the app's error middleware. */
+const readBody: RequestHandler = (req, res, next) => {
+  parseText(req, res, (error?: unknown) => {
+    if (error === undefined || error === null) return next();
+    const status = (error as { status?: unknown }).status;
+    if (status === 413) return sendError(res, 413, jsonRpcError(null, TRANSPORT_ERROR, `Payload Too Large: at most ${MAX_BODY_BYTES} bytes`));
+    if (status === 415) return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: the body must be UTF-8 JSON'));
+    if (typeof status === 'number' && status < 500) return sendError(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body could not be read'));
+    next(error);
+  });
+};
 
 /** MCP 2025-06-18 "Sending Messages to the Server": the client MUST accept both types, and send JSON. */
 const checkHeaders: RequestHandler = (req, res, next) => {

@@ -13,7 +13,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -50,9 +49,7 @@ export function installToolRegistry(server: McpServer): ToolRegistry {
   server.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
     const tool = tools.get(request.params.name);
     if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, {
-        tools: [...tools.keys()],
-      });
+      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, { tools: [...tools.keys()] });
     }
     const outcome = tool.handler(request.params.arguments ?? {});
     return outcome.ok ? toToolResult(outcome.value) : toArgumentErrorResult(tool.spec.name, outcome.issues);
@@ -62,6 +59,14 @@ export function installToolRegistry(server: McpServer): ToolRegistry {
       tools.set(spec.name, { spec, handler: handler as ToolHandler<z.ZodObject> });
     },
   };
+}
+
+/**
+ * An error the SDK turns into a JSON-RPC error response with exactly this code, message and data
+ * (McpError would prefix the message with "MCP error <code>: ").
+ */
+export function createProtocolError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, data });
 }
 
 /** Parses tool arguments with the tool's own schema; every problem is returned, each naming its argument. */
