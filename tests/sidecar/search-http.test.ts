@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestSite, DEMO_CONTENT, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { header, rawRequest } from '../helpers/http.ts';
+
+type Review = { id: string; rating: number; date: string; text: string; title: string | null; technicians: string[]; services: string[] };
+type Business = { technicians: { name: string; aliases: string[] }[]; services: { id: string }[] };
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
+let reviews: Review[];
+let business: Business;
+
+beforeAll(async () => {
+  const contentDir = existsSync(`${DEMO_CONTENT}/business.json`) ? DEMO_CONTENT : SMALL_CONTENT;
+  const { distDir } = await buildTestSite({ contentDir });
+  sidecar = await startTestSidecar({ distDir });
+  const dataset = JSON.parse((await rawRequest(`${sidecar.url}/reviews.json`)).body.toString());
+  reviews = dataset.reviews;
+  business = dataset.business;
+});
+afterAll(() => sidecar?.close());
+
+async function search(params: Record<string, string | number>) {
+  const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  const res = await rawRequest(`${sidecar.url}/api/reviews/search?${qs}`);
+  return { status: res.status, res, body: JSON.parse(res.body.toString()) };
+}
+
+/** Deliberately naive: the contract's rules written as plainly as possible. */
+function oracle(p: Record<string, string | number>) {
+  const tech = p.mentions_technician === undefined ? undefined : business.technicians.find((t) =>
+    [t.name, ...t.aliases].some((n) => n.toLowerCase() === String(p.mentions_technician).trim().toLowerCase()))?.name;
+  const matches = reviews
+    .filter((r) => p.rating === undefined || r.rating === Number(p.rating))
+    .filter((r) => p.min_rating === undefined || r.rating >= Number(p.min_rating))
+    .filter((r) => p.since === undefined || r.date >= String(p.since))
+    .filter((r) => p.until === undefined || r.date <= String(p.until))
+    .filter((r) => p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase()) || (r.title ?? '').toLowerCase().includes(String(p.query).toLowerCase()))
+    .filter((r) => tech === undefined || r.technicians.includes(tech))
+    .filter((r) => p.mentions_service === undefined || r.services.includes(String(p.mentions_service)))
+    .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1));
+  const limit = p.limit === undefined ? 20 : Number(p.limit);
+  return { reviews: matches.slice(0, limit), count: Math.min(limit, matches.length), total: matches.length, limit };
+}
+
+function seeded(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+}
+
+describe('GET /api/reviews/search', () => {
+  it('agrees with a naive oracle over many parameter combinations', async () => {
+    const random = seeded(7);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    const dates = reviews.map((r) => r.date);
+    const words = ['on time', 'price', 'the', 'leak', 'clean', 'A', 'furnace', 'thermostat', 'rude', 'great', 'zzz-nothing'];
+    for (let i = 0; i < 120; i++) {
+      const p: Record<string, string | number> = {};
+      if (random() < 0.3) p.rating = 1 + Math.floor(random() * 5);
+      if (random() < 0.2) p.min_rating = pick([1, 2.5, 3, 4, 4.5, 5]);
+      if (random() < 0.3) p.since = pick(dates);
+      if (random() < 0.3) p.until = pick(dates);
+      if (p.since !== undefined && p.until !== undefined && p.since > p.until) [p.since, p.until] = [p.until, p.since];
+      if (random() < 0.3) p.query = pick(words);
+      if (random() < 0.25) {
+        const t = pick(business.technicians);
+        p.mentions_technician = pick([t.name, ...t.aliases]).toUpperCase();
+      }
+      if (random() < 0.25) p.mentions_service = pick(business.services).id;
+      if (random() < 0.5) p.limit = pick([1, 2, 5, 20, 50, 100]);
+      const { status, body } = await search(p);
+      expect(status, JSON.stringify(p)).toBe(200);
+      expect(body, JSON.stringify(p)).toEqual(oracle(p));
+    }
+  });
+
+  it('defaults the limit to 20 and caps nothing silently: total counts every match', async () => {
+    const { body } = await search({});
+    expect(body.limit).toBe(20);
+    expect(body.count).toBe(Math.min(20, reviews.length));
+    expect(body.total).toBe(reviews.length);
+  });
+
+  it('answers a HEAD and a conditional GET', async () => {
+    const { res } = await search({ rating: 5 });
+    const again = await rawRequest(`${sidecar.url}/api/reviews/search?rating=5`, { headers: { 'If-None-Match': header(res, 'etag')! } });
+    expect(again.status).toBe(304);
+    expect((await rawRequest(`${sidecar.url}/api/reviews/search?rating=5`, { method: 'HEAD' })).status).toBe(200);
+  });
+
+  it.each([
+    ['rating=0', 'rating'],
+    ['rating=6', 'rating'],
+    ['rating=2.5', 'rating'],
+    ['rating=abc', 'rating'],
+    ['rating=', 'rating'],
+    ['min_rating=0.5', 'min_rating'],
+    ['min_rating=5.5', 'min_rating'],
+    ['min_rating=x', 'min_rating'],
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=1e2', 'limit'],
+    ['limit=-1', 'limit'],
+    ['since=2024-02-30', 'since'],
+    ['until=2024-2-1', 'until'],
+    ['since=2025-02-01&until=2025-01-01', 'since'],
+    ['mentions_technician=Nobody%20Known', 'mentions_technician'],
+    ['mentions_service=not-a-service', 'mentions_service'],
+    ['foo=bar', 'foo'],
+    ['rating=5&rating=4', 'rating'],
+    [`query=${'x'.repeat(201)}`, 'query'],
+  ])('answers %s with 400 and an issue for %s', async (qs, param) => {
+    const res = await rawRequest(`${sidecar.url}/api/reviews/search?${qs}`);
+    expect(res.status).toBe(400);
+    expect(header(res, 'content-type')).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(res.body.toString());
+    expect(body.error).toBeTypeOf('string');
+    expect(body.message).toBeTypeOf('string');
+    expect(body.issues.map((i: { path: string[] }) => i.path[0])).toContain(param);
+    for (const issue of body.issues) expect(issue).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+  });
+
+  it('reports every problem at once', async () => {
+    const res = await rawRequest(`${sidecar.url}/api/reviews/search?rating=9&limit=0&bogus=1`);
+    const paths = JSON.parse(res.body.toString()).issues.map((i: { path: string[] }) => i.path[0]);
+    expect(paths).toEqual(expect.arrayContaining(['rating', 'limit', 'bogus']));
+  });
+});
