@@ -1,10 +1,14 @@
 /** Reads the content folder from disk: business.json and reviews/*.json (sorted by name). */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ContentProblem, ContentResult } from './problems.ts';
+import type { ContentProblem } from './problems.ts';
 import type { RawContent, RawFile } from './parse-content.ts';
 
-export async function readContentFolder(dir: string): Promise<ContentResult<RawContent>> {
+/**
+ * Reads what it can and reports what it cannot; files that did read are still validated, so one
+ * broken file does not hide the problems of the others.
+ */
+export async function readContentFolder(dir: string): Promise<{ raw: Partial<RawContent> & { reviewFiles: RawFile[] }; problems: ContentProblem[] }> {
   const problems: ContentProblem[] = [];
   const business = await readJsonFile(dir, 'business.json', problems);
   let names: string[] = [];
@@ -18,8 +22,7 @@ export async function readContentFolder(dir: string): Promise<ContentResult<RawC
     const file = await readJsonFile(dir, `reviews/${name}`, problems);
     if (file) reviewFiles.push(file);
   }
-  if (!business || problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { business, reviewFiles } };
+  return { raw: { business, reviewFiles }, problems };
 }
 
 async function readJsonFile(dir: string, file: string, problems: ContentProblem[]): Promise<RawFile | undefined> {
