@@ -67,7 +67,7 @@ describe('served feeds', () => {
     expect(result.stdout.trim()).toBe('');
     expect(result.code).toBe(0);
     expect(xml).toContain(`<link rel="hub" href="${PUBLIC}/api/websub/hub"`);
-    expect(xml).toContain(`<link rel="self" href="${PUBLIC}/feed.xml"`);
+    expect(xml).toContain(`<link rel="self" type="application/atom+xml" href="${PUBLIC}/feed.xml"/>`);
   });
 
   it('serves a JSON Feed 1.1 that validates against the JSON Feed schema', async () => {
