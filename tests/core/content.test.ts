@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { parseContent, type RawContent } from '../../core/content/parse-content.ts';
+import { publishReviews } from '../../core/content/publish-reviews.ts';
+import { createMentionMatcher } from '../../core/mentions.ts';
+import { aggregateRatings } from '../../core/aggregate.ts';
+import { createServiceUrls } from '../../core/urls.ts';
+
+const business = {
+  name: 'Acme Air',
+  url: 'https://acme.example',
+  telephone: '555',
+  address: { street: '1 A St', locality: 'Town', region: 'ST', postal_code: '00001', country: 'US' },
+  services: [
+    { id: 'ac-repair', name: 'AC repair', aliases: ['A/C', 'air conditioning'] },
+    { id: 'duct-cleaning', name: 'Duct cleaning', aliases: ['ducts'] },
+  ],
+  technicians: [
+    { name: 'Michael Reyes', aliases: ['Mike'] },
+    { name: 'Al Okafor', aliases: ['Al'] },
+  ],
+  service_areas: ['Town', 'Village'],
+};
+
+const review = (over: Record<string, unknown>) => ({ id: 'r-1', rating: 5, date: '2025-01-01', text: 'Fine.', author: 'A', verified: true, ...over });
+const raw = (reviews: unknown[], biz: unknown = business): RawContent => ({ business: { file: 'business.json', data: biz }, reviewFiles: [{ file: 'reviews/a.json', data: reviews }] });
+const urls = createServiceUrls('https://reviews.example.com');
+
+describe('parseContent', () => {
+  it('reports every problem at once with file, review id and field', () => {
+    const result = parseContent(raw([review({ rating: 0 }), review({ id: 'r-2', date: '2025-13-01', extra: 1 }), { text: 'no id' }]));
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems;
+    expect(problems).toContainEqual(expect.objectContaining({ file: 'reviews/a.json', review: 'r-1', field: 'rating' }));
+    expect(problems).toContainEqual(expect.objectContaining({ review: 'r-2', field: 'date' }));
+    expect(problems).toContainEqual(expect.objectContaining({ review: 'r-2', message: expect.stringContaining('extra') }));
+    expect(problems).toContainEqual(expect.objectContaining({ review: '#2', field: 'id' }));
+  });
+
+  it.each([
+    [{ technicians: ['Nobody'] }, 'technicians.0'],
+    [{ services: ['plumbing'] }, 'services.0'],
+    [{ service_area: 'Elsewhere' }, 'service_area'],
+    [{ response: { text: 'Thanks', date: '2024-12-31' } }, 'response.date'],
+    [{ id: 'Bad_Id' }, 'id'],
+  ])('refuses a review with %j', (over, field) => {
+    const result = parseContent(raw([review(over)]));
+    expect(result.ok ? [] : result.problems.map((p) => p.field)).toContain(field);
+  });
+
+  it('refuses an alias shared by two technicians', () => {
+    const biz = { ...business, technicians: [{ name: 'A B', aliases: ['Sam'] }, { name: 'C D', aliases: ['sam'] }] };
+    const result = parseContent(raw([], biz));
+    expect(result.ok ? '' : result.problems[0]!.message).toContain('"sam" names both A B and C D');
+  });
+
+  it('refuses a file that is not an array', () => {
+    const result = parseContent({ business: { file: 'business.json', data: business }, reviewFiles: [{ file: 'reviews/x.json', data: {} }] });
+    expect(result.ok ? [] : result.problems).toEqual([{ file: 'reviews/x.json', message: 'must be a JSON array of reviews' }]);
+  });
+});
+
+describe('publishReviews', () => {
+  const publish = (reviews: unknown[]) => {
+    const parsed = parseContent(raw(reviews));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    return publishReviews(parsed.value, urls);
+  };
+
+  it('publishes only verified reviews, newest first then by id, with every field present', () => {
+    const out = publish([review({ id: 'b', date: '2025-01-02' }), review({ id: 'a', date: '2025-01-02' }), review({ id: 'c', date: '2025-01-03' }), review({ id: 'x', verified: false })]);
+    expect(out.map((r) => r.id)).toEqual(['c', 'a', 'b']);
+    expect(out[0]).toEqual({
+      id: 'c', rating: 5, date: '2025-01-03', text: 'Fine.', title: null, author: 'A', source: 'direct', verified: true,
+      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c',
+    });
+  });
+
+  it('merges explicit tags with whole-word, case-insensitive mentions in the text, under canonical names', () => {
+    const [r] = publish([review({ text: 'MIKE fixed the a/c; the Ducts too. Allen was not here.', technicians: ['Al'], service_area: 'village' })]);
+    expect(r!.technicians).toEqual(['Michael Reyes', 'Al Okafor']);
+    expect(r!.services).toEqual(['ac-repair', 'duct-cleaning']);
+    expect(r!.service_area).toBe('Village');
+  });
+});
+
+describe('createMentionMatcher', () => {
+  const matcher = createMentionMatcher([
+    { key: 'Michael Reyes', terms: ['Michael Reyes', 'Mike'] },
+    { key: 'Al Okafor', terms: ['Al Okafor', 'Al'] },
+  ]);
+  it.each([
+    ['Mike was great', ['Michael Reyes']],
+    ['Michael   Reyes came', ['Michael Reyes']],
+    ['Mikey came', []],
+    ['Allen came', []],
+    ['al, and mike.', ['Michael Reyes', 'Al Okafor']],
+    ['Ask for AL!', ['Al Okafor']],
+    ['dial 5', []],
+  ])('finds in %j: %j', (text, expected) => {
+    expect(matcher.findIn(text)).toEqual(expected);
+  });
+});
+
+describe('aggregateRatings', () => {
+  it('counts the distribution and rounds the mean to 2 decimals', () => {
+    expect(aggregateRatings([{ rating: 5 }, { rating: 4 }, { rating: 4 }])).toEqual({
+      rating_value: 4.33, review_count: 3, best_rating: 5, worst_rating: 1, distribution: { '1': 0, '2': 0, '3': 0, '4': 2, '5': 1 },
+    });
+    expect(aggregateRatings([]).rating_value).toBe(0);
+  });
+});
