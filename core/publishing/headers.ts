@@ -51,7 +51,11 @@ export function staticHeadersOf(path: string, urls: ServiceUrls): Record<string,
     'Cache-Control': cacheControlOf(path),
     'X-Content-Type-Options': 'nosniff',
   };
-  if (!headers['Content-Type']!.startsWith('text/html')) headers['Access-Control-Allow-Origin'] = '*';
+  if (!headers['Content-Type']!.startsWith('text/html')) {
+    headers['Access-Control-Allow-Origin'] = '*';
+    // Browsers hide non-safelisted headers from cross-origin scripts unless exposed.
+    headers['Access-Control-Expose-Headers'] = 'ETag, Link';
+  }
   if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls, path);
   return headers;
 }

@@ -20,7 +20,13 @@ export type Representation = {
 };
 
 /** RFC 9110 §15.4.5: a 304 carries the validators and caching fields a 200 would, not the body's metadata. */
-const HEADERS_KEPT_ON_304 = new Set(['cache-control', 'access-control-allow-origin', 'link', 'x-content-type-options']);
+const HEADERS_KEPT_ON_304 = new Set([
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'link',
+  'x-content-type-options',
+]);
 
 export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
   const available = Object.keys(rep.variants ?? {}) as Encoding[];
