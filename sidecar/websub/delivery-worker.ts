@@ -1,0 +1,177 @@
+/**
+ * Content distribution (WebSub §7): claims due deliveries from the store and POSTs each subscriber the
+ * newest content of its topic, with the topic's own Content-Type, the hub/self Link header, and
+ * `X-Hub-Signature: sha256=<hex HMAC>` when the subscription has a secret (§8).
+ *
+ * An attempt fails on a non-2xx answer (3xx included: redirects are not followed), a network error or a
+ * timeout. After a failure the next attempt waits `retryDelaysMs[n]`; the `maxAttempts`-th consecutive
+ * failure removes the subscription and the callback then gets a `hub.mode=denied` GET with `hub.reason`
+ * (CONTRACT.md; a departure from §7, which keeps failing subscriptions until their lease ends). A 410
+ * removes the subscription at once. Any 2xx resets the count.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import { appendHubQuery } from './callback-url.ts';
+import type { CallbackClient } from './callback-client.ts';
+import type { ClaimedDelivery, HubStore, Subscription, TopicSnapshot } from './hub-store.ts';
+import type { HubLogger } from './hub-logger.ts';
+import { formatTopicLinkHeader } from './link-header.ts';
+
+export type DeliveryWorkerOptions = {
+  retryDelaysMs: readonly number[];
+  maxAttempts: number;
+  /** How often the store is polled for due work (other instances' and retries). */
+  pollIntervalMs: number;
+  /** How long a claim protects a delivery from other instances; longer than any attempt takes. */
+  claimTtlMs: number;
+  /** Most deliveries this instance has claimed and not finished at once. */
+  maxInFlight: number;
+  /** How often expired subscriptions are removed. */
+  sweepIntervalMs: number;
+};
+
+export type DeliveryWorker = {
+  start(): void;
+  /** Stops claiming, cancels attempts in progress (their claims are given back) and waits for them. */
+  stop(): Promise<void>;
+  /** Looks for due work now (after a change was recorded). */
+  wake(): void;
+};
+
+export function createDeliveryWorker(deps: {
+  store: HubStore;
+  client: CallbackClient;
+  hubUrl: string;
+  now: () => number;
+  log: HubLogger;
+  options: DeliveryWorkerOptions;
+}): DeliveryWorker {
+  const { store, client, hubUrl, now, log, options } = deps;
+  const inFlight = new Set<Promise<void>>();
+  const snapshots = new Map<string, TopicSnapshot>();
+  let running = false;
+  let loopDone: Promise<void> = Promise.resolve();
+  let abort = new AbortController();
+  let wakePending = false;
+  let wakeUp: (() => void) | undefined;
+  let lastSweep = 0;
+
+  const wake = () => {
+    wakePending = true;
+    wakeUp?.();
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (wakePending) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = undefined;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function loop(): Promise<void> {
+    while (running) {
+      wakePending = false;
+      try {
+        await sweepExpired();
+        const room = options.maxInFlight - inFlight.size;
+        if (room > 0) {
+          const at = now();
+          const claims = await store.claimDueDeliveries({ now: at, limit: room, claimToken: randomUUID(), claimUntil: at + options.claimTtlMs });
+          for (const claim of claims) track(deliver(claim));
+          if (claims.length === room) continue;
+        }
+      } catch (err) {
+        log.error('websub delivery loop failed', { error: String(err) });
+      }
+      if (running) await sleep(options.pollIntervalMs);
+    }
+  }
+
+  async function sweepExpired() {
+    if (now() - lastSweep < options.sweepIntervalMs) return;
+    lastSweep = now();
+    const removed = await store.removeExpiredSubscriptions(lastSweep);
+    if (removed > 0) log.info('websub expired subscriptions removed', { count: removed });
+  }
+
+  function track(work: Promise<void>) {
+    const tracked = work
+      .catch((err: unknown) => log.error('websub delivery failed unexpectedly', { error: String(err) }))
+      .finally(() => {
+        inFlight.delete(tracked);
+        wake();
+      });
+    inFlight.add(tracked);
+  }
+
+  async function snapshotFor(claim: ClaimedDelivery): Promise<TopicSnapshot | undefined> {
+    const cached = snapshots.get(claim.topic);
+    if (cached?.hash === claim.hash) return cached;
+    // The stored snapshot is the newest; if it is newer than the claim's, it is the one to send.
+    const fresh = await store.readTopicSnapshot(claim.topic);
+    if (fresh) snapshots.set(claim.topic, fresh);
+    return fresh;
+  }
+
+  async function deliver(claim: ClaimedDelivery): Promise<void> {
+    const signal = abort.signal;
+    const snapshot = await snapshotFor(claim);
+    if (!snapshot) {
+      log.error('websub delivery without topic content', { topic: claim.topic });
+      return store.releaseDelivery(claim);
+    }
+    const headers: Record<string, string> = {
+      'content-type': snapshot.contentType,
+      link: formatTopicLinkHeader(hubUrl, claim.topic),
+    };
+    if (claim.secret !== null) {
+      headers['x-hub-signature'] = `sha256=${createHmac('sha256', claim.secret).update(snapshot.body).digest('hex')}`;
+    }
+    const result = await client.send({ method: 'POST', url: claim.callback, headers, body: snapshot.body, signal });
+    if (!result.ok && result.reason === 'aborted') return store.releaseDelivery(claim);
+
+    const status = result.ok ? result.response.status : undefined;
+    if (status !== undefined && status >= 200 && status < 300) {
+      await store.completeDelivery(claim, snapshot.hash, now());
+      return;
+    }
+    if (status === 410) {
+      const removed = await store.removeSubscriptionById(claim.subscriptionId);
+      if (removed) log.info('websub subscription removed: callback answered 410 Gone', { topic: claim.topic, callback: claim.callback });
+      return;
+    }
+    const failure = result.ok ? `HTTP ${status}` : result.message;
+    const delay = options.retryDelaysMs[claim.attempts] ?? options.retryDelaysMs.at(-1) ?? 0;
+    const outcome = await store.failDelivery(claim, { nextAttemptAt: now() + delay, maxAttempts: options.maxAttempts });
+    log.info('websub delivery attempt failed', { topic: claim.topic, callback: claim.callback, failure, outcome: outcome.outcome });
+    if (outcome.outcome === 'removed') await sendDenied(outcome.subscription, failure);
+  }
+
+  /** WebSub §5.2: tell the subscriber its subscription is gone, so it can subscribe again. */
+  async function sendDenied(subscription: Subscription, lastFailure: string) {
+    const reason = `${options.maxAttempts} consecutive notification deliveries failed (last: ${lastFailure}); subscribe again`;
+    const url = appendHubQuery(subscription.callback, { 'hub.mode': 'denied', 'hub.topic': subscription.topic, 'hub.reason': reason });
+    await client.send({ method: 'GET', url, signal: abort.signal });
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      abort = new AbortController();
+      loopDone = loop();
+    },
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loopDone;
+      abort.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+    wake,
+  };
+}

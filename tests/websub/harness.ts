@@ -1,0 +1,121 @@
+/**
+ * Starts the hub the way the service does: createHub + createHubRouter on a real HTTP server, port 0,
+ * topics under that server's origin, callbacks over real HTTPS trusted through the test CA (`ca` option).
+ * Delays are milliseconds so a whole lifecycle runs in well under a second.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { createServiceUrls } from '../../core/urls.ts';
+import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
+import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
+import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
+import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
+import type { RateLimitOptions } from '../../sidecar/websub/rate-limit.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import type { TestCa } from '../helpers/https-ca.ts';
+import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
+
+export const FAST_OPTIONS: HubOptions = {
+  allowPrivateCallbacks: true,
+  retryDelaysMs: [20, 40],
+  lease: { defaultSeconds: 600, minSeconds: 60, maxSeconds: 3600 },
+  pollIntervalMs: 10,
+  sweepIntervalMs: 20,
+  claimTtlMs: 5_000,
+};
+
+export type HubHarness = {
+  base: string;
+  hubUrl: string;
+  hub: Hub;
+  store: HubStore;
+  topics: MemoryTopics;
+  /** Moves the hub's clock (leases) forward. */
+  advanceClock(ms: number): void;
+  post(body: Record<string, string> | string, headers?: Record<string, string>): Promise<Response>;
+  subscribe(callback: string, topic: string, extra?: Record<string, string>): Promise<Response>;
+  unsubscribe(callback: string, topic: string): Promise<Response>;
+  /** Polls the store until the subscription satisfies `predicate` (default: it exists). */
+  waitForSubscription(topic: string, callback: string, predicate?: (s: Subscription | undefined) => boolean): Promise<Subscription | undefined>;
+  close(): Promise<void>;
+};
+
+export async function startHubHarness(options: {
+  ca?: TestCa;
+  store?: HubStore;
+  topics?: (base: string) => MemoryTopics;
+  hubOptions?: Partial<HubOptions>;
+  client?: Partial<CallbackClientOptions>;
+  rateLimit?: RateLimitOptions;
+  start?: boolean;
+}): Promise<HubHarness> {
+  let app: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
+  const server = createServer((req, res) => app(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const urls = createServiceUrls(base);
+  const topics = options.topics?.(base) ?? createMemoryTopics(base);
+  const store = options.store ?? createSqliteHubStore({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) });
+  const hubOptions = { ...FAST_OPTIONS, ...options.hubOptions };
+  const client = createCallbackClient({
+    allowPrivateCallbacks: hubOptions.allowPrivateCallbacks ?? false,
+    connectTimeoutMs: 2_000,
+    responseTimeoutMs: 2_000,
+    ...(options.ca ? { ca: options.ca.certPem } : {}),
+    ...options.client,
+  });
+  let offset = 0;
+  const hub = createHub({ store, topics, hubUrl: urls.hub, options: hubOptions, client, now: () => Date.now() + offset });
+  const express5 = express();
+  express5.use(createHubRouter({ hub, rateLimit: options.rateLimit ?? { capacity: 1000, refillPerSecond: 1000 } }));
+  app = express5;
+  if (options.start !== false) await hub.start();
+
+  const post = (body: Record<string, string> | string, headers: Record<string, string> = {}) =>
+    fetch(urls.hub, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: typeof body === 'string' ? body : new URLSearchParams(body).toString(),
+    });
+  return {
+    base,
+    hubUrl: urls.hub,
+    hub,
+    store,
+    topics,
+    advanceClock: (ms) => void (offset += ms),
+    post,
+    subscribe: (callback, topic, extra = {}) => post({ 'hub.mode': 'subscribe', 'hub.callback': callback, 'hub.topic': topic, ...extra }),
+    unsubscribe: (callback, topic) => post({ 'hub.mode': 'unsubscribe', 'hub.callback': callback, 'hub.topic': topic }),
+    async waitForSubscription(topic, callback, predicate = (s) => s !== undefined) {
+      return waitUntil(async () => {
+        const s = await store.findSubscription(topic, callback);
+        return predicate(s) ? { value: s } : undefined;
+      });
+    },
+    async close() {
+      await hub.stop();
+      client.close();
+      await store.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Polls `probe` every 10 ms until it returns a box, or throws after `timeoutMs`. */
+export async function waitUntil<T>(probe: () => Promise<{ value: T } | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const box = await probe();
+    if (box) return box.value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
