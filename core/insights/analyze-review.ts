@@ -1,0 +1,75 @@
+/**
+ * Per-review aspect sentiment: what a published review's `aspects` field holds.
+ * Deterministic and allocation-light: one tokenization and one phrase-index pass per sentence.
+ */
+import { z } from 'zod';
+import type { AspectModel } from './aspect-model.ts';
+import { scoreSentence } from './score-sentence.ts';
+import type { SentenceScore } from './score-sentence.ts';
+import { tokenizeText } from './tokenize.ts';
+
+export const PolaritySchema = z
+  .enum(['positive', 'neutral', 'negative'])
+  .meta({ id: 'AspectPolarity', description: 'Sentiment of the customer about one aspect.' });
+
+export const ReviewAspectSchema = z
+  .object({
+    aspect: z.string().meta({ description: 'Aspect id from the aspect set, e.g. `punctuality`, `price`.' }),
+    polarity: PolaritySchema,
+    score: z
+      .number()
+      .min(-1)
+      .max(1)
+      .meta({ description: 'Strength from -1 (very negative) to 1 (very positive), 3 decimals; near 0 is neutral.' }),
+  })
+  .meta({ id: 'ReviewAspect', description: 'One aspect the review talks about and how the customer felt about it.' });
+
+export type Polarity = z.infer<typeof PolaritySchema>;
+export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
+
+export type ReviewAnalysis = {
+  /** One entry per aspect mentioned, in the aspect set's order. */
+  aspects: ReviewAspect[];
+  /** Per sentence: offsets into the analysed text, aspects (model indexes) with raw scores, overall tone. */
+  sentences: SentenceScore[];
+};
+
+/** A polarity needs |score| of at least this; below it the mention is neutral. */
+export const POLARITY_THRESHOLD = 0.1;
+
+/** The text a review is analysed as: its title (when any) as a sentence of its own, then its text. */
+export function getAnalysisText(review: { title?: string | null; text: string }): string {
+  return review.title ? `${review.title}\n${review.text}` : review.text;
+}
+
+export function analyzeReview(text: string, model: AspectModel): ReviewAspect[] {
+  return analyzeReviewDetailed(text, model).aspects;
+}
+
+export function analyzeReviewDetailed(text: string, model: AspectModel): ReviewAnalysis {
+  const sentences = tokenizeText(text).map((sentence) => scoreSentence(sentence, model));
+  const totals = new Map<number, number>();
+  for (const sentence of sentences) {
+    for (const { aspect, raw } of sentence.aspects) totals.set(aspect, (totals.get(aspect) ?? 0) + raw);
+  }
+  const aspects = [...totals]
+    .sort((a, b) => a[0] - b[0])
+    .map(([aspect, raw]) => {
+      const score = normalizeScore(raw);
+      return { aspect: model.aspects[aspect].id, polarity: toPolarity(score), score };
+    });
+  return { aspects, sentences };
+}
+
+/** Maps an unbounded sum of valences into (-1, 1), as VADER's compound score does, at 3 decimals. */
+export function normalizeScore(raw: number): number {
+  const value = raw / Math.sqrt(raw * raw + 4);
+  const rounded = Math.round(value * 1000) / 1000;
+  return rounded === 0 ? 0 : rounded;
+}
+
+export function toPolarity(score: number): Polarity {
+  if (score >= POLARITY_THRESHOLD) return 'positive';
+  if (score <= -POLARITY_THRESHOLD) return 'negative';
+  return 'neutral';
+}

@@ -1,0 +1,147 @@
+/**
+ * Turns content/aspects.json into the model the analyzer runs on: the aspect list plus one phrase
+ * index over the general lexicon, the valence shifters and the owner's domain lexicon, in that order
+ * of precedence (later layers override earlier ones for the same phrase).
+ */
+import type { z } from 'zod';
+import { AspectConfigSchema } from './aspect-config-schema.ts';
+import type { AspectConfig } from './aspect-config-schema.ts';
+import {
+  ADVERSATIVES,
+  CONCESSIVES,
+  GENERAL_LEXICON,
+  INERT_PHRASES,
+  INTENSIFIERS,
+  NEGATORS,
+} from './lexicon.ts';
+import { createPhraseIndex } from './phrase-index.ts';
+import type { PatternToken, PhraseIndex, Shifter } from './phrase-index.ts';
+import { tokenizeTerm } from './tokenize.ts';
+
+export type AspectInfo = {
+  id: string;
+  label: string;
+  description: string | null;
+  question: string | null;
+};
+
+export type AspectModel = {
+  aspects: AspectInfo[];
+  index: PhraseIndex;
+};
+
+export type ConfigIssue = { path: (string | number)[]; message: string; code: string };
+
+export type ParseAspectModelResult = { ok: true; model: AspectModel } | { ok: false; issues: ConfigIssue[] };
+
+/** Validates the parsed JSON of an aspects file and compiles it; reports every problem with its path. */
+export function parseAspectModel(raw: unknown): ParseAspectModelResult {
+  const parsed = AspectConfigSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map(toConfigIssue) };
+  const issues = findUntokenizableTerms(parsed.data);
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, model: compileAspectModel(parsed.data) };
+}
+
+export function compileAspectModel(config: AspectConfig): AspectModel {
+  const index = createPhraseIndex();
+  for (const [word, valence] of Object.entries(GENERAL_LEXICON)) {
+    for (const pattern of patternsOf(word)) index.entry(pattern).valence = valence;
+  }
+  const shifters: [readonly string[], Shifter][] = [
+    [NEGATORS, { kind: 'negator' }],
+    [ADVERSATIVES, { kind: 'adversative' }],
+    [CONCESSIVES, { kind: 'concessive' }],
+    [INERT_PHRASES, { kind: 'inert' }],
+  ];
+  for (const [words, shifter] of shifters) {
+    for (const word of words) for (const pattern of patternsOf(word)) index.entry(pattern).shifter = shifter;
+  }
+  for (const [word, factor] of Object.entries(INTENSIFIERS)) {
+    for (const pattern of patternsOf(word)) index.entry(pattern).shifter = { kind: 'intensity', factor };
+  }
+  for (const [term, valence] of Object.entries(config.lexicon)) {
+    for (const pattern of patternsOf(term)) index.entry(pattern).valence = valence;
+  }
+  for (const term of config.general_terms) {
+    for (const pattern of patternsOf(term)) index.entry(pattern).anchor = true;
+  }
+  config.aspects.forEach((aspect, aspectIndex) => {
+    const addTerms = (terms: string[], weak: boolean) => {
+      for (const term of terms) {
+        for (const pattern of patternsOf(term)) {
+          const entry = index.entry(pattern);
+          if (!entry.terms.some((t) => t.aspect === aspectIndex)) entry.terms.push({ aspect: aspectIndex, weak });
+        }
+      }
+    };
+    addTerms(aspect.terms, false);
+    addTerms(aspect.weak_terms, true);
+    for (const [term, valence] of Object.entries(aspect.opinions)) {
+      for (const pattern of patternsOf(term)) index.entry(pattern).opinions.set(aspectIndex, valence);
+    }
+    // An opinion phrase that contains one of the aspect's terms ("fairly priced") mentions the aspect:
+    // otherwise matching the longer phrase would swallow the term.
+    const singleTerms = aspect.terms.flatMap(patternsOf).filter((p) => p.length === 1).map((p) => p[0]);
+    for (const term of Object.keys(aspect.opinions)) {
+      for (const pattern of patternsOf(term)) {
+        if (pattern.length < 2) continue;
+        const containsTerm = pattern.some((token) =>
+          singleTerms.some((t) => (t.prefix ? token.text.startsWith(t.text) : token.text === t.text)),
+        );
+        const entry = index.entry(pattern);
+        if (containsTerm && !entry.terms.some((t) => t.aspect === aspectIndex)) {
+          entry.terms.push({ aspect: aspectIndex, weak: false });
+        }
+      }
+    }
+  });
+  index.finalize();
+  return {
+    aspects: config.aspects.map((a) => ({
+      id: a.id,
+      label: a.label,
+      description: a.description ?? null,
+      question: a.question ?? null,
+    })),
+    index,
+  };
+}
+
+/** The token pattern of a term, plus its spaced form when it is hyphenated ("no-show" → "no show"). */
+function patternsOf(term: string): PatternToken[][] {
+  const prefix = term.endsWith('*');
+  const words = tokenizeTerm(prefix ? term.slice(0, -1) : term).filter((w) => w !== ',');
+  if (words.length === 0) return [];
+  const toPattern = (list: string[]) =>
+    list.map((text, i) => ({ text, prefix: prefix && i === list.length - 1 }));
+  const patterns = [toPattern(words)];
+  const spaced = words.flatMap((w) => (/^[\p{L}]+(-[\p{L}]+)+$/u.test(w) ? w.split('-') : [w]));
+  if (spaced.length !== words.length) patterns.push(toPattern(spaced));
+  return patterns;
+}
+
+function findUntokenizableTerms(config: AspectConfig): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const check = (term: string, path: (string | number)[]) => {
+    if (patternsOf(term).length === 0) {
+      issues.push({ path, message: 'must contain at least one letter or digit', code: 'custom' });
+    }
+  };
+  config.general_terms.forEach((term, i) => check(term, ['general_terms', i]));
+  for (const term of Object.keys(config.lexicon)) check(term, ['lexicon', term]);
+  config.aspects.forEach((aspect, a) => {
+    aspect.terms.forEach((term, i) => check(term, ['aspects', a, 'terms', i]));
+    aspect.weak_terms.forEach((term, i) => check(term, ['aspects', a, 'weak_terms', i]));
+    for (const term of Object.keys(aspect.opinions)) check(term, ['aspects', a, 'opinions', term]);
+  });
+  return issues;
+}
+
+function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
+  return {
+    path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))),
+    message: issue.message,
+    code: issue.code,
+  };
+}
