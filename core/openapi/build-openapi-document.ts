@@ -25,9 +25,10 @@ const DESCRIPTION = `Verified customer reviews of one business, with aspect-base
 - Search filters combine with AND. Every list of reviews is newest first: \`date\` descending, then \`id\` ascending.
 - Search refuses, with 400 and an \`issues\` array, an unknown parameter, a repeated one, a malformed or out-of-range value, and \`since\` after \`until\`. A malformed or impossible date in \`/api/reviews/since/{date}\` is 400 too.
 - Every error body is JSON, \`{ "error", "message", "issues"? }\` (schema \`Error\`), except on \`/mcp\`, which answers with JSON-RPC errors. An unknown path is **404**; a method a path does not support is **405** with \`Allow\` (responses \`NotFound\` and \`MethodNotAllowed\`).
-- Dataset, feed and \`since\` responses carry a strong \`ETag\` and a \`Last-Modified\` derived from the data; \`If-None-Match\` (which takes precedence) or \`If-Modified-Since\` give 304 with an empty body. Output is deterministic, so validators change only when the data does.
+- Every read endpoint (datasets, feeds, \`since\` and search) sends a strong \`ETag\` and a \`Last-Modified\` derived from the data, and answers HEAD. \`If-None-Match\` (which takes precedence) or \`If-Modified-Since\` give 304 with an empty body; a failed \`If-Match\` or \`If-Unmodified-Since\` gives 412. Output is deterministic, so validators change only when the data does.
 - The JSON topics are served as \`application/json\`, the Atom topic as \`application/atom+xml\`; all three carry \`Link: <hub>; rel="hub", <topic>; rel="self"\`.
-- The WebSub hub answers an accepted request with **202** and verifies asynchronously; a request it cannot accept gets 400 with the reason.`;
+- The WebSub hub answers an accepted request with **202** and verifies asynchronously; a request it cannot accept gets 400 with the reason in the \`Error\` body.
+- \`/mcp\` takes POST only; GET (no server-initiated stream) and DELETE (stateless sessions) get 405.`;
 
 const TAGS = [
   { name: 'Datasets', description: 'The full reviews dataset and the insights derived from it.' },

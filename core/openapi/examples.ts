@@ -60,9 +60,9 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     searchResult: { reviews: [review], count: 1, total: 1, limit: 20 },
     reviewList: { reviews: [review], count: 1, total: 1 },
     badDate: {
-      error: 'invalid_request',
-      message: 'The date in the path is not a valid calendar date.',
-      issues: [{ path: ['date'], message: 'must be a calendar date YYYY-MM-DD', code: 'invalid_format' }],
+      error: 'invalid_date',
+      message: '"2024-02-30" is not a calendar date in the form YYYY-MM-DD.',
+      issues: [{ path: ['date'], message: 'must be a valid calendar date, YYYY-MM-DD', code: 'invalid_format' }],
     },
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Reusable HTTP parts of the OpenAPI document: response headers, request header parameters and the
- * shared responses (304, 400, 404, 405). Conditional requests follow RFC 9110 §13: a strong ETag from
- * the content hash, If-None-Match compared weakly and taking precedence over If-Modified-Since, and a
- * 304 that repeats ETag, Last-Modified, Cache-Control and Vary (§15.4.5).
+ * shared responses (304, 400, 404, 405, 412). Conditional requests follow RFC 9110 §13: a strong ETag
+ * from the bytes, If-None-Match compared weakly and taking precedence over If-Modified-Since, If-Match
+ * compared strongly, and a 304 that repeats the validators and caching headers of the 200 (§15.4.5).
  */
 import type { JsonSchema } from './schema-components.ts';
 
@@ -30,6 +30,7 @@ export const headerComponents: Record<string, OpenApiObject> = {
   LastModified: stringHeader(
     'Derived from the data (the latest review or reply date), not from the build time, so it is stable across rebuilds of unchanged content.',
     { pattern: HTTP_DATE_PATTERN },
+    true,
   ),
   CacheControl: stringHeader('Cache lifetime for browsers and CDNs, e.g. `public, max-age=60, stale-while-revalidate=300`.'),
   Vary: stringHeader('`Accept-Encoding`: brotli and gzip variants are served from the same URL.'),
@@ -61,6 +62,20 @@ export const parameterComponents: Record<string, OpenApiObject> = {
     description: 'HTTP-date; 304 when the data has not changed since. Ignored when If-None-Match is sent.',
     schema: { type: 'string' },
   },
+  IfMatch: {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description: 'ETag(s) compared strongly, or `*`; 412 when none matches.',
+    schema: { type: 'string' },
+  },
+  IfUnmodifiedSince: {
+    name: 'If-Unmodified-Since',
+    in: 'header',
+    required: false,
+    description: 'HTTP-date; 412 when the data changed after it. Ignored when If-Match is sent.',
+    schema: { type: 'string' },
+  },
   McpSessionId: {
     name: 'Mcp-Session-Id',
     in: 'header',
@@ -89,24 +104,32 @@ export const responseComponents: Record<string, OpenApiObject> = {
       ETag: ref('headers', 'ETag'),
       'Last-Modified': ref('headers', 'LastModified'),
       'Cache-Control': ref('headers', 'CacheControl'),
+      'Access-Control-Allow-Origin': ref('headers', 'AccessControlAllowOrigin'),
       Vary: ref('headers', 'Vary'),
     },
+  },
+  PreconditionFailed: {
+    description: 'If-Match or If-Unmodified-Since does not hold for the current data.',
+    content: errorContent({ error: 'precondition_failed', message: 'The resource does not match the request preconditions.' }),
   },
   BadRequest: {
     description: 'The request is invalid; `issues` lists every problem with where it is.',
     content: errorContent({
-      error: 'invalid_request',
-      message: 'The query parameters are invalid.',
+      error: 'invalid_parameters',
+      message: 'The search parameters are not valid; see issues.',
       issues: [{ path: ['limit'], message: 'must be an integer from 1 to 100', code: 'too_big' }],
     }),
   },
   NotFound: {
     description: 'No resource at this path. Returned for every unknown path, always as a JSON error body.',
-    content: errorContent({ error: 'not_found', message: 'No resource at /reviews.xml.' }),
+    content: errorContent({
+      error: 'not_found',
+      message: 'Nothing at /reviews.xml. The API is described at /.well-known/openapi.json.',
+    }),
   },
   MethodNotAllowed: {
     description: 'The path exists but does not support this method (e.g. POST on a read endpoint); `Allow` lists the methods it does.',
     headers: { Allow: ref('headers', 'Allow') },
-    content: errorContent({ error: 'method_not_allowed', message: 'POST is not allowed on /reviews.json.' }),
+    content: errorContent({ error: 'method_not_allowed', message: 'This path answers GET, HEAD only.' }),
   },
 };

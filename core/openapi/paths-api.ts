@@ -9,6 +9,7 @@ import { SEARCH_LIMIT_MAX, SearchFiltersShape } from '../schemas/search.ts';
 import { PATHS } from '../urls.ts';
 import type { OpenApiExamples } from './examples.ts';
 import { ref, type OpenApiObject } from './http-components.ts';
+import { buildReadOperations } from './read-operations.ts';
 
 /** A zod schema as a standalone OpenAPI Schema Object: the input side (defaults apply to omitted values). */
 function toParameterSchema(schema: z.ZodType): { description?: string; schema: OpenApiObject } {
@@ -23,66 +24,46 @@ function buildSearchParameters(): OpenApiObject[] {
   });
 }
 
-const readHeaders = {
-  'Cache-Control': ref('headers', 'CacheControl'),
-  'Access-Control-Allow-Origin': ref('headers', 'AccessControlAllowOrigin'),
-};
+const SEARCH_DESCRIPTION = [
+  'Every parameter is optional. Filters combine with AND; with none, every review matches.',
+  'Results are newest first: `date` descending, then `id` ascending; `limit` caps how many are returned and `total` counts every match.',
+  '`query` is a case-insensitive substring of the text or the title; `mentions_technician` matches a canonical name or alias, case-insensitively; `mentions_service` a service id.',
+  `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), or \`since\` after \`until\`.`,
+  'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments. Answers carry an ETag, so a repeated search can be revalidated.',
+].join('\n\n');
+
+const SINCE_DESCRIPTION =
+  'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.';
 
 export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApiObject> {
   return {
-    [PATHS.search]: {
-      get: {
-        operationId: 'searchReviews',
-        tags: ['Search'],
-        summary: 'Search reviews',
-        description: [
-          'Every parameter is optional. Filters combine with AND; with none, every review matches.',
-          'Results are newest first: `date` descending, then `id` ascending; `limit` caps how many are returned and `total` counts every match.',
-          '`query` is a case-insensitive substring of the text or the title; `mentions_technician` matches a canonical name or alias, case-insensitively; `mentions_service` a service id.',
-          `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), or \`since\` after \`until\`.`,
-          'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments.',
-        ].join('\n\n'),
-        parameters: buildSearchParameters(),
-        responses: {
-          '200': {
-            description: 'The matching reviews (at most `limit`), with `count` returned and `total` matching.',
-            headers: readHeaders,
-            content: { 'application/json': { schema: ref('schemas', 'SearchResult'), example: examples.searchResult } },
-          },
-          '400': ref('responses', 'BadRequest'),
+    [PATHS.search]: buildReadOperations({
+      name: 'SearchReviews',
+      tag: 'Search',
+      summary: 'Search reviews',
+      description: SEARCH_DESCRIPTION,
+      parameters: buildSearchParameters(),
+      mediaType: 'application/json',
+      schema: ref('schemas', 'SearchResult'),
+      example: examples.searchResult,
+      errors: { '400': ref('responses', 'BadRequest') },
+    }),
+    [`${PATHS.sincePrefix}{date}`]: buildReadOperations({
+      name: 'ReviewsSince',
+      tag: 'Search',
+      summary: 'Reviews dated on or after a date',
+      description: SINCE_DESCRIPTION,
+      parameters: [{ name: 'date', in: 'path', required: true, ...toParameterSchema(IsoDateSchema), description: 'Calendar date, YYYY-MM-DD.' }],
+      mediaType: 'application/json',
+      schema: ref('schemas', 'ReviewList'),
+      example: examples.reviewList,
+      compressed: true,
+      errors: {
+        '400': {
+          description: 'The date is malformed or not a real calendar date.',
+          content: { 'application/json': { schema: ref('schemas', 'Error'), example: examples.badDate } },
         },
       },
-    },
-    [`${PATHS.sincePrefix}{date}`]: {
-      get: {
-        operationId: 'getReviewsSince',
-        tags: ['Search'],
-        summary: 'Reviews dated on or after a date',
-        description:
-          'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.',
-        parameters: [
-          { name: 'date', in: 'path', required: true, ...toParameterSchema(IsoDateSchema), description: 'Calendar date, YYYY-MM-DD.' },
-          ref('parameters', 'IfNoneMatch'),
-          ref('parameters', 'IfModifiedSince'),
-        ],
-        responses: {
-          '200': {
-            description: 'The reviews dated on or after `date`.',
-            headers: {
-              ETag: ref('headers', 'ETag'),
-              'Last-Modified': ref('headers', 'LastModified'),
-              Vary: ref('headers', 'Vary'),
-              ...readHeaders,
-            },
-            content: { 'application/json': { schema: ref('schemas', 'ReviewList'), example: examples.reviewList } },
-          },
-          '304': ref('responses', 'NotModified'),
-          '400': {
-            description: 'The date is malformed or not a real calendar date.',
-            content: { 'application/json': { schema: ref('schemas', 'Error'), example: examples.badDate } },
-          },
-        },
-      },
-    },
+    }),
   };
 }

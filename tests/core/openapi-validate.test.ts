@@ -27,7 +27,7 @@ describe('createOpenApiValidator', () => {
   it.each<[string, LiveResponse]>([
     ['a JSON Feed topic with its validators and Link', feedOk],
     ['HEAD with headers and no body', { ...feedOk, method: 'HEAD', body: '' }],
-    ['a 304 with its ETag and no body', { ...feedOk, status: 304, headers: { etag: '"abc123"' }, body: '' }],
+    ['a 304 with its validators and no body', { ...feedOk, status: 304, headers: { etag: '"abc123"', 'last-modified': topicHeaders['last-modified'] }, body: '' }],
     [
       'a since response, matched by path template, with a query string',
       { method: 'GET', url: `${urls.since('2025-01-01')}?x=1`, status: 200, headers: { ...topicHeaders, link: '' }, body: JSON.stringify(examples.reviewList) },
@@ -38,6 +38,15 @@ describe('createOpenApiValidator', () => {
       'a wrong method answered with 405 and Allow',
       { method: 'DELETE', url: urls.reviewsJson, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'GET, HEAD' }, body: errorBody('method_not_allowed') },
     ],
+    [
+      'a JSON-RPC 405 from GET /mcp',
+      { method: 'GET', url: urls.mcp, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'POST, OPTIONS' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Use POST.' } }) },
+    ],
+    [
+      'a JSON-RPC 405 for any other method on /mcp',
+      { method: 'PUT', url: urls.mcp, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'POST, OPTIONS' }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Use POST.' } }) },
+    ],
+    ['a bodiless 204 to a CORS preflight', { method: 'OPTIONS', url: urls.reviewsJson, status: 204, headers: { allow: 'GET, HEAD, OPTIONS' }, body: '' }],
     ['an Atom feed (not JSON, so only its type is checked)', { ...feedOk, url: urls.feedXml, headers: { ...topicHeaders, 'content-type': 'application/atom+xml; charset=utf-8' }, body: '<feed/>' }],
   ])('accepts %s', (_name, response) => {
     expect(check.validateResponse(response)).toEqual([]);
@@ -52,10 +61,12 @@ describe('createOpenApiValidator', () => {
     ['an unlisted Content-Type', { ...feedOk, headers: { ...topicHeaders, 'content-type': 'text/html' } }, /Content-Type text\/html is not one of application\/json/],
     ['a body on a 304', { ...feedOk, status: 304, headers: { etag: '"abc123"' } }, /expected no body/],
     ['a body on HEAD', { ...feedOk, method: 'HEAD' }, /expected no body/],
-    ['an undocumented status', { ...feedOk, status: 500, body: '' }, /status not documented for GET \/api\/feed.json \(documented: 200, 304\)/],
+    ['an undocumented status', { ...feedOk, status: 500, body: '' }, /status not documented for GET \/api\/feed.json \(documented: 200, 304, 412\)/],
     ['an unknown path that is not a 404', { ...feedOk, url: '/nope' }, /matches no path of the document, so the status must be 404/],
     ['a 404 without the error body', { method: 'GET', url: '/nope', status: 404, headers: { 'content-type': JSON_TYPE }, body: '{}' }, /body must have required property 'error'/],
     ['an undocumented method that is not a 405', { ...feedOk, method: 'POST' }, /POST is not documented on \/api\/feed.json, so the status must be 405/],
+    ['a JSON-RPC 405 from /mcp that lacks Allow', { method: 'GET', url: urls.mcp, status: 405, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Use POST.' } }) }, /missing required header Allow/],
+    ['an Error body on a 405 from /mcp', { method: 'PUT', url: urls.mcp, status: 405, headers: { 'content-type': JSON_TYPE, allow: 'POST' }, body: errorBody('method_not_allowed') }, /body must have required property 'jsonrpc'/],
     ['a 405 without Allow', { method: 'PUT', url: urls.reviewsJson, status: 405, headers: { 'content-type': JSON_TYPE }, body: errorBody('method_not_allowed') }, /missing required header Allow/],
   ])('reports %s', (_name, response, expected) => {
     const errors = check.validateResponse({ ...response, headers: Object.fromEntries(Object.entries(response.headers).filter(([, v]) => v !== undefined)) });

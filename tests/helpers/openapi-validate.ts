@@ -4,9 +4,10 @@
  * documented headers match their schemas, the Content-Type is one the response lists, and a JSON body
  * validates against the response schema (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it).
  *
- * An unknown path must be a 404 and an undocumented method a 405; they are checked against the
- * `NotFound` and `MethodNotAllowed` components. Every problem comes back as one readable line;
- * an empty list means the response conforms.
+ * An unknown path must be a 404, checked against the `NotFound` component. An undocumented method
+ * must be a 405, checked against a 405 the path documents for another method (JSON-RPC on /mcp) or
+ * else the `MethodNotAllowed` component; only OPTIONS may also get a bodiless 2xx (CORS preflight).
+ * Every problem comes back as one readable line; an empty list means the response conforms.
  *
  *   const check = createOpenApiValidator(document);
  *   const res = await fetch(`${base}/api/reviews/search?rating=5`);
@@ -133,10 +134,20 @@ export function createOpenApiValidator(document: object): OpenApiValidator {
       if (response.status !== 404) return [`${label}: path matches no path of the document, so the status must be 404`];
       return checkAgainst(label, response, resolve({ $ref: '#/components/responses/NotFound' }, []));
     }
-    const operation = ((doc['paths'] as OpenApiNode)[template] as OpenApiNode)[method] as OpenApiNode | undefined;
+    const pathItem = (doc['paths'] as OpenApiNode)[template] as OpenApiNode;
+    const operation = pathItem[method] as OpenApiNode | undefined;
     if (!operation) {
+      // RFC 9110 §9.3.7: a CORS preflight or OPTIONS probe may be answered with a bodiless 2xx.
+      if (method === 'options' && response.status >= 200 && response.status < 300) {
+        return response.body === '' ? [] : [`${label}: expected no body on OPTIONS`];
+      }
       if (response.status !== 405) return [`${label}: ${method.toUpperCase()} is not documented on ${template}, so the status must be 405`];
-      return checkAgainst(label, response, resolve({ $ref: '#/components/responses/MethodNotAllowed' }, []));
+      // A path whose declined methods answer in their own shape (JSON-RPC on /mcp) documents that 405.
+      const declining = Object.keys(pathItem).find((m) => (pathItem[m] as OpenApiNode)?.['responses'] && '405' in ((pathItem[m] as OpenApiNode)['responses'] as OpenApiNode));
+      const expected = declining
+        ? resolve(((pathItem[declining] as OpenApiNode)['responses'] as OpenApiNode)['405'], ['paths', template, declining, 'responses', '405'])
+        : resolve({ $ref: '#/components/responses/MethodNotAllowed' }, []);
+      return checkAgainst(label, response, expected);
     }
     const responses = operation['responses'] as OpenApiNode;
     const status = String(response.status);
