@@ -17,7 +17,11 @@ export default defineConfig({
   output: 'static',
   site,
   trailingSlash: 'ignore',
-  build: { format: 'directory' },
+  build: {
+    format: 'directory',
+    // Each build gets its own server/prerender folder, so parallel builds never share chunks.
+    ...(process.env.ASTRO_SERVER_DIR ? { server: process.env.ASTRO_SERVER_DIR } : {}),
+  },
   devToolbar: { enabled: false },
   telemetry: false,
   vite: {

@@ -17,6 +17,7 @@ export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes
         PUBLIC_URL: options.publicUrl,
         ASTRO_OUT_DIR: path.resolve(options.outDir),
         ASTRO_CACHE_DIR: path.resolve(options.cacheDir),
+        ASTRO_SERVER_DIR: path.join(path.resolve(options.cacheDir), 'server'),
         ASTRO_TELEMETRY_DISABLED: '1',
         ASTRO_LOG_LEVEL: options.verbose ? 'info' : 'warn',
       },
