@@ -58,12 +58,12 @@ for (const [name, r] of reports) {
   }
 }
 
-const all = reports[2][1];
-if (args.includes('--errors')) {
+const [, all] = reports[reports.length - 1] ?? [];
+if (all !== undefined && args.includes('--errors')) {
   console.log('\nmisses:');
   for (const e of all.errors) console.log(`  ${e.id} ${e.aspect}: expected ${e.expected}, got ${e.predicted} — ${e.text}`);
 }
-const jsonAt = args.indexOf('--json');
-if (jsonAt >= 0 && args[jsonAt + 1]) {
-  writeFileSync(args[jsonAt + 1], JSON.stringify(Object.fromEntries(reports), null, 2) + '\n');
+const jsonPath = args[args.indexOf('--json') + 1];
+if (args.includes('--json') && jsonPath !== undefined) {
+  writeFileSync(jsonPath, JSON.stringify(Object.fromEntries(reports), null, 2) + '\n');
 }

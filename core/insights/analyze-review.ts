@@ -56,7 +56,7 @@ export function analyzeReviewDetailed(text: string, model: AspectModel): ReviewA
     .sort((a, b) => a[0] - b[0])
     .map(([aspect, raw]) => {
       const score = normalizeScore(raw);
-      return { aspect: model.aspects[aspect].id, polarity: toPolarity(score), score };
+      return { aspect: model.aspects[aspect]?.id ?? String(aspect), polarity: toPolarity(score), score };
     });
   return { aspects, sentences };
 }

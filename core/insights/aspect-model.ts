@@ -82,7 +82,7 @@ export function compileAspectModel(config: AspectConfig): AspectModel {
     }
     // An opinion phrase that contains one of the aspect's terms ("fairly priced") mentions the aspect:
     // otherwise matching the longer phrase would swallow the term.
-    const singleTerms = aspect.terms.flatMap(patternsOf).filter((p) => p.length === 1).map((p) => p[0]);
+    const singleTerms = aspect.terms.flatMap(patternsOf).flatMap((p) => (p.length === 1 ? p : []));
     for (const term of Object.keys(aspect.opinions)) {
       for (const pattern of patternsOf(term)) {
         if (pattern.length < 2) continue;

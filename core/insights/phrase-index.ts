@@ -62,12 +62,13 @@ export function createPhraseIndex(): PhraseIndex {
       found = { pattern, terms: [], opinions: new Map(), valence: undefined, anchor: false, shifter: undefined };
       byKey.set(key, found);
       candidatesCache.clear();
-      if (pattern[0].prefix) {
+      const first = pattern[0] ?? { text: '', prefix: true };
+      if (first.prefix) {
         byFirstPrefix.push(found);
       } else {
-        const list = byFirstToken.get(pattern[0].text) ?? [];
+        const list = byFirstToken.get(first.text) ?? [];
         list.push(found);
-        byFirstToken.set(pattern[0].text, list);
+        byFirstToken.set(first.text, list);
       }
     }
     return found;
@@ -77,7 +78,7 @@ export function createPhraseIndex(): PhraseIndex {
   function candidatesFor(text: string): IndexEntry[] {
     let list = candidatesCache.get(text);
     if (list === undefined) {
-      list = [...(byFirstToken.get(text) ?? []), ...byFirstPrefix.filter((e) => text.startsWith(e.pattern[0].text))];
+      list = [...(byFirstToken.get(text) ?? []), ...byFirstPrefix.filter((e) => matchesToken(e.pattern[0], text))];
       list.sort((a, b) => b.pattern.length - a.pattern.length);
       candidatesCache.set(text, list);
     }
@@ -85,7 +86,7 @@ export function createPhraseIndex(): PhraseIndex {
   }
 
   function matchAt(tokens: Token[], position: number): PhraseMatch | undefined {
-    const text = tokens[position].text;
+    const text = tokens[position]?.text ?? '';
     let best: PhraseMatch | undefined;
     for (const candidate of candidatesFor(text)) {
       const end = matchPattern(candidate.pattern, tokens, position);
@@ -103,7 +104,7 @@ export function createPhraseIndex(): PhraseIndex {
       if (exact.pattern.some((t) => t.prefix)) continue;
       for (const wide of prefixed) {
         if (wide.pattern.length !== exact.pattern.length) continue;
-        if (!wide.pattern.every((t, i) => matchesToken(t, exact.pattern[i].text))) continue;
+        if (!wide.pattern.every((t, i) => matchesToken(t, exact.pattern[i]?.text ?? ''))) continue;
         for (const term of wide.terms) if (!exact.terms.some((t) => t.aspect === term.aspect)) exact.terms.push(term);
         for (const [aspect, valence] of wide.opinions) if (!exact.opinions.has(aspect)) exact.opinions.set(aspect, valence);
         exact.valence ??= wide.valence;
@@ -119,15 +120,18 @@ export function createPhraseIndex(): PhraseIndex {
 /** Returns the index after the match, or 0 when the pattern does not match at `position`. */
 function matchPattern(pattern: PatternToken[], tokens: Token[], position: number): number {
   let at = position;
-  for (let k = 0; k < pattern.length; k++) {
-    if (at >= tokens.length) return 0;
-    if (k > 0 && !matchesToken(pattern[k], tokens[at].text) && SKIPPABLE.has(tokens[at].text)) at++;
-    if (at >= tokens.length || tokens[at].pause || !matchesToken(pattern[k], tokens[at].text)) return 0;
+  for (const [k, expected] of pattern.entries()) {
+    let token = tokens[at];
+    if (k > 0 && token !== undefined && !matchesToken(expected, token.text) && SKIPPABLE.has(token.text)) {
+      token = tokens[++at];
+    }
+    if (token === undefined || token.pause || !matchesToken(expected, token.text)) return 0;
     at++;
   }
   return at;
 }
 
-function matchesToken(pattern: PatternToken, text: string): boolean {
+function matchesToken(pattern: PatternToken | undefined, text: string): boolean {
+  if (pattern === undefined) return false;
   return pattern.prefix ? text.startsWith(pattern.text) : text === pattern.text;
 }

@@ -40,9 +40,9 @@ const MAX_ATTACH_DISTANCE = 10;
 
 export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceScore {
   const { tokens } = sentence;
-  const pausesBefore = new Array<number>(tokens.length + 1);
-  pausesBefore[0] = 0;
-  for (let i = 0; i < tokens.length; i++) pausesBefore[i + 1] = pausesBefore[i] + (tokens[i].pause ? 1 : 0);
+  const pausesBefore = [0];
+  let pauses = 0;
+  for (const token of tokens) pausesBefore.push(token.pause ? ++pauses : pauses);
 
   const clauseWeights = [1];
   let concessiveOpen = false;
@@ -57,7 +57,7 @@ export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceS
   };
 
   for (let i = 0; i < tokens.length; ) {
-    if (tokens[i].pause) {
+    if (tokens[i]?.pause) {
       negatorEnd = -1;
       intensity = undefined;
       if (concessiveOpen) {
@@ -79,7 +79,7 @@ export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceS
       if (shifter.kind === 'negator') negatorEnd = end;
       else if (shifter.kind === 'intensity') intensity = { factor: shifter.factor, end };
       else if (shifter.kind === 'adversative') {
-        for (let c = 0; c < clauseWeights.length; c++) clauseWeights[c] *= BEFORE_ADVERSATIVE_WEIGHT;
+        clauseWeights.forEach((w, c) => (clauseWeights[c] = w * BEFORE_ADVERSATIVE_WEIGHT));
         concessiveOpen = false;
         openClause(ADVERSATIVE_WEIGHT);
       } else if (shifter.kind === 'concessive') {
@@ -103,7 +103,7 @@ export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceS
   let tone = 0;
   const targetAt = new Map<number, Target>(targets.map((t) => [t.start, t]));
   for (const opinion of opinions) {
-    const weight = opinion.factor * clauseWeights[opinion.clause];
+    const weight = opinion.factor * (clauseWeights[opinion.clause] ?? 1);
     const { entry } = opinion;
     tone += (entry.valence ?? firstOpinion(entry)) * opinion.factor;
     const target = targetAt.get(opinion.start) ?? findNearestTarget(opinion, targets, pausesBefore);
@@ -139,7 +139,7 @@ function findNearestTarget(opinion: Opinion, targets: Target[], pausesBefore: nu
     const before = target.end <= opinion.start;
     const from = before ? target.end : opinion.end;
     const to = before ? opinion.start : target.start;
-    const distance = to - from + 2 * (pausesBefore[to] - pausesBefore[from]);
+    const distance = to - from + 2 * ((pausesBefore[to] ?? 0) - (pausesBefore[from] ?? 0));
     // Strictly closer wins; at equal distance the earlier target (seen first) stays ("the price was
     // fair"), except for a term right after the opinion ("decent work"): an attributive adjective.
     if (distance < bestDistance || (distance === 0 && bestDistance === 0 && !before)) {
