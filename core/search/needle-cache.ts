@@ -1,0 +1,60 @@
+/**
+ * Exact answers for popular `query` needles. Verifying tens of thousands of candidates costs a few
+ * milliseconds (one string check each), and the same few words ("on time", "price") come back again
+ * and again; so the first search for a needle with many candidates records every position that truly
+ * contains it, and later searches intersect that list like any other, without touching a string.
+ *
+ * Bounded: at most `maxPositions` positions in all (4 bytes each, 32 MB by default) and `maxEntries`
+ * needles; the least recently used needle goes first. Entries never go stale: an index is built once per data set and the
+ * cache lives and dies with it.
+ */
+
+export type NeedleCacheOptions = {
+  /** Needles with fewer candidates than this are cheap to verify and are not cached. */
+  minCandidates?: number;
+  maxPositions?: number;
+  maxEntries?: number;
+};
+
+export type NeedleCache = {
+  readonly minCandidates: number;
+  get(needle: string): Int32Array | undefined;
+  set(needle: string, positions: Int32Array): void;
+  readonly size: number;
+};
+
+export function createNeedleCache(options: NeedleCacheOptions = {}): NeedleCache {
+  const { minCandidates = 2_000, maxPositions = 8_000_000, maxEntries = 512 } = options;
+  // A Map iterates in insertion order, so re-inserting on use keeps the least recently used first.
+  const entries = new Map<string, Int32Array>();
+  let positions = 0;
+  return {
+    minCandidates,
+    get(needle) {
+      const found = entries.get(needle);
+      if (found !== undefined) {
+        entries.delete(needle);
+        entries.set(needle, found);
+      }
+      return found;
+    },
+    set(needle, list) {
+      if (list.length > maxPositions) return;
+      const previous = entries.get(needle);
+      if (previous !== undefined) {
+        entries.delete(needle);
+        positions -= previous.length;
+      }
+      while (entries.size > 0 && (positions + list.length > maxPositions || entries.size >= maxEntries)) {
+        const [oldest, old] = entries.entries().next().value!;
+        entries.delete(oldest);
+        positions -= old.length;
+      }
+      entries.set(needle, list);
+      positions += list.length;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The one way into the search engine, for REST and MCP alike: the schema check (search-issues.ts), then
+ * the names only the data can judge: `mentions_technician` (name or alias) becomes the canonical name,
+ * `mentions_service` must be a known service id. Every problem is reported at once.
+ */
+import type { ErrorIssue } from '../schemas/errors.ts';
+import type { SearchQuery } from '../schemas/search.ts';
+import { normalizeTerm } from './business-terms.ts';
+import type { ReviewIndex } from './review-index.ts';
+import { validateSearchInput } from './search-issues.ts';
+
+/**
+ * A valid search whose `mentions_technician` is a canonical technician name and whose
+ * `mentions_service` is a service id of the business; `limit` has its default applied.
+ */
+export type ResolvedSearchQuery = SearchQuery;
+
+export type SearchResolution = { ok: true; query: ResolvedSearchQuery } | { ok: false; issues: ErrorIssue[] };
+
+function listTechnicians(index: ReviewIndex): string {
+  return index.business.technicians
+    .map((t) => (t.aliases.length === 0 ? t.name : `${t.name} (${t.aliases.join(', ')})`))
+    .join('; ');
+}
+
+function listServices(index: ReviewIndex): string {
+  return index.business.services.map((s) => `${s.id} (${s.name})`).join(', ');
+}
+
+function resolveTechnician(index: ReviewIndex, name: string): string | ErrorIssue {
+  const canonical = index.terms.technicians.get(normalizeTerm(name));
+  if (canonical !== undefined) return canonical;
+  const known = index.business.technicians.length === 0 ? 'this business lists no technicians' : `known technicians: ${listTechnicians(index)}`;
+  return {
+    path: ['mentions_technician'],
+    message: `no technician is named ${JSON.stringify(name)}; ${known}`,
+    code: 'unknown_technician',
+  };
+}
+
+function resolveService(index: ReviewIndex, id: string): string | ErrorIssue {
+  const known = index.terms.services.get(normalizeTerm(id));
+  if (known !== undefined) return known;
+  return {
+    path: ['mentions_service'],
+    message: `no service has the id ${JSON.stringify(id)}; known service ids: ${listServices(index)}`,
+    code: 'unknown_service',
+  };
+}
+
+export function resolveSearchQuery(input: unknown, index: ReviewIndex): SearchResolution {
+  const validated = validateSearchInput(input);
+  const issues = validated.ok ? [] : [...validated.issues];
+  const flagged = new Set(issues.map((issue) => issue.path[0]));
+  const raw = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
+
+  // Checked even when other parameters failed, so one answer names every problem.
+  let technician: string | undefined;
+  if (typeof raw.mentions_technician === 'string' && !flagged.has('mentions_technician')) {
+    const resolved = resolveTechnician(index, raw.mentions_technician);
+    if (typeof resolved === 'string') technician = resolved;
+    else issues.push(resolved);
+  }
+  let service: string | undefined;
+  if (typeof raw.mentions_service === 'string' && !flagged.has('mentions_service')) {
+    const resolved = resolveService(index, raw.mentions_service);
+    if (typeof resolved === 'string') service = resolved;
+    else issues.push(resolved);
+  }
+
+  if (!validated.ok || issues.length > 0) return { ok: false, issues };
+  const query: ResolvedSearchQuery = { ...validated.query };
+  if (technician !== undefined) query.mentions_technician = technician;
+  if (service !== undefined) query.mentions_service = service;
+  return { ok: true, query };
+}

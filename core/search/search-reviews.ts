@@ -1,0 +1,123 @@
+/**
+ * The search engine. Filters combine with AND; results are newest first, which is the index's
+ * position order, so no sorting happens at query time.
+ *
+ * Plan per query:
+ * 1. since/until → a contiguous position range [lo, hi) (binary search).
+ * 2. Lists, each cut to [lo, hi): rating, technician, service, and for `query` either one exact list
+ *    (a three-character trigram, or a popular needle's cached answer, needle-cache.ts) or the few
+ *    shortest trigram lists plus a string check.
+ * 3. The shortest list, or the range when it is shorter, drives the walk (candidate-walk.ts).
+ * Cost: about |driver| × (lists + 1) probes, plus one string check per candidate when the needle is
+ * checked; `total` counts every match, so the walk never stops at `limit`. With no check left at all,
+ * total is the driver's length and the page a slice.
+ */
+import type { PublishedReview } from '../schemas/published.ts';
+import { cutProbe, listProbe, walkCandidates, type Probe, type Walk } from './candidate-walk.ts';
+import { EMPTY_LIST, restrictToRange } from './posting-lists.ts';
+import type { ResolvedSearchQuery } from './resolve-search-query.ts';
+import { findDateRange, type ReviewIndex } from './review-index.ts';
+import { planTextQuery, type TextPlan } from './text-index.ts';
+
+export type SearchPage = {
+  reviews: PublishedReview[];
+  /** Reviews in this page. */
+  count: number;
+  /** Reviews matching the filters. */
+  total: number;
+  limit: number;
+  /** Matches skipped before this page. */
+  offset: number;
+};
+
+/** More trigrams filter out few extra candidates but cost a probe each; the string check stays exact. */
+const MAX_TRIGRAM_LISTS = 4;
+
+/** Walk parts of an unverified needle: its shortest trigram lists, character set and string check. */
+function needleWalk(plan: TextPlan, lo: number, hi: number): Pick<Walk, 'probes' | 'charBits' | 'needle'> {
+  const probes = plan.lists.map((list) => cutProbe(list, lo, hi));
+  probes.sort((a, b) => a.positions.length - b.positions.length);
+  return { probes: probes.slice(0, MAX_TRIGRAM_LISTS), charBits: plan.charBits, needle: plan.exact ? null : plan.needle };
+}
+
+/** What `query` needs: nothing (empty), an exact list, or a plan to verify. */
+function findNeedle(index: ReviewIndex, query: string): { exact: Int32Array } | { plan: TextPlan } | null {
+  const plan = planTextQuery(index.text, query);
+  if (plan === null) return null;
+  if (plan.exact && plan.lists.length === 1) return { exact: plan.lists[0]!.positions };
+  const cached = index.needles.get(plan.needle);
+  if (cached !== undefined) return { exact: cached };
+  const estimate = Math.min(index.reviews.length, ...plan.lists.map((list) => list.positions.length));
+  if (estimate < index.needles.minCandidates) return { plan };
+
+  const parts = needleWalk(plan, 0, index.reviews.length);
+  const driver = parts.probes.shift() ?? null;
+  const found: number[] = [];
+  walkCandidates(index, { driver, lo: 0, hi: index.reviews.length, rating: 0, minRating: 1, ...parts }, (pos) => {
+    found.push(pos);
+  });
+  const exact = Int32Array.from(found);
+  index.needles.set(plan.needle, exact);
+  return { exact };
+}
+
+function slicePage(index: ReviewIndex, driver: Int32Array | null, lo: number, from: number, to: number) {
+  const page: PublishedReview[] = [];
+  for (let i = from; i < to; i++) page.push(index.reviews[driver === null ? lo + i : driver[i]!]!);
+  return page;
+}
+
+/** `query` comes from resolveSearchQuery: `mentions_technician` is a canonical name, `mentions_service` an id. */
+export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, page?: { offset: number }): SearchPage {
+  const limit = query.limit;
+  const offset = Math.max(0, Math.floor(page?.offset ?? 0));
+  const empty: SearchPage = { reviews: [], count: 0, total: 0, limit, offset };
+
+  // Ratings are integers, so a decimal minimum means its ceiling.
+  const minRating = query.min_rating === undefined ? 1 : Math.ceil(query.min_rating);
+  let rating = query.rating ?? 0;
+  if (rating !== 0 && rating < minRating) return empty;
+  if (rating === 0 && minRating >= 5) rating = 5;
+  // An exact rating already satisfies the minimum (checked above).
+  const checkMin = rating === 0 ? minRating : 1;
+
+  const { lo, hi } = findDateRange(index, query.since, query.until);
+  if (lo >= hi) return empty;
+
+  const lists: Int32Array[] = [];
+  if (query.mentions_technician !== undefined) lists.push(index.byTechnician.get(query.mentions_technician) ?? EMPTY_LIST);
+  if (query.mentions_service !== undefined) lists.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
+  const text = query.query === undefined ? null : findNeedle(index, query.query);
+  if (text !== null && 'exact' in text) lists.push(text.exact);
+  const verify = text !== null && 'plan' in text ? needleWalk(text.plan, lo, hi) : { probes: [], charBits: null, needle: null };
+  const probes: Probe[] = [...lists.map((list) => cutProbe(listProbe(list), lo, hi)), ...verify.probes];
+  probes.sort((a, b) => a.positions.length - b.positions.length);
+  const ratingList = rating === 0 ? null : restrictToRange(index.byRating[rating] ?? EMPTY_LIST, lo, hi);
+  if (probes.some((probe) => probe.positions.length === 0) || ratingList?.length === 0) return empty;
+
+  // The driver: the shortest list, else the rating list (whose check it then replaces), else the range.
+  let driver: Probe | null = null;
+  if (probes.length > 0 && probes[0]!.positions.length <= (ratingList?.length ?? hi - lo)) {
+    driver = probes.shift()!;
+  } else if (ratingList !== null) {
+    driver = listProbe(ratingList);
+    rating = 0;
+  }
+  const { charBits, needle } = verify;
+  const walk: Walk = { driver, lo, hi, probes, rating, minRating: checkMin, charBits, needle };
+
+  const candidates = driver === null ? hi - lo : driver.positions.length;
+  if (probes.length === 0 && walk.rating === 0 && walk.minRating <= 1 && charBits === null && needle === null) {
+    const from = Math.min(offset, candidates);
+    const reviews = slicePage(index, driver?.positions ?? null, lo, from, Math.min(from + limit, candidates));
+    return { reviews, count: reviews.length, total: candidates, limit, offset };
+  }
+
+  const reviews: PublishedReview[] = [];
+  let total = 0;
+  walkCandidates(index, walk, (pos) => {
+    total++;
+    if (total > offset && reviews.length < limit) reviews.push(index.reviews[pos]!);
+  });
+  return { reviews, count: reviews.length, total, limit, offset };
+}

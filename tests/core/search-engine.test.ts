@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
+import {
+  countReviewsSince,
+  createReviewIndex,
+  parseSearchParams,
+  resolveSearchQuery,
+  searchReviews,
+  type ReviewIndex,
+} from '../../core/search/index.ts';
+import { BOUNDARY_TEXT_HEAD, BOUNDARY_TITLE_TAIL, createEdgeReviews, FAR_NEEDLE } from '../fixtures/search/edge-reviews.ts';
+import { createRandom, type Random } from '../fixtures/search/random.ts';
+import { createSyntheticBusiness, createSyntheticReviews } from '../fixtures/search/synthetic-reviews.ts';
+
+type Input = {
+  rating?: number;
+  min_rating?: number;
+  since?: string;
+  until?: string;
+  query?: string;
+  mentions_technician?: string;
+  mentions_service?: string;
+  limit?: number;
+};
+
+/** The oracle: every filter spelled out over every review, then sorted. Deliberately nothing clever. */
+function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, input: Input, offset: number) {
+  const wanted = input.mentions_technician?.trim().toLowerCase();
+  const technician = business.technicians.find((t) => [t.name, ...t.aliases].some((n) => n.toLowerCase() === wanted));
+  const needle = input.query?.toLowerCase();
+  const matches = reviews
+    .filter(
+      (r) =>
+        (input.rating === undefined || r.rating === input.rating) &&
+        (input.min_rating === undefined || r.rating >= input.min_rating) &&
+        (input.since === undefined || r.date >= input.since) &&
+        (input.until === undefined || r.date <= input.until) &&
+        (needle === undefined || r.text.toLowerCase().includes(needle) || (r.title ?? '').toLowerCase().includes(needle)) &&
+        (wanted === undefined || r.technicians.includes(technician!.name)) &&
+        (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())),
+    )
+    .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
+  const limit = input.limit ?? 20;
+  return { total: matches.length, ids: matches.slice(offset, offset + limit).map((r) => r.id) };
+}
+
+const WORDS = ['on time', 'leak', 'thermostat', 'rude', 'price', 'PRICE', 'Clean', 'the', 'a', 'e', 'on', ' ', 'late.'];
+const ODD_QUERIES = ['café', '👍', '🔧🔥', 'ß', 'ss', 'strasse', 'İ', 'i̇', 'ς', 'σ', 'οδος', 'ΟΔΟΣ', '—', '$89.99', '100%', '“quoted”', '(thanks!)', '\t', '\n', 'k', '\u212A', 'ﬁ', 'fi', 'xyzzy', 'aaa', 'aaaaa', 'ab ba'];
+
+function pickSubstring(random: Random, text: string, maxLength: number): string {
+  const start = random.int(0, Math.max(0, text.length - 1));
+  return text.slice(start, start + random.int(1, maxLength));
+}
+
+function pickQuery(random: Random, reviews: PublishedReview[]): string {
+  const review = random.pick(reviews);
+  switch (random.int(0, 8)) {
+    case 0:
+      return random.pick(WORDS);
+    case 1:
+      return pickSubstring(random, review.text, 14);
+    case 2:
+      return pickSubstring(random, review.text, 2).toUpperCase();
+    case 3:
+      return review.title === null ? '' : pickSubstring(random, review.title, 8);
+    case 4: // spans the title/text boundary: must not match through it
+      return review.title === null ? 'ok' : `${review.title.slice(-3)}${review.text.slice(0, 3)}`;
+    case 5:
+      return random.pick(ODD_QUERIES);
+    case 6:
+      return pickSubstring(random, review.text, 40);
+    default:
+      return random.pick([...WORDS, FAR_NEEDLE, 'aways', `${BOUNDARY_TITLE_TAIL}${BOUNDARY_TEXT_HEAD}`]);
+  }
+}
+
+function pickDate(random: Random, dates: string[]): string {
+  const date = random.pick(dates);
+  if (random.chance(0.7)) return date; // on a boundary: a day that has reviews
+  const shifted = new Date(Date.parse(`${date}T00:00:00Z`) + random.int(-2, 2) * 86_400_000);
+  return random.chance(0.1) ? random.pick(['1999-01-01', '2099-12-31']) : shifted.toISOString().slice(0, 10);
+}
+
+function pickInput(random: Random, reviews: PublishedReview[], business: PublishedBusiness): Input {
+  const dates = reviews.map((r) => r.date);
+  const input: Input = {};
+  if (random.chance(0.25)) input.rating = random.int(1, 5);
+  if (random.chance(0.2)) input.min_rating = random.pick([1, 1.5, 2, 3, 3.5, 4, 4.01, 5]);
+  if (random.chance(0.35)) input.since = pickDate(random, dates);
+  if (random.chance(0.35)) input.until = pickDate(random, dates);
+  if (input.since !== undefined && input.until !== undefined && input.since > input.until) {
+    [input.since, input.until] = [input.until, input.since];
+  }
+  if (random.chance(0.55)) input.query = pickQuery(random, reviews);
+  if (random.chance(0.25)) {
+    const technician = random.pick(business.technicians);
+    const name = random.pick([technician.name, ...technician.aliases]);
+    input.mentions_technician = random.pick([name, name.toUpperCase(), name.toLowerCase(), `  ${name}\t`]);
+  }
+  if (random.chance(0.25)) {
+    const id = random.pick(business.services).id;
+    input.mentions_service = random.chance(0.8) ? id : ` ${id.toUpperCase()} `;
+  }
+  if (random.chance(0.6)) input.limit = random.pick([1, 2, 5, 20, 50, 99, 100]);
+  return input;
+}
+
+/** The same input as a REST query string, to run parseSearchParams on the way. */
+function toSearchParams(input: Input): URLSearchParams {
+  return new URLSearchParams(Object.entries(input).map(([key, value]) => [key, String(value)]));
+}
+
+function compareWithOracle(index: ReviewIndex, reviews: PublishedReview[], business: PublishedBusiness, seed: number, runs: number) {
+  const random = createRandom(seed);
+  let nonEmpty = 0;
+  for (let run = 0; run < runs; run++) {
+    const input = pickInput(random, reviews, business);
+    const viaRest = random.chance(0.5);
+    const parsed = viaRest ? parseSearchParams(toSearchParams(input)) : { ok: true as const, input };
+    expect(parsed, JSON.stringify(input)).toMatchObject({ ok: true });
+    const resolved = resolveSearchQuery(parsed.ok ? parsed.input : null, index);
+    if (!resolved.ok) throw new Error(`refused ${JSON.stringify(input)}: ${JSON.stringify(resolved.issues)}`);
+    const expectedAll = searchNaively(reviews, business, input, 0);
+    const offset = random.chance(0.7) ? 0 : random.int(0, expectedAll.total + 3);
+    const expected = offset === 0 ? expectedAll : searchNaively(reviews, business, input, offset);
+    const actual = searchReviews(index, resolved.query, { offset });
+    const context = `${JSON.stringify(input)} offset ${offset}`;
+    expect({ total: actual.total, ids: actual.reviews.map((r) => r.id) }, context).toEqual(expected);
+    expect(actual.count, context).toBe(expected.ids.length);
+    expect(actual.limit, context).toBe(input.limit ?? 20);
+    expect(actual.offset, context).toBe(offset);
+    if (expected.total > 0) nonEmpty++;
+  }
+  // The generator must exercise matches, not only empty answers.
+  expect(nonEmpty).toBeGreaterThan(runs / 3);
+}
+
+const business = createSyntheticBusiness();
+const reviews = [...createSyntheticReviews({ count: 1_500, seed: 99, lastDate: '2025-03-12', days: 500, oddShare: 0.15 }, business), ...createEdgeReviews()]
+  .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
+
+describe('searchReviews', () => {
+  const index = createReviewIndex(reviews, business);
+
+  it('agrees with the naive oracle over many seeded parameter combinations', () => {
+    compareWithOracle(index, reviews, business, 1, 1_500);
+  });
+
+  it('agrees with the oracle when popular needles come from the exact-answer cache', () => {
+    // A tiny cache that caches almost every needle and evicts all the time.
+    const cached = createReviewIndex(reviews, business, { needleCache: { minCandidates: 1, maxEntries: 6, maxPositions: 3_000 } });
+    compareWithOracle(cached, reviews, business, 2, 800);
+    compareWithOracle(cached, reviews, business, 2, 800); // the same needles again, now answered from the cache
+    expect(cached.needles.size).toBeGreaterThan(0);
+  });
+
+  it('never matches a query across the end of the title and the start of the text', () => {
+    const run = (query: string) => searchReviews(index, { query, limit: 100 });
+    expect(run(BOUNDARY_TITLE_TAIL).reviews.map((r) => r.id)).toEqual(['edge-boundary']);
+    expect(run(BOUNDARY_TEXT_HEAD).reviews.map((r) => r.id)).toEqual(['edge-boundary']);
+    expect(run(`${BOUNDARY_TITLE_TAIL}${BOUNDARY_TEXT_HEAD}`).total).toBe(0);
+    expect(run(`${BOUNDARY_TITLE_TAIL.slice(-2)}${BOUNDARY_TEXT_HEAD.slice(0, 2)}`).total).toBe(0);
+  });
+
+  it('finds a needle beyond the offsets the index records', () => {
+    expect(searchReviews(index, { query: FAR_NEEDLE.toUpperCase(), limit: 5 }).reviews.map((r) => r.id)).toEqual(['edge-long']);
+  });
+
+  it('matches the title alone when the text lacks the needle', () => {
+    const ids = searchReviews(index, { query: 'thermostat trouble', limit: 5 }).reviews.map((r) => r.id);
+    expect(ids).toEqual(['edge-title-only']);
+  });
+
+  it('returns every match in pages that concatenate to the full newest-first list', () => {
+    const query = { query: 'price', min_rating: 2, limit: 7 };
+    const all = searchNaively(reviews, business, { ...query, limit: 10_000 }, 0);
+    const paged: string[] = [];
+    for (let offset = 0; offset < all.total + 7; offset += 7) {
+      const page = searchReviews(index, query, { offset });
+      expect(page.total).toBe(all.total);
+      paged.push(...page.reviews.map((r) => r.id));
+    }
+    expect(all.total).toBeGreaterThan(20);
+    expect(paged).toEqual(all.ids);
+  });
+
+  it('includes both boundary days of since and until', () => {
+    const day = '2025-03-10';
+    const result = searchReviews(index, { since: day, until: day, limit: 100 });
+    expect(result.reviews.map((r) => r.date).every((d) => d === day)).toBe(true);
+    expect(result.total).toBe(reviews.filter((r) => r.date === day).length);
+    expect(result.reviews.map((r) => r.id)).toContain('edge-boundary');
+  });
+
+  it('answers empty results for contradictions and for an empty index', () => {
+    expect(searchReviews(index, { rating: 2, min_rating: 3, limit: 20 }).total).toBe(0);
+    expect(searchReviews(index, { since: '2099-01-01', limit: 20 }).total).toBe(0);
+    const emptyIndex = createReviewIndex([], business);
+    expect(searchReviews(emptyIndex, { query: 'leak', limit: 20 })).toEqual({ reviews: [], count: 0, total: 0, limit: 20, offset: 0 });
+    expect(countReviewsSince(emptyIndex, '2020-01-01')).toBe(0);
+  });
+});
+
+describe('countReviewsSince', () => {
+  const index = createReviewIndex(reviews, business);
+  const dates = [...new Set(reviews.map((r) => r.date))];
+
+  it.each([['1999-01-01'], ['2099-12-31'], ...dates.slice(0, 40).map((d) => [d]), ...dates.slice(-5).map((d) => [d])])(
+    'counts the reviews dated on or after %s',
+    (date) => {
+      expect(countReviewsSince(index, date)).toBe(reviews.filter((r) => r.date >= date).length);
+    },
+  );
+
+  it('counts a prefix of the newest-first array', () => {
+    const count = countReviewsSince(index, '2025-01-01');
+    expect(reviews.slice(0, count).every((r) => r.date >= '2025-01-01')).toBe(true);
+    expect(reviews[count]!.date < '2025-01-01').toBe(true);
+  });
+});
+
+describe('createReviewIndex', () => {
+  it('refuses reviews that are not newest first', () => {
+    expect(() => createReviewIndex([...reviews].reverse(), business)).toThrow(/not newest first/);
+  });
+});
