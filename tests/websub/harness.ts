@@ -1,6 +1,6 @@
 /**
  * Starts the hub the way the service does: createHub + createHubRouter on a real HTTP server, port 0,
- * topics under that server's origin, callbacks over real HTTPS trusted through the test CA (`ca` option).
+ * topics under a public base URL (https://reviews.example unless given), callbacks over real HTTPS trusted through the test CA (`ca` option).
  * Delays are milliseconds so a whole lifecycle runs in well under a second.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { createServiceUrls } from '../../core/urls.ts';
+import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
@@ -29,8 +29,12 @@ export const FAST_OPTIONS: HubOptions = {
 };
 
 export type HubHarness = {
+  /** The public `{base_url}` topics and the hub URL are built from (not where the server listens). */
   base: string;
+  /** The public hub URL, as Link headers carry it. */
   hubUrl: string;
+  /** Where the hub answers on this machine. */
+  endpoint: string;
   hub: Hub;
   store: HubStore;
   topics: MemoryTopics;
@@ -46,6 +50,7 @@ export type HubHarness = {
 
 export async function startHubHarness(options: {
   ca?: TestCa;
+  publicBase?: string;
   store?: HubStore;
   topics?: (base: string) => MemoryTopics;
   hubOptions?: Partial<HubOptions>;
@@ -56,7 +61,8 @@ export async function startHubHarness(options: {
   let app: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
   const server = createServer((req, res) => app(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PATHS.hub}`;
+  const base = options.publicBase ?? 'https://reviews.example';
   const urls = createServiceUrls(base);
   const topics = options.topics?.(base) ?? createMemoryTopics(base);
   const store = options.store ?? createSqliteHubStore({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) });
@@ -76,7 +82,7 @@ export async function startHubHarness(options: {
   if (options.start !== false) await hub.start();
 
   const post = (body: Record<string, string> | string, headers: Record<string, string> = {}) =>
-    fetch(urls.hub, {
+    fetch(endpoint, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: typeof body === 'string' ? body : new URLSearchParams(body).toString(),
@@ -84,6 +90,7 @@ export async function startHubHarness(options: {
   return {
     base,
     hubUrl: urls.hub,
+    endpoint,
     hub,
     store,
     topics,
