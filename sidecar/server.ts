@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createMcpRouter } from './mcp/index.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
 
 export type RunningSidecar = {
@@ -24,7 +25,8 @@ export async function startSidecar(config: Config, options: { log?: Logger } = {
     publicUrl: config.publicUrl,
     log: (event, fields) => log.info(event, fields),
   });
-  const listener = createApp({ builds, log });
+  const getLive = () => builds.current().live;
+  const listener = createApp({ builds, log, routers: [createMcpRouter({ getLive, config })] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
   server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,32 @@
+/** Starts the real sidecar (sidecar/main.ts) in a child process on a free port, for load benchmarks. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function startSidecarProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'sidecar/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk) => {
+      buffer += chunk;
+      const match = /"event":"listening","url":"([^"]+)"/.exec(buffer);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`sidecar exited with ${code}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

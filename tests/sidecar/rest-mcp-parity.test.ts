@@ -1,0 +1,38 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestSite, DEMO_CONTENT } from '../helpers/site-build.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
+let client: Client;
+
+beforeAll(async () => {
+  const { distDir } = await buildTestSite({ contentDir: DEMO_CONTENT });
+  sidecar = await startTestSidecar({ distDir });
+  client = new Client({ name: 'parity-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${sidecar.url}/mcp`)));
+});
+afterAll(async () => {
+  await client?.close();
+  await sidecar?.close();
+});
+
+describe('REST search and the MCP tool search_reviews', () => {
+  it.each([
+    { rating: 5, limit: 10 },
+    { min_rating: 2, query: 'on time', limit: 25 },
+    { mentions_technician: 'mike', since: '2025-01-01', limit: 100 },
+    { mentions_service: 'ac-repair', until: '2025-06-30' },
+    { query: 'price', rating: 1 },
+  ])('return the same reviews for %j', async (params) => {
+    const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${qs}`)).json();
+    const result = await client.callTool({ name: 'search_reviews', arguments: params });
+    expect(result.isError).toBeFalsy();
+    const mcp = result.structuredContent as { reviews: { id: string }[]; total: number };
+    expect(mcp.reviews).toEqual(rest.reviews);
+    expect(mcp.total).toBe(rest.total);
+    expect(rest.count).toBeGreaterThan(0);
+  });
+});
