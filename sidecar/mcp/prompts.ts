@@ -8,21 +8,40 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { McpServerDeps } from './deps.ts';
 
-export function registerPrompts(server: McpServer, deps: McpServerDeps): void {
+type PromptArgs = ReturnType<typeof createPromptArgs>;
+
+/** Argument schemas hold their completers; built once per router (deps), not once per request. */
+const argsByDeps = new WeakMap<McpServerDeps, PromptArgs>();
+
+function createPromptArgs(deps: McpServerDeps) {
   const business = () => deps.getLive().dataset.business;
   const startingWith = (values: string[], prefix: string) =>
     values.filter((v) => v.toLowerCase().startsWith(prefix.toLowerCase())).slice(0, 100);
+  return {
+    technician: {
+      technician: completable(z.string().min(1).describe('Technician name or alias'), (value) =>
+        startingWith(business().technicians.map((t) => t.name), value ?? ''),
+      ),
+    },
+    service: {
+      service: completable(z.string().min(1).describe('Service id (see get_business)'), (value) =>
+        startingWith(business().services.map((s) => s.id), value ?? ''),
+      ),
+    },
+    since: { date: z.string().describe('Date, YYYY-MM-DD') },
+  };
+}
+
+export function registerPrompts(server: McpServer, deps: McpServerDeps): void {
+  let args = argsByDeps.get(deps);
+  if (args === undefined) argsByDeps.set(deps, (args = createPromptArgs(deps)));
 
   server.registerPrompt(
     'technician_feedback',
     {
       title: 'What customers say about a technician',
       description: 'Summarise praise and criticism of one technician, with quotes and their rating trend.',
-      argsSchema: {
-        technician: completable(z.string().min(1).describe('Technician name or alias'), (value) =>
-          startingWith(business().technicians.map((t) => t.name), value ?? ''),
-        ),
-      },
+      argsSchema: args.technician,
     },
     ({ technician }) =>
       userMessage(
@@ -39,11 +58,7 @@ export function registerPrompts(server: McpServer, deps: McpServerDeps): void {
     {
       title: 'Recurring complaints about a service',
       description: 'Find the problems customers report again and again about one service.',
-      argsSchema: {
-        service: completable(z.string().min(1).describe('Service id (see get_business)'), (value) =>
-          startingWith(business().services.map((s) => s.id), value ?? ''),
-        ),
-      },
+      argsSchema: args.service,
     },
     ({ service }) =>
       userMessage(
@@ -60,7 +75,7 @@ export function registerPrompts(server: McpServer, deps: McpServerDeps): void {
     {
       title: 'What is new since a date',
       description: 'Catch up on the reviews posted since a date: ratings, themes and reviews that need a reply.',
-      argsSchema: { date: z.string().describe('Date, YYYY-MM-DD') },
+      argsSchema: args.since,
     },
     ({ date }) =>
       userMessage(

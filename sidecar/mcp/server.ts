@@ -3,6 +3,7 @@
  * prompts. Built fresh for every HTTP request (see transport.ts), so it holds no state between requests.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { McpServerDeps } from './deps.ts';
 import { writeInstructions } from './instructions.ts';
 import { registerPrompts } from './prompts.ts';
@@ -17,8 +18,14 @@ import { registerSearchReviewsTool } from './tools/search-reviews.ts';
 
 export const SERVER_INFO = { name: 'reviews-service', title: 'Customer reviews', version: '1.0.0' } as const;
 
+/**
+ * The SDK validates elicitation answers with it, which this server never requests; without one passed
+ * in, every server would compile a fresh Ajv instance, the largest cost of a per-request server.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 export function buildServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive()) });
+  const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive()), jsonSchemaValidator });
   const tools = installToolRegistry(server);
   registerGetBusinessTool(tools, deps);
   registerSearchReviewsTool(tools, deps);

@@ -247,16 +247,16 @@ describe('resources', () => {
 
   it('reads the business and the insights as JSON', async () => {
     const business = await client.readResource({ uri: 'reviews://business' });
-    expect(JSON.parse(business.contents[0]!.text as string)).toEqual({ business: live.dataset.business, aggregate_rating: live.dataset.aggregate_rating });
+    expect(JSON.parse((business.contents[0] as { text: string }).text)).toEqual({ business: live.dataset.business, aggregate_rating: live.dataset.aggregate_rating });
     const insights = await client.readResource({ uri: 'reviews://insights' });
-    expect(JSON.parse(insights.contents[0]!.text as string)).toEqual(live.insights);
+    expect(JSON.parse((insights.contents[0] as { text: string }).text)).toEqual(live.insights);
   });
 
   it('reads a review through the template', async () => {
     const review = live.dataset.reviews[0]!;
     const result = await client.readResource({ uri: `reviews://reviews/${review.id}` });
     expect(result.contents[0]).toMatchObject({ uri: `reviews://reviews/${review.id}`, mimeType: 'application/json' });
-    expect(JSON.parse(result.contents[0]!.text as string)).toEqual(review);
+    expect(JSON.parse((result.contents[0] as { text: string }).text)).toEqual(review);
   });
 
   it('answers -32002 for a review that does not exist', async () => {
