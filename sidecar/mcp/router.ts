@@ -42,7 +42,7 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
     .route(PATHS.mcp)
     .all((req, res, next) => {
       const origin = req.get('origin');
-      if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin} is not allowed`));
+      if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin?.slice(0, 200)} is not allowed`));
       if (origin !== undefined) {
         res.setHeader('Access-Control-Allow-Origin', origin);
         res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
@@ -109,14 +109,18 @@ const checkHeaders: RequestHandler = (req, res, next) => {
   if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
     return sendError(res, 406, jsonRpcError(null, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream'));
   }
-  if (!req.is('application/json')) {
+  if (mediaTypeOf(req.get('content-type') ?? '') !== 'application/json') {
     return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'));
   }
   next();
 };
 
 function acceptsMediaType(accept: string, type: string): boolean {
-  return accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === type);
+  return accept.split(',').some((part) => mediaTypeOf(part) === type);
+}
+
+function mediaTypeOf(header: string): string {
+  return header.split(';')[0]!.trim().toLowerCase();
 }
 
 function sendError(res: Response, status: number, body: JsonRpcErrorBody): void {

@@ -137,6 +137,17 @@ describe('JSON-RPC errors', () => {
     expect(response.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   });
 
+  it('answers 400 with -32700 to an empty body', async () => {
+    const response = await postMcp(app.mcpUrl, '', withSession());
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('accepts Content-Type application/json with a charset', async () => {
+    const response = await postMcp(app.mcpUrl, request('ping'), { ...withSession(), 'content-type': 'application/json; charset=utf-8' });
+    expect(response.status).toBe(200);
+  });
+
   it('refuses a batch with 400 and -32600', async () => {
     const response = await postMcp(app.mcpUrl, [request('ping', undefined, 1), request('tools/list', undefined, 2)], withSession());
     expect(response.status).toBe(400);
