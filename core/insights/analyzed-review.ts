@@ -1,0 +1,34 @@
+/** A review as the insights need it, together with its analysis, computed once per review. */
+import type { PublishedReview } from '../schemas/published.ts';
+import type { AspectModel } from './aspect-model.ts';
+import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
+import type { Polarity, ReviewAnalysis } from './analyze-review.ts';
+import { compareNewestFirst, getQuarter } from './figures.ts';
+
+/** The fields of a published review that insights read. */
+export type InsightsReview = Pick<
+  PublishedReview,
+  'id' | 'rating' | 'date' | 'text' | 'title' | 'technicians' | 'services' | 'service_area'
+>;
+
+export type AnalyzedReview = {
+  review: InsightsReview;
+  /** The text the offsets in `analysis` refer to (title and text). */
+  text: string;
+  quarter: string;
+  analysis: ReviewAnalysis;
+  /** Review-level polarity by aspect index. */
+  polarities: Map<number, Polarity>;
+};
+
+/** Analyses every review once; the result is sorted newest first, so output never depends on input order. */
+export function analyzeReviews(reviews: readonly InsightsReview[], model: AspectModel): AnalyzedReview[] {
+  const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
+  return [...reviews].sort(compareNewestFirst).map((review) => {
+    const text = getAnalysisText(review);
+    const analysis = analyzeReviewDetailed(text, model);
+    const polarities = new Map<number, Polarity>();
+    for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
+    return { review, text, quarter: getQuarter(review.date), analysis, polarities };
+  });
+}

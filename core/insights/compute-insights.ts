@@ -1,0 +1,50 @@
+/**
+ * Builds the whole /insights.json document from the published reviews. Pure and deterministic: no
+ * clock, no randomness, reviews processed newest first whatever their input order, and every list
+ * sorted with a tie-breaker, so the same reviews give a deep-equal (and byte-equal) result.
+ */
+import type { AspectModel } from './aspect-model.ts';
+import { analyzeReviews } from './analyzed-review.ts';
+import type { InsightsReview } from './analyzed-review.ts';
+import { computeAspectInsights } from './aspect-insights.ts';
+import { EMPTY_EDITORIAL } from './editorial.ts';
+import type { InsightsEditorial } from './editorial.ts';
+import { computeEntityInsights } from './entity-insights.ts';
+import type { BusinessEntities } from './entity-insights.ts';
+import { computeFaq } from './faq.ts';
+import { computeMean, listQuarters } from './figures.ts';
+import type { Insights, InsightsBasis } from './insights-schema.ts';
+import { computeSummary } from './summary.ts';
+import { computeTopics } from './topics.ts';
+
+export type InsightsInput = {
+  reviews: readonly InsightsReview[];
+  model: AspectModel;
+  /** The business: its name for the texts, and its services, technicians and areas as entities. */
+  business?: BusinessEntities & { name: string };
+  editorial?: InsightsEditorial;
+};
+
+export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL }: InsightsInput): Insights {
+  const analyzed = analyzeReviews(reviews, model);
+  const newest = analyzed[0]?.review.date ?? null;
+  const oldest = analyzed.at(-1)?.review.date ?? null;
+  const basis: InsightsBasis = {
+    review_count: analyzed.length,
+    first_date: oldest,
+    last_date: newest,
+    average_rating: computeMean(analyzed.reduce((sum, r) => sum + r.review.rating, 0), analyzed.length),
+  };
+  const quarters = listQuarters(oldest, newest);
+  const aspects = computeAspectInsights(analyzed, model, quarters);
+  const entities = computeEntityInsights(analyzed, model, quarters, business);
+  const names = [
+    ...entities.technicians.map((t) => t.name),
+    ...(business?.technicians ?? []).flatMap((t) => t.aliases ?? []),
+  ];
+  const topics = computeTopics(analyzed, model, names);
+  const businessName = business?.name ?? null;
+  const faq = computeFaq({ analyzed, model, basis, aspects, entities, businessName, editorial });
+  const summary = computeSummary({ basis, aspects, technicians: entities.technicians, businessName, editorial });
+  return { basis, aspects, entities, topics, faq, summary };
+}

@@ -1,0 +1,134 @@
+/**
+ * Per technician, service and service area: how many reviews mention them, their mean rating, their
+ * aspect profile and their quarterly trend. A review counts for an entity when its published
+ * `technicians`, `services` or `service_area` names it (the build has already resolved names in the
+ * text to canonical ones, CONTRACT.md "Published shapes").
+ */
+import type { AspectModel } from './aspect-model.ts';
+import type { AnalyzedReview } from './analyzed-review.ts';
+import { compareText, computeMean, countPolarity, createCounter, toStats } from './figures.ts';
+import type { PolarityCounter } from './figures.ts';
+import type { EntityInsight } from './insights-schema.ts';
+
+/** The business's own lists, so entities without reviews appear too, and services get their names. */
+export type BusinessEntities = {
+  services: readonly { id: string; name: string }[];
+  technicians: readonly { name: string; aliases?: readonly string[] }[];
+  service_areas: readonly string[];
+};
+
+const RECENT_REVIEWS = 5;
+const PROFILE_MIN_MENTIONS = 3;
+const STRENGTH_NET_SCORE = 50;
+
+type Accumulator = {
+  name: string;
+  id: string | null;
+  filter: Record<string, string> | null;
+  reviews: number;
+  ratingSum: number;
+  first: string | null;
+  last: string | null;
+  aspects: PolarityCounter[];
+  quarters: Map<string, { reviews: number; ratingSum: number }>;
+  recent: string[];
+};
+
+export function computeEntityInsights(
+  analyzed: readonly AnalyzedReview[],
+  model: AspectModel,
+  quarters: readonly string[],
+  business: BusinessEntities | undefined,
+): { technicians: EntityInsight[]; services: EntityInsight[]; service_areas: EntityInsight[] } {
+  const create = (name: string, id: string | null, filter: Record<string, string> | null): Accumulator => ({
+    name,
+    id,
+    filter,
+    reviews: 0,
+    ratingSum: 0,
+    first: null,
+    last: null,
+    aspects: model.aspects.map(() => createCounter()),
+    quarters: new Map(quarters.map((q) => [q, { reviews: 0, ratingSum: 0 }])),
+    recent: [],
+  });
+  const serviceNames = new Map((business?.services ?? []).map((s) => [s.id, s.name]));
+  const technicians = new Map<string, Accumulator>();
+  const services = new Map<string, Accumulator>();
+  const areas = new Map<string, Accumulator>();
+  const technicianOf = (name: string) => getOrCreate(technicians, name, () => create(name, null, { mentions_technician: name }));
+  const serviceOf = (id: string) => getOrCreate(services, id, () => create(serviceNames.get(id) ?? id, id, { mentions_service: id }));
+  const areaOf = (name: string) => getOrCreate(areas, name, () => create(name, null, null));
+  for (const t of business?.technicians ?? []) technicianOf(t.name);
+  for (const s of business?.services ?? []) serviceOf(s.id);
+  for (const a of business?.service_areas ?? []) areaOf(a);
+
+  for (const item of analyzed) {
+    const { review } = item;
+    const targets = [
+      ...new Set(review.technicians.map(technicianOf)),
+      ...new Set(review.services.map(serviceOf)),
+      ...(review.service_area === null ? [] : [areaOf(review.service_area)]),
+    ];
+    for (const entity of targets) {
+      entity.reviews++;
+      entity.ratingSum += review.rating;
+      entity.last ??= review.date;
+      entity.first = review.date;
+      if (entity.recent.length < RECENT_REVIEWS) entity.recent.push(review.id);
+      const quarter = entity.quarters.get(item.quarter);
+      if (quarter !== undefined) {
+        quarter.reviews++;
+        quarter.ratingSum += review.rating;
+      }
+      for (const [aspect, polarity] of item.polarities) {
+        const counter = entity.aspects[aspect];
+        if (counter !== undefined) countPolarity(counter, polarity);
+      }
+    }
+  }
+  const finish = (map: Map<string, Accumulator>) =>
+    [...map.values()]
+      .sort((a, b) => b.reviews - a.reviews || compareText(a.name, b.name))
+      .map((entity) => toEntityInsight(entity, model));
+  return { technicians: finish(technicians), services: finish(services), service_areas: finish(areas) };
+}
+
+function toEntityInsight(entity: Accumulator, model: AspectModel): EntityInsight {
+  const profile = model.aspects
+    .map((aspect, i) => ({ aspect: aspect.id, ...toStats(entity.aspects[i] ?? createCounter()) }))
+    .filter((a) => a.mentions > 0);
+  const rated = profile.filter((a) => a.mentions >= PROFILE_MIN_MENTIONS);
+  const byNet = (a: { net_score: number | null; mentions: number }, b: { net_score: number | null; mentions: number }) =>
+    (b.net_score ?? 0) - (a.net_score ?? 0) || b.mentions - a.mentions;
+  return {
+    name: entity.name,
+    id: entity.id,
+    reviews: entity.reviews,
+    average_rating: computeMean(entity.ratingSum, entity.reviews),
+    first_date: entity.first,
+    last_date: entity.last,
+    aspects: profile,
+    strengths: rated.filter((a) => (a.net_score ?? 0) >= STRENGTH_NET_SCORE).sort(byNet).map((a) => a.aspect),
+    concerns: rated
+      .filter((a) => (a.net_score ?? 0) < 0)
+      .sort((a, b) => (a.net_score ?? 0) - (b.net_score ?? 0) || b.mentions - a.mentions)
+      .map((a) => a.aspect),
+    trend: [...entity.quarters].map(([quarter, q]) => ({
+      quarter,
+      reviews: q.reviews,
+      average_rating: computeMean(q.ratingSum, q.reviews),
+    })),
+    recent_review_ids: entity.recent,
+    filter: entity.filter,
+  };
+}
+
+function getOrCreate<V>(map: Map<string, V>, key: string, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}

@@ -1,0 +1,165 @@
+/**
+ * The shape of /insights.json. Every count is a count of reviews, and each review's `aspects` field
+ * holds the polarity counted here, so any figure can be recomputed from /reviews.json; `filter`
+ * objects are /api/reviews/search parameters that list the reviews behind a figure.
+ */
+import { z } from 'zod';
+import { IsoDateSchema } from '../schemas/content.ts';
+import { PolaritySchema } from './analyze-review.ts';
+
+const CountSchema = z.int().min(0);
+
+export const SearchFilterSchema = z
+  .record(z.string(), z.string())
+  .meta({ description: 'Parameters of /api/reviews/search that list the reviews behind these figures.' });
+
+const statsShape = {
+  mentions: CountSchema.meta({ description: 'Reviews that mention the aspect.' }),
+  positive: CountSchema.meta({ description: 'Of those, reviews whose opinion of the aspect is positive.' }),
+  neutral: CountSchema,
+  negative: CountSchema,
+  net_score: z
+    .int()
+    .min(-100)
+    .max(100)
+    .nullable()
+    .meta({ description: '100 × (positive − negative) / mentions, rounded; null without mentions.' }),
+};
+export const AspectStatsSchema = z.object(statsShape);
+
+export const QuarterSchema = z
+  .string()
+  .regex(/^\d{4}-Q[1-4]$/)
+  .meta({ description: 'Calendar quarter, e.g. `2025-Q2`.', example: '2025-Q2' });
+
+export const AspectTrendPointSchema = z.object({ quarter: QuarterSchema, ...statsShape });
+
+export const QuoteSchema = z
+  .object({
+    review_id: z.string(),
+    date: IsoDateSchema,
+    rating: z.int().min(1).max(5),
+    polarity: PolaritySchema,
+    text: z.string().meta({ description: 'The sentence of the review that carries the opinion.' }),
+  })
+  .meta({ id: 'InsightQuote' });
+
+export const AspectInsightSchema = z
+  .object({
+    id: z.string().meta({ description: 'Aspect id, as in a review\'s `aspects[].aspect`.' }),
+    label: z.string(),
+    description: z.string().nullable(),
+    ...statsShape,
+    share_of_reviews: z.number().min(0).max(1).meta({ description: 'mentions / review count, 4 decimals.' }),
+    trend: z.array(AspectTrendPointSchema).meta({ description: 'Per quarter, from the first review to the last.' }),
+    quotes: z.array(QuoteSchema).meta({ description: 'Representative sentences: strongest positive, then negative.' }),
+    filter: SearchFilterSchema,
+  })
+  .meta({ id: 'AspectInsight' });
+
+export const EntityAspectSchema = z.object({ aspect: z.string(), ...statsShape });
+
+export const EntityTrendPointSchema = z.object({
+  quarter: QuarterSchema,
+  reviews: CountSchema,
+  average_rating: z.number().nullable().meta({ description: 'Mean rating in the quarter, 2 decimals; null without reviews.' }),
+});
+
+export const EntityInsightSchema = z
+  .object({
+    name: z.string(),
+    id: z.string().nullable().meta({ description: 'Service id for services; null for technicians and areas.' }),
+    reviews: CountSchema.meta({ description: 'Reviews that mention this technician, service or area.' }),
+    average_rating: z.number().nullable().meta({ description: 'Mean rating of those reviews, 2 decimals.' }),
+    first_date: IsoDateSchema.nullable(),
+    last_date: IsoDateSchema.nullable(),
+    aspects: z.array(EntityAspectSchema).meta({ description: 'Aspect profile: every aspect those reviews mention.' }),
+    strengths: z.array(z.string()).meta({ description: 'Aspect ids with at least 3 mentions and a net score of 50 or more.' }),
+    concerns: z.array(z.string()).meta({ description: 'Aspect ids with at least 3 mentions and a net score below 0.' }),
+    trend: z.array(EntityTrendPointSchema),
+    recent_review_ids: z.array(z.string()).meta({ description: 'Up to 5 of its reviews, newest first.' }),
+    filter: SearchFilterSchema.nullable(),
+  })
+  .meta({ id: 'EntityInsight' });
+
+export const TopicSchema = z
+  .object({
+    phrase: z.string().meta({ description: 'A recurring key phrase (2–3 words), lowercase.' }),
+    reviews: CountSchema.meta({ description: 'Reviews that contain the phrase as whole words.' }),
+    positive: CountSchema.meta({ description: 'Of those, reviews whose sentences with the phrase read positive.' }),
+    neutral: CountSchema,
+    negative: CountSchema,
+    net_score: z.int().min(-100).max(100).nullable(),
+    average_rating: z.number().nullable(),
+    aspects: z.array(z.string()).meta({ description: 'Aspects most often mentioned in the same sentences, up to 3.' }),
+    review_ids: z.array(z.string()).meta({ description: 'Up to 5 reviews with the phrase, newest first.' }),
+    filter: SearchFilterSchema,
+  })
+  .meta({ id: 'InsightTopic' });
+
+export const FaqEntrySchema = z
+  .object({
+    id: z.string(),
+    question: z.string(),
+    answer: z.string(),
+    source: z.enum(['data', 'editor']).meta({ description: '`data`: written from the reviews; `editor`: content/insights/faq.json.' }),
+    aspect: z.string().nullable(),
+    figures: z.record(z.string(), z.number()).meta({ description: 'The numbers the answer quotes, by name.' }),
+    review_ids: z.array(z.string()).meta({ description: 'Reviews that back the answer.' }),
+  })
+  .meta({ id: 'FaqEntry' });
+
+export const InsightsBasisSchema = z.object({
+  review_count: CountSchema,
+  first_date: IsoDateSchema.nullable(),
+  last_date: IsoDateSchema.nullable().meta({ description: 'Date of the newest review taken into account.' }),
+  average_rating: z.number().nullable(),
+});
+
+export const SummaryHighlightSchema = z.object({
+  aspect: z.string(),
+  kind: z.enum(['strength', 'concern', 'trend']),
+  ...statsShape,
+  review_ids: z.array(z.string()),
+});
+
+export const SummarySchema = z
+  .object({
+    text: z.string().meta({ description: 'The summary to show: the editor\'s when there is one, else the generated one.' }),
+    source: z.enum(['data', 'editor']),
+    generated_text: z.string().meta({ description: 'The summary written from the data, always present.' }),
+    basis: InsightsBasisSchema,
+    editor_as_of: IsoDateSchema.nullable().meta({ description: 'Date the editor says their text reflects.' }),
+    stale: z.boolean().meta({ description: 'True when the editor\'s text predates the newest review.' }),
+    highlights: z.array(SummaryHighlightSchema),
+  })
+  .meta({ id: 'InsightsSummary' });
+
+export const InsightsSchema = z
+  .object({
+    basis: InsightsBasisSchema,
+    aspects: z.array(AspectInsightSchema).meta({ description: 'One entry per aspect of the aspect set, in its order.' }),
+    entities: z.object({
+      technicians: z.array(EntityInsightSchema),
+      services: z.array(EntityInsightSchema),
+      service_areas: z.array(EntityInsightSchema),
+    }),
+    topics: z.array(TopicSchema).meta({ description: 'Recurring key phrases, most frequent first.' }),
+    faq: z.array(FaqEntrySchema),
+    summary: SummarySchema,
+  })
+  .meta({
+    id: 'Insights',
+    description:
+      'Aspect-based sentiment of the verified reviews, per technician, service and area, recurring topics, an FAQ and a summary. Deterministic: the same reviews give the same document.',
+  });
+
+export type Insights = z.infer<typeof InsightsSchema>;
+export type AspectInsight = z.infer<typeof AspectInsightSchema>;
+export type AspectStats = z.infer<typeof AspectStatsSchema>;
+export type EntityInsight = z.infer<typeof EntityInsightSchema>;
+export type Topic = z.infer<typeof TopicSchema>;
+export type FaqEntry = z.infer<typeof FaqEntrySchema>;
+export type Summary = z.infer<typeof SummarySchema>;
+export type InsightsBasis = z.infer<typeof InsightsBasisSchema>;
+export type Quote = z.infer<typeof QuoteSchema>;

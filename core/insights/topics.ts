@@ -1,0 +1,115 @@
+/**
+ * Topics: recurring key phrases of two or three words, counted once per review, with the sentiment
+ * of the sentences they appear in. A phrase may not start or end with a function word, and may not
+ * contain a number, an opinion word (AFINN |valence| >= 2: the topic is what customers talk about,
+ * its sentiment is measured separately) or a technician's name (people are entities, not topics).
+ * The most frequent phrases win; a phrase that overlaps one already chosen ("new water heater" after
+ * "water heater") is skipped.
+ */
+import { normalizeScore, toPolarity } from './analyze-review.ts';
+import type { AspectModel } from './aspect-model.ts';
+import type { AnalyzedReview } from './analyzed-review.ts';
+import { compareText, computeMean, computeNetScore, countPolarity, createCounter } from './figures.ts';
+import type { Topic } from './insights-schema.ts';
+import { GENERAL_LEXICON } from './lexicon.ts';
+import { tokenizeText } from './tokenize.ts';
+
+const MAX_TOPICS = 20;
+const REVIEW_IDS_PER_TOPIC = 5;
+const ASPECTS_PER_TOPIC = 3;
+
+export function computeTopics(analyzed: readonly AnalyzedReview[], model: AspectModel, names: readonly string[]): Topic[] {
+  const excluded = new Set(names.flatMap((name) => tokenizeText(name).flatMap((s) => s.tokens.map((t) => t.text))));
+  const usable = (word: string) =>
+    word.length > 1 && !/[\d$]/.test(word) && !excluded.has(word) && Math.abs(GENERAL_LEXICON[word] ?? 0) < 2;
+
+  const counts = new Map<string, number>();
+  for (const item of analyzed) {
+    const seen = new Set<string>();
+    for (const sentence of tokenizeText(item.text)) forEachPhrase(sentence.tokens, usable, (p) => seen.add(p));
+    for (const phrase of seen) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+  }
+  const minimum = Math.max(3, Math.ceil(analyzed.length * 0.003));
+  const ranked = [...counts].filter(([, n]) => n >= minimum).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
+  const chosen: string[] = [];
+  for (const [phrase] of ranked) {
+    if (chosen.length >= MAX_TOPICS) break;
+    if (chosen.some((c) => ` ${c} `.includes(` ${phrase} `) || ` ${phrase} `.includes(` ${c} `))) continue;
+    chosen.push(phrase);
+  }
+
+  const topics = new Map(
+    chosen.map((phrase) => [
+      phrase,
+      { counter: createCounter(), ratingSum: 0, ids: [] as string[], aspects: new Map<number, number>() },
+    ]),
+  );
+  for (const item of analyzed) {
+    const tone = new Map<string, number>();
+    const aspects = new Map<string, Set<number>>();
+    tokenizeText(item.text).forEach((sentence, s) => {
+      const score = item.analysis.sentences[s];
+      forEachPhrase(sentence.tokens, usable, (phrase) => {
+        if (!topics.has(phrase)) return;
+        tone.set(phrase, (tone.get(phrase) ?? 0) + (score?.tone ?? 0));
+        const set = aspects.get(phrase) ?? new Set<number>();
+        for (const a of score?.aspects ?? []) set.add(a.aspect);
+        aspects.set(phrase, set);
+      });
+    });
+    for (const [phrase, sum] of tone) {
+      const topic = topics.get(phrase);
+      if (topic === undefined) continue;
+      countPolarity(topic.counter, toPolarity(normalizeScore(sum)));
+      topic.ratingSum += item.review.rating;
+      if (topic.ids.length < REVIEW_IDS_PER_TOPIC) topic.ids.push(item.review.id);
+      for (const a of aspects.get(phrase) ?? []) topic.aspects.set(a, (topic.aspects.get(a) ?? 0) + 1);
+    }
+  }
+  return chosen.map((phrase) => {
+    const topic = topics.get(phrase) ?? { counter: createCounter(), ratingSum: 0, ids: [], aspects: new Map() };
+    const { mentions, positive, neutral, negative } = topic.counter;
+    return {
+      phrase,
+      reviews: mentions,
+      positive,
+      neutral,
+      negative,
+      net_score: computeNetScore(topic.counter),
+      average_rating: computeMean(topic.ratingSum, mentions),
+      aspects: [...topic.aspects]
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, ASPECTS_PER_TOPIC)
+        .map(([a]) => model.aspects[a]?.id ?? String(a)),
+      review_ids: topic.ids,
+      filter: { query: phrase },
+    };
+  });
+}
+
+function forEachPhrase(tokens: readonly { text: string; pause: boolean }[], usable: (w: string) => boolean, visit: (p: string) => void): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const first = tokens[i];
+    if (first === undefined || first.pause || STOPWORDS.has(first.text) || !usable(first.text)) continue;
+    let phrase = first.text;
+    for (let n = 1; n < 3; n++) {
+      const next = tokens[i + n];
+      if (next === undefined || next.pause || !usable(next.text)) break;
+      phrase += ` ${next.text}`;
+      if (!STOPWORDS.has(next.text)) visit(phrase);
+    }
+  }
+}
+
+const STOPWORDS = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below between both but by
+  can could did do does doing done down during each even ever every few for from further get got had has have having he her
+  here hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our
+  ours out over own really she should so some still such than that the their theirs them then there these they this
+  those through to too under until up us very was way we well were what when where which while who whom why will with would
+  you your yours i'm i've i'd it's we're we've they're they've didn't don't wasn't weren't couldn't wouldn't won't can't
+  he's she's that's there's also came come comes went go going gone one two three came back said told let make made take
+  took much many lot lots really definitely highly again last time times`
+    .split(/\s+/)
+    .filter(Boolean),
+);
