@@ -1,0 +1,116 @@
+/**
+ * Kill the hub in the middle of a fan-out and start it again: every subscriber still gets the newest
+ * content. The first hub runs in a child process (trusting the test CA through NODE_EXTRA_CA_CERTS) and
+ * is SIGKILLed after a few deliveries; the second starts in process on the same store.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import type { HubStore } from '../../sidecar/websub/hub-store.ts';
+import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { FAST_OPTIONS, startHubHarness, waitUntil } from './harness.ts';
+import { createMemoryTopics } from './memory-topics.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, runPostgresSuites, TEST_DATABASE_URL } from './postgres.ts';
+import { startSubscriber, type Subscriber } from './subscriber.ts';
+
+const SUBSCRIBERS = 24;
+const CHILD_MAX_IN_FLIGHT = 4;
+const dir = mkdtempSync(join(tmpdir(), 'websub-crash-'));
+
+type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string; schema: string };
+const backends = [
+  { name: 'SQLite', run: true, setup: () => {}, config: (): StoreConfig => ({ kind: 'sqlite', file: join(dir, `hub-${Date.now()}.sqlite`) }) },
+  {
+    name: 'PostgreSQL',
+    run: runPostgresSuites,
+    setup: assertPostgresUp,
+    config: (): StoreConfig => ({ kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: makeTestSchema('crash') }),
+  },
+];
+
+const openStore = (c: StoreConfig): Promise<HubStore> | HubStore =>
+  c.kind === 'sqlite' ? createSqliteHubStore({ file: c.file }) : createPostgresHubStore({ connectionString: c.connectionString, schema: c.schema });
+
+let ca: TestCa;
+let sub: Subscriber;
+beforeAll(async () => {
+  ca = createTestCa();
+  sub = await startSubscriber(ca);
+});
+afterAll(async () => {
+  await sub?.close();
+  ca?.remove();
+  if (runPostgresSuites) await dropTestSchemas().catch(() => {});
+});
+
+function startChildHub(storeConfig: StoreConfig, topicsText: Record<string, { text: string; contentType: string }>): ChildProcess {
+  const topicsFile = join(dir, `topics-${Date.now()}.json`);
+  writeFileSync(topicsFile, JSON.stringify(topicsText));
+  const configFile = join(dir, `config-${Date.now()}.json`);
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      store: storeConfig,
+      publicBase: 'https://reviews.example',
+      topicsFile,
+      // Claims of the killed process expire after a second (PostgreSQL); SQLite releases them on open.
+      options: { ...FAST_OPTIONS, claimTtlMs: 1_000, maxInFlight: CHILD_MAX_IN_FLIGHT },
+      client: { maxConcurrencyPerHost: 2, connectTimeoutMs: 2_000, responseTimeoutMs: 2_000 },
+    }),
+  );
+  return spawn(process.execPath, [join(import.meta.dirname, 'hub-process.ts'), configFile], {
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.certFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+describe.each(backends.filter((b) => b.run))('crash and restart mid fan-out on $name', (backend) => {
+  beforeAll(() => backend.setup());
+
+  it('every subscriber still gets the newest content, none lost', async () => {
+    const storeConfig = backend.config();
+    const paths = Array.from({ length: SUBSCRIBERS }, (_, i) => `/${backend.name}-crash-${i}`);
+    for (const p of paths) sub.behave(p, { notifyDelayMs: 40 });
+
+    // 1. Subscriptions made through a first hub, content v1.
+    const first = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v1') });
+    for (const p of paths) await first.subscribe(sub.callback(p), first.topics.feedXml);
+    await waitUntil(async () => ((await first.store.listSubscriptions()).length === SUBSCRIBERS ? { value: true } : undefined));
+    const v2 = createMemoryTopics('https://reviews.example', 'v2');
+    const v2Text = Object.fromEntries(
+      await Promise.all(v2.topicUrls.map(async (t) => [t, { text: (await v2.read(t))!.body.toString(), contentType: (await v2.read(t))!.contentType }])),
+    );
+    await first.close();
+
+    // 2. The hub process starts with v2 (changed while no hub ran), fans out, and is killed mid-way.
+    const child = startChildHub(storeConfig, v2Text);
+    try {
+      const isV2 = (r: { body: Buffer }) => r.body.toString().includes('Reviews v2');
+      await waitUntil(async () => (paths.filter((p) => sub.notifications(p).some(isV2)).length >= 6 ? { value: true } : undefined), 10_000);
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      const beforeRestart = paths.filter((p) => sub.notifications(p).some(isV2)).length;
+      expect(beforeRestart).toBeLessThan(SUBSCRIBERS);
+
+      // 3. A new hub on the same store finishes the fan-out.
+      const second = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
+      try {
+        await waitUntil(async () => (paths.every((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined), 10_000);
+        await waitUntil(async () => ((await second.store.listPendingDeliveries()).length === 0 ? { value: true } : undefined));
+        const all = paths.flatMap((p) => sub.notifications(p));
+        expect(all.every(isV2)).toBe(true);
+        // At most the attempts in flight at the kill are repeated (at-least-once delivery).
+        expect(all.length - SUBSCRIBERS).toBeLessThanOrEqual(CHILD_MAX_IN_FLIGHT);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
