@@ -13,10 +13,11 @@ export type SearchValidation = { ok: true; query: SearchQuery } | { ok: false; i
 
 /** Messages for the cases the schema leaves to zod's defaults. */
 const describeIssue: z.core.$ZodErrorMap = (issue) => {
-  if (issue.path?.length === 0 && issue.code === 'invalid_type') return 'search parameters must be an object';
   switch (issue.code) {
     case 'invalid_type':
-      return `must be a ${issue.expected}`;
+      // Only the whole input is expected to be an object; every parameter is a scalar.
+      if (issue.expected === 'object') return 'search parameters must be an object';
+      return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
     case 'invalid_format':
       return issue.format === 'date' ? 'must be a calendar date written YYYY-MM-DD, e.g. 2024-02-29' : undefined;
     case 'too_big':

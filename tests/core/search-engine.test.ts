@@ -162,6 +162,22 @@ describe('searchReviews', () => {
     expect(run(`${BOUNDARY_TITLE_TAIL.slice(-2)}${BOUNDARY_TEXT_HEAD.slice(0, 2)}`).total).toBe(0);
   });
 
+  // The index folds every unit outside printable ASCII into 32 shared codes: é (U+00E9) and ĩ (U+0129)
+  // share one, as do a tab and é. Only the string check may tell them apart.
+  it.each([['afĩ'], ['ĩ'], ['fĩ'], ['\t'], ['é'], ['ĩé'], ['caf'], ['afé']])('tells folded look-alikes apart (%j)', (query) => {
+    const expected = searchNaively(reviews, business, { query, limit: 100 }, 0);
+    const actual = searchReviews(index, { query, limit: 100 });
+    expect({ total: actual.total, ids: actual.reviews.map((r) => r.id) }).toEqual(expected);
+    if (query === 'é' || query === 'caf') expect(expected.total).toBeGreaterThan(0);
+  });
+
+  it.each([['ab ba'], ['b ba'], ['on time!'], ['this text.'], ['aaaa']])('finds %j at the very end of a text or title', (query) => {
+    const expected = searchNaively(reviews, business, { query, limit: 100 }, 0);
+    expect(expected.total).toBeGreaterThan(0);
+    const actual = searchReviews(index, { query, limit: 100 });
+    expect({ total: actual.total, ids: actual.reviews.map((r) => r.id) }).toEqual(expected);
+  });
+
   it('finds a needle beyond the offsets the index records', () => {
     expect(searchReviews(index, { query: FAR_NEEDLE.toUpperCase(), limit: 5 }).reviews.map((r) => r.id)).toEqual(['edge-long']);
   });
