@@ -1,0 +1,59 @@
+/**
+ * Reads the insights files of a content folder from disk: aspects.json (the aspect set and domain
+ * lexicon) and the optional editor files insights/faq.json and insights/summary.json. The only
+ * module of core/insights that does I/O; everything else takes the parsed values.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseAspectModel } from './aspect-model.ts';
+import type { AspectModel, ConfigIssue } from './aspect-model.ts';
+import { parseInsightsEditorial } from './editorial.ts';
+import type { InsightsEditorial } from './editorial.ts';
+
+export type InsightsContent = { model: AspectModel; editorial: InsightsEditorial };
+export type ReadInsightsContentResult = { ok: true; content: InsightsContent } | { ok: false; issues: ConfigIssue[] };
+
+/**
+ * `fallbackAspectsFile` is read when the folder has no aspects.json (a content folder made before
+ * insights existed); without it, a missing aspects.json is a problem. Issue paths start with the file.
+ */
+export async function readInsightsContent(
+  contentDir: string,
+  options: { fallbackAspectsFile?: string } = {},
+): Promise<ReadInsightsContentResult> {
+  const issues: ConfigIssue[] = [];
+  const read = async (file: string, label: string): Promise<unknown> => {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      issues.push({ path: [label], message: `is not valid JSON: ${(error as Error).message}`, code: 'invalid_json' });
+      return undefined;
+    }
+  };
+  let aspects = await read(join(contentDir, 'aspects.json'), 'aspects.json');
+  if (aspects === undefined && issues.length === 0 && options.fallbackAspectsFile !== undefined) {
+    aspects = await read(options.fallbackAspectsFile, 'aspects.json');
+  }
+  const faq = await read(join(contentDir, 'insights', 'faq.json'), 'insights/faq.json');
+  const summary = await read(join(contentDir, 'insights', 'summary.json'), 'insights/summary.json');
+  if (aspects === undefined && !issues.some((i) => i.path[0] === 'aspects.json')) {
+    issues.push({ path: ['aspects.json'], message: 'is missing', code: 'missing_file' });
+  }
+  const model = aspects === undefined ? undefined : parseAspectModel(aspects);
+  if (model !== undefined && !model.ok) issues.push(...model.issues.map((i) => ({ ...i, path: ['aspects.json', ...i.path] })));
+  const editorial = parseInsightsEditorial({ faq, summary });
+  if (!editorial.ok) {
+    issues.push(
+      ...editorial.issues.map((i) => ({ ...i, path: [`insights/${String(i.path[0])}`, ...i.path.slice(1)] })),
+    );
+  }
+  if (issues.length > 0 || model === undefined || !model.ok || !editorial.ok) return { ok: false, issues };
+  return { ok: true, content: { model: model.model, editorial: editorial.editorial } };
+}
