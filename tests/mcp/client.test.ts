@@ -141,6 +141,7 @@ describe('search_reviews', () => {
     expect(text).toContain('Invalid arguments for search_reviews');
     for (const name of ['rating', 'since', 'mentions_technician', 'limit', 'cursor', 'stars']) expect(text).toMatch(new RegExp(`^- ${name}: `, 'm'));
     expect(text).toContain('Rosa Delgado');
+    expect(text).toMatch(/^- stars: is not an argument of search_reviews; the arguments are .*cursor$/m);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /** `search_reviews`: the MCP twin of GET /api/reviews/search, same parameters, same core function. */
 import { z } from 'zod';
 import { resolveSearchQuery, searchReviews } from '../../../core/search/index.ts';
+import type { ErrorIssue } from '../../../core/schemas/errors.ts';
 import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/search.ts';
 import type { McpServerDeps } from '../deps.ts';
 import type { ToolRegistry, ToolSpec } from '../tool.ts';
@@ -21,6 +22,13 @@ export const searchReviewsTool = {
   outputSchema: SearchResultSchema.extend({ next_cursor: NextCursorSchema }),
 } satisfies ToolSpec;
 
+const ARGUMENT_NAMES = Object.keys(searchReviewsTool.inputSchema.shape).join(', ');
+
+/** The shared search issues speak of REST parameters; here they are arguments, cursor included. */
+function describeArgument(issue: ErrorIssue): ErrorIssue {
+  return issue.code === 'unrecognized_parameter' ? { ...issue, message: `is not an argument of search_reviews; the arguments are ${ARGUMENT_NAMES}` } : issue;
+}
+
 export function registerSearchReviewsTool(tools: ToolRegistry, deps: McpServerDeps): void {
   tools.register(searchReviewsTool, (args) => {
     const { cursor, ...filters } = args;
@@ -31,7 +39,7 @@ export function registerSearchReviewsTool(tools: ToolRegistry, deps: McpServerDe
     const { page, issues } = resolvePage(cursorText, pagedFilters);
     if (cursor !== undefined && cursorText === undefined) issues.push({ path: ['cursor'], message: 'must be a string' });
     if (!resolved.ok || issues.length > 0) {
-      return { ok: false, issues: [...(resolved.ok ? [] : resolved.issues), ...issues] };
+      return { ok: false, issues: [...(resolved.ok ? [] : resolved.issues.map(describeArgument)), ...issues] };
     }
     const result = searchReviews(index, resolved.query, { offset: page.offset });
     return {
