@@ -24,7 +24,7 @@ async function withBuild<T>(count: number, fn: (url: string) => Promise<T>): Pro
   const distDir = path.join(work, 'dist');
   const built = await buildSite({ contentDir: await ensureBenchContent(count), publicUrl: 'https://reviews.example.com', outDir: distDir });
   if (!built.ok) throw new Error(built.message);
-  const sidecar = await startSidecarProcess({ DIST_DIR: distDir, DATA_DIR: path.join(work, 'data'), LOG_LEVEL: 'warn' });
+  const sidecar = await startSidecarProcess({ DIST_DIR: distDir, DATA_DIR: path.join(work, 'data') });
   try {
     return await fn(sidecar.url);
   } finally {
