@@ -93,7 +93,9 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
       addresses = [{ address: host, family: isIP(host) }];
     } else {
       try {
-        addresses = await resolve(host);
+        const resolved = await withTimeout(resolve(host), o.connectTimeoutMs);
+        if (resolved === undefined) return { ok: false, reason: 'timeout', message: `resolving the callback host ${host} timed out` };
+        addresses = resolved;
       } catch (err) {
         return { ok: false, reason: 'dns', message: `the callback host ${host} does not resolve (${errorCode(err)})` };
       }
@@ -129,8 +131,7 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
 
   async function sendNow(request: CallbackRequest): Promise<CallbackResult> {
     const started = Date.now();
-    const checked = await withTimeout(check(request.url), o.connectTimeoutMs);
-    if (checked === undefined) return { ok: false, reason: 'timeout', message: 'resolving the callback host timed out' };
+    const checked = await check(request.url);
     if (!checked.ok) return checked;
     const remaining = Math.max(1, o.connectTimeoutMs - (Date.now() - started));
     return exchange(request, checked.address, remaining);

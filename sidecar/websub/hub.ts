@@ -33,7 +33,7 @@ export type HubOptions = {
 export const HUB_DEFAULTS = {
   maxAttempts: 3,
   pollIntervalMs: 1_000,
-  claimTtlMs: 120_000,
+  claimTtlMs: 300_000,
   maxInFlight: 64,
   sweepIntervalMs: 60_000,
   maxPendingVerifications: 1_000,
@@ -119,7 +119,10 @@ export function createHub(deps: HubDeps): Hub {
   async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
     const checks: TopicCheck[] = [];
     for (const topic of topicUrls) {
-      const content = await topics.read(topic);
+      const content = await topics.read(topic).catch((err: unknown) => {
+        log.error('websub topic could not be read', { topic, error: String(err) });
+        return undefined;
+      });
       if (!content) {
         checks.push({ topic, changed: false, enqueued: 0 });
         continue;

@@ -190,9 +190,13 @@ describe.each(backends.filter((b) => b.run))('HubStore on $name', (backend) => {
 
     it('removes a delivered delivery, or keeps it due when newer content arrived meanwhile', async () => {
       await withPending(['https://a.example/cb', 'https://b.example/cb']);
-      const [a, b] = await claimAll(store);
+      const [a, failing] = await claimAll(store);
       expect(await store.completeDelivery(a!, a!.hash, T0 + 1)).toBe('done');
+      await store.failDelivery(failing!, { nextAttemptAt: T0 + 1, maxAttempts: 3 });
+      const [b] = await claimAll(store, T0 + 1);
+      expect(b).toMatchObject({ subscriptionId: failing!.subscriptionId, attempts: 1 });
       await store.recordTopicContent(snapshot(FEED, 'v2'), T0 + 2);
+      // The 2xx resets the failure count even though newer content is still to be sent.
       expect(await store.completeDelivery(b!, b!.hash, T0 + 3)).toBe('newer-pending');
       const again = await claimAll(store, T0 + 3);
       expect(again.map((c) => [c.callback, c.hash, c.attempts])).toEqual(
