@@ -113,4 +113,36 @@ describe.each(backends.filter((b) => b.run))('crash and restart mid fan-out on $
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+  it('a hub stopped mid fan-out gives its claims back, and the next one finishes at once', async () => {
+    const storeConfig = backend.config();
+    const paths = Array.from({ length: 12 }, (_, i) => `/${backend.name}-stop-${i}`);
+    for (const p of paths) sub.behave(p, { notifyDelayMs: 40 });
+    const isV2 = (r: { body: Buffer }) => r.body.toString().includes('Reviews v2');
+
+    const first = await startHubHarness({
+      ca,
+      store: await openStore(storeConfig),
+      hubOptions: { maxInFlight: 2 },
+      client: { maxConcurrencyPerHost: 2 },
+      topics: (base) => createMemoryTopics(base, 'v1'),
+    });
+    for (const p of paths) await first.subscribe(sub.callback(p), first.topics.feedXml);
+    await waitUntil(async () => ((await first.store.listSubscriptions()).length === paths.length ? { value: true } : undefined));
+    first.topics.setAll('v2');
+    await first.hub.notifyIfChanged();
+    await waitUntil(async () => (paths.some((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined));
+    await first.close();
+    const pending = paths.filter((p) => !sub.notifications(p).some(isV2));
+    expect(pending.length).toBeGreaterThan(0);
+
+    // Claims live 5 s (FAST_OPTIONS); finishing well within that shows they were given back.
+    const second = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
+    try {
+      await waitUntil(async () => (paths.every((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined), 2_500);
+      // Including the attempts cut short by the stop: nothing is left pending.
+      await waitUntil(async () => ((await second.store.listPendingDeliveries()).length === 0 ? { value: true } : undefined), 2_500);
+    } finally {
+      await second.close();
+    }
+  });
 });
