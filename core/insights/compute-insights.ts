@@ -38,7 +38,9 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
   const quarters = listQuarters(oldest, newest);
   const aspects = computeAspectInsights(analyzed, model, quarters);
   const entities = computeEntityInsights(analyzed, model, quarters, business);
+  // The business's and technicians' names are not topics ("called riverbend", "mike was").
   const names = [
+    ...(business === undefined ? [] : [business.name]),
     ...entities.technicians.map((t) => t.name),
     ...(business?.technicians ?? []).flatMap((t) => t.aliases ?? []),
   ];

@@ -2,7 +2,8 @@
  * Topics: recurring key phrases of two or three words, counted once per review, with the sentiment
  * of the sentences they appear in. A phrase may not start or end with a function word, and may not
  * contain a number, an opinion word (AFINN |valence| >= 2: the topic is what customers talk about,
- * its sentiment is measured separately) or a technician's name (people are entities, not topics).
+ * its sentiment is measured separately) or a word of the business's or a technician's name (people
+ * are entities, not topics).
  * The most frequent phrases win; a phrase that overlaps one already chosen ("new water heater" after
  * "water heater") is skipped.
  */

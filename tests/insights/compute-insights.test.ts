@@ -195,9 +195,10 @@ describe('computeInsights', () => {
 
   it('finds recurring key phrases and counts them like a naive whole-word search', () => {
     const synthetic = generateSyntheticReviews(2000, 7);
-    const result = computeInsights({ reviews: synthetic, model });
+    const result = computeInsights({ reviews: synthetic, model, business: { ...business, name: 'Water Works' } });
     const phrases = result.topics.map((t) => t.phrase);
-    expect(phrases).toContain('water heater');
+    expect(phrases).toContain('hidden fees');
+    expect(phrases.some((p) => p.includes('water'))).toBe(false);
     for (const topic of result.topics.slice(0, 5)) {
       const pattern = new RegExp(`\\b${topic.phrase.replace(/[-]/g, '\\-')}\\b`, 'i');
       const naive = synthetic.filter((r) => pattern.test(r.text.replace(/\s+/g, ' '))).length;
