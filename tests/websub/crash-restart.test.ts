@@ -4,6 +4,7 @@
  * is SIGKILLed after a few deliveries; the second starts in process on the same store.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'websub-crash-'));
 
 type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string; schema: string };
 const backends = [
-  { name: 'SQLite', run: true, setup: () => {}, config: (): StoreConfig => ({ kind: 'sqlite', file: join(dir, `hub-${Date.now()}.sqlite`) }) },
+  { name: 'SQLite', run: true, setup: () => {}, config: (): StoreConfig => ({ kind: 'sqlite', file: join(dir, `hub-${randomUUID()}.sqlite`) }) },
   {
     name: 'PostgreSQL',
     run: runPostgresSuites,
@@ -49,9 +50,9 @@ afterAll(async () => {
 });
 
 function startChildHub(storeConfig: StoreConfig, topicsText: Record<string, { text: string; contentType: string }>): ChildProcess {
-  const topicsFile = join(dir, `topics-${Date.now()}.json`);
+  const topicsFile = join(dir, `topics-${randomUUID()}.json`);
   writeFileSync(topicsFile, JSON.stringify(topicsText));
-  const configFile = join(dir, `config-${Date.now()}.json`);
+  const configFile = join(dir, `config-${randomUUID()}.json`);
   writeFileSync(
     configFile,
     JSON.stringify({

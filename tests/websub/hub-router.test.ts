@@ -91,7 +91,7 @@ describe('rate limit per client address', () => {
       for (let i = 0; i < 4; i++) statuses.push((await limited.post({ 'hub.mode': 'nope' })).status);
       expect(statuses).toEqual([400, 400, 400, 429]);
       const res = await limited.post({ 'hub.mode': 'nope' });
-      expect(res.headers.get('retry-after')).toBe('2');
+      expect(['1', '2']).toContain(res.headers.get('retry-after')); // 1 token per 2 s
       expect(await res.json()).toMatchObject({ error: 'rate_limited' });
     } finally {
       await limited.close();
