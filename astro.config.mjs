@@ -17,11 +17,7 @@ export default defineConfig({
   output: 'static',
   site,
   trailingSlash: 'ignore',
-  build: {
-    format: 'directory',
-    // Each build gets its own server/prerender folder, so parallel builds never share chunks.
-    ...(process.env.ASTRO_SERVER_DIR ? { server: process.env.ASTRO_SERVER_DIR } : {}),
-  },
+  build: { format: 'directory' },
   devToolbar: { enabled: false },
   telemetry: false,
   vite: {

@@ -6,6 +6,7 @@
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from '../core/publishing/manifest.ts';
@@ -14,6 +15,9 @@ import { normalizePublicUrl } from '../sidecar/config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
+
+/** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
+const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
 
 export type BuildOptions = { contentDir: string; publicUrl: string; outDir: string; verbose?: boolean };
 export type BuildResult =
@@ -42,7 +46,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
       outDir: staging,
-      cacheDir: path.join(buildsDir, `cache-${id}`),
+      cacheDir: path.join(BUILD_CACHE_DIR, id),
       verbose: options.verbose,
     });
     const previous = await readManifest(outDir);
@@ -58,7 +62,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { ok: false, message: (error as Error).message };
   } finally {
     await rm(staging, { recursive: true, force: true });
-    await rm(path.join(buildsDir, `cache-${id}`), { recursive: true, force: true });
+    await rm(path.join(BUILD_CACHE_DIR, id), { recursive: true, force: true });
   }
 }
 

@@ -5,5 +5,5 @@
  */
 import { build } from 'astro';
 
-await build({ root: process.cwd(), logLevel: process.env.ASTRO_LOG_LEVEL === 'info' ? 'info' : 'warn' });
+await build({ root: process.env.ASTRO_ROOT ?? process.cwd(), logLevel: process.env.ASTRO_LOG_LEVEL === 'info' ? 'info' : 'warn' });
 process.stdout.write(`\n${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

@@ -1,5 +1,6 @@
 /** Spawns astro-build-child.ts with Node 24 and the build's settings; resolves with its peak memory. */
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,16 +9,19 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export type AstroBuildOptions = { contentDir: string; publicUrl: string; outDir: string; cacheDir: string; verbose?: boolean };
 
 export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes: number }> {
+  mkdirSync(path.resolve(options.cacheDir), { recursive: true });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'scripts/lib/astro-build-child.ts')], {
-      cwd: ROOT,
+      // Astro keeps a static build's prerender chunks in <cwd>/.astro when the output folder lies
+      // outside the working directory: a private working directory keeps parallel builds apart.
+      cwd: path.resolve(options.cacheDir),
       env: {
         ...process.env,
         CONTENT_DIR: path.resolve(options.contentDir),
         PUBLIC_URL: options.publicUrl,
         ASTRO_OUT_DIR: path.resolve(options.outDir),
         ASTRO_CACHE_DIR: path.resolve(options.cacheDir),
-        ASTRO_SERVER_DIR: path.join(path.resolve(options.cacheDir), 'server'),
+        ASTRO_ROOT: ROOT,
         ASTRO_TELEMETRY_DISABLED: '1',
         ASTRO_LOG_LEVEL: options.verbose ? 'info' : 'warn',
       },
