@@ -19,7 +19,6 @@ export default defineConfig({
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
-  telemetry: false,
   vite: {
     define: {
       'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(contentDir),
