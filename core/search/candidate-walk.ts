@@ -49,7 +49,7 @@ export function walkCandidates(index: ReviewIndex, walk: Walk, onMatch: (pos: nu
   const driverPositions = driver === null ? null : driver.positions;
   const candidates = driverPositions === null ? walk.hi - lo : driverPositions.length;
   const ratings = index.ratings;
-  const lowerTexts = index.text.lowerTexts;
+  const textLengths = index.text.textLengths;
   const positionsOf = probes.map((probe) => probe.positions);
   const cursors = new Int32Array(probes.length);
 
@@ -72,7 +72,7 @@ export function walkCandidates(index: ReviewIndex, walk: Walk, onMatch: (pos: nu
     }
     if (charBits !== null && !hasCharBits(index.text, pos, charBits)) continue;
     if (needle !== null) {
-      const textLength = lowerTexts[pos]!.length;
+      const textLength = textLengths[pos]!;
       let from = 0;
       for (let h = 0; h < hintFirstAt.length; h++) {
         const slot = hintSlots[h]!;

@@ -20,7 +20,10 @@ export type NeedleCache = {
   readonly minCandidates: number;
   get(needle: string): Int32Array | undefined;
   set(needle: string, positions: Int32Array): void;
+  /** Needles held. */
   readonly size: number;
+  /** Positions held in all (4 bytes each). */
+  readonly positions: number;
 };
 
 export function createNeedleCache(options: NeedleCacheOptions = {}): NeedleCache {
@@ -55,6 +58,9 @@ export function createNeedleCache(options: NeedleCacheOptions = {}): NeedleCache
     },
     get size() {
       return entries.size;
+    },
+    get positions() {
+      return positions;
     },
   };
 }

@@ -40,15 +40,19 @@ function needleWalk(plan: TextPlan, lo: number, hi: number): Pick<Walk, 'probes'
   return { probes: probes.slice(0, MAX_TRIGRAM_LISTS), charBits: plan.charBits, needle: plan.exact ? null : plan.needle };
 }
 
-/** What `query` needs: nothing (empty), an exact list, or a plan to verify. */
-function findNeedle(index: ReviewIndex, query: string): { exact: Int32Array } | { plan: TextPlan } | null {
+/**
+ * What `query` needs: nothing (empty), an exact list, or a plan to verify. A needle with many
+ * candidates gets its exact list computed over all reviews and cached, unless the other filters already
+ * leave far fewer candidates (then this search verifies only those, and caches nothing).
+ */
+function findNeedle(index: ReviewIndex, query: string, otherCandidates: number): { exact: Int32Array } | { plan: TextPlan } | null {
   const plan = planTextQuery(index.text, query);
   if (plan === null) return null;
   if (plan.exact && plan.lists.length === 1) return { exact: plan.lists[0]!.positions };
   const cached = index.needles.get(plan.needle);
   if (cached !== undefined) return { exact: cached };
   const estimate = Math.min(index.reviews.length, ...plan.lists.map((list) => list.positions.length));
-  if (estimate < index.needles.minCandidates) return { plan };
+  if (estimate < index.needles.minCandidates || estimate > 2 * otherCandidates) return { plan };
 
   const parts = needleWalk(plan, 0, index.reviews.length);
   const driver = parts.probes.shift() ?? null;
@@ -84,16 +88,20 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const { lo, hi } = findDateRange(index, query.since, query.until);
   if (lo >= hi) return empty;
 
-  const lists: Int32Array[] = [];
-  if (query.mentions_technician !== undefined) lists.push(index.byTechnician.get(query.mentions_technician) ?? EMPTY_LIST);
-  if (query.mentions_service !== undefined) lists.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
-  const text = query.query === undefined ? null : findNeedle(index, query.query);
-  if (text !== null && 'exact' in text) lists.push(text.exact);
-  const verify = text !== null && 'plan' in text ? needleWalk(text.plan, lo, hi) : { probes: [], charBits: null, needle: null };
-  const probes: Probe[] = [...lists.map((list) => cutProbe(listProbe(list), lo, hi)), ...verify.probes];
-  probes.sort((a, b) => a.positions.length - b.positions.length);
+  const named: Int32Array[] = [];
+  if (query.mentions_technician !== undefined) named.push(index.byTechnician.get(query.mentions_technician) ?? EMPTY_LIST);
+  if (query.mentions_service !== undefined) named.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
+  const probes: Probe[] = named.map((list) => cutProbe(listProbe(list), lo, hi));
   const ratingList = rating === 0 ? null : restrictToRange(index.byRating[rating] ?? EMPTY_LIST, lo, hi);
-  if (probes.some((probe) => probe.positions.length === 0) || ratingList?.length === 0) return empty;
+  const otherCandidates = Math.min(hi - lo, ratingList?.length ?? hi, ...probes.map((probe) => probe.positions.length));
+  if (otherCandidates === 0) return empty;
+
+  const text = query.query === undefined ? null : findNeedle(index, query.query, otherCandidates);
+  if (text !== null && 'exact' in text) probes.push(cutProbe(listProbe(text.exact), lo, hi));
+  const verify = text !== null && 'plan' in text ? needleWalk(text.plan, lo, hi) : { probes: [], charBits: null, needle: null };
+  probes.push(...verify.probes);
+  probes.sort((a, b) => a.positions.length - b.positions.length);
+  if (probes.some((probe) => probe.positions.length === 0)) return empty;
 
   // The driver: the shortest list, else the rating list (whose check it then replaces), else the range.
   let driver: Probe | null = null;

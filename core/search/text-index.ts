@@ -33,6 +33,8 @@ export const CHAR_SET_WORDS = 4;
 
 export type TextIndex = {
   lowerTexts: string[];
+  /** `lowerTexts[pos].length`, kept compact so deciding where to search does not touch the string. */
+  textLengths: Int32Array;
   lowerTitles: (string | null)[];
   /** CHAR_SET_WORDS words per review position. */
   charSets: Uint32Array;
@@ -133,7 +135,8 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
       visitField(title, text.length + 1, pos, lastSeen, counts, charSets, postings, firstAt);
     }
   }
-  return { lowerTexts, lowerTitles, charSets, offsets, postings, firstAt };
+  const textLengths = Int32Array.from(lowerTexts, (text) => text.length);
+  return { lowerTexts, textLengths, lowerTitles, charSets, offsets, postings, firstAt };
 }
 
 /** The lists, bits and checks that find reviews containing `query`; null when `query` is empty (no filter). */
