@@ -1,16 +1,17 @@
 /**
  * The inner loop of the search: walks the candidates of one driver in ascending position (= result)
  * order and reports each one that passes every check. Checks, cheapest first: the rating array, the
- * other lists (galloping cursors), the character set of a short needle, and last the needle itself,
- * searched in the text only from the offset the trigram lists' `firstAt` prove it cannot start before
- * (text-index.ts). The walk ends early when any probed list runs out.
+ * other lists (galloping cursors), the character set of a short needle, and last the needle
+ * (needle-check.ts), from the spans of the trigram lists at hand. The walk ends early when any
+ * probed list runs out.
  */
+import { checkNeedle, containsNeedle, type NeedleCheck } from './needle-check.ts';
 import { lowerBound, seek } from './posting-lists.ts';
 import type { ReviewIndex } from './review-index.ts';
-import { containsNeedle, FAR, hasCharBits } from './text-index.ts';
+import { hasCharBits } from './text-index.ts';
 
-/** A list to intersect; trigram lists carry where their trigram first occurs (see text-index.ts). */
-export type Probe = { positions: Int32Array; firstAt: Uint16Array | null; needleOffset: number };
+/** A list to intersect; a trigram list also carries its spans and its offset in the needle. */
+export type Probe = { positions: Int32Array; spans: Uint32Array | null; needleOffset: number };
 
 export type Walk = {
   /** The candidates: the driver's positions, or every position in [lo, hi) when null. */
@@ -23,12 +24,14 @@ export type Walk = {
   rating: number;
   minRating: number;
   charBits: Uint32Array | null;
-  /** Needle to verify with a string search, or null when the lists decide. */
+  /** The needle to check, or null when the lists decide. */
   needle: string | null;
+  /** Whether the needle's trigrams are printable ASCII, so their spans can prove a match. */
+  unfolded: boolean;
 };
 
 export function listProbe(positions: Int32Array): Probe {
-  return { positions, firstAt: null, needleOffset: 0 };
+  return { positions, spans: null, needleOffset: 0 };
 }
 
 /** The part of a probe whose positions lie in [lo, hi). */
@@ -38,7 +41,7 @@ export function cutProbe(probe: Probe, lo: number, hi: number): Probe {
   if (start === 0 && end === probe.positions.length) return probe;
   return {
     positions: probe.positions.subarray(start, end),
-    firstAt: probe.firstAt === null ? null : probe.firstAt.subarray(start, end),
+    spans: probe.spans === null ? null : probe.spans.subarray(start, end),
     needleOffset: probe.needleOffset,
   };
 }
@@ -49,15 +52,18 @@ export function walkCandidates(index: ReviewIndex, walk: Walk, onMatch: (pos: nu
   const driverPositions = driver === null ? null : driver.positions;
   const candidates = driverPositions === null ? walk.hi - lo : driverPositions.length;
   const ratings = index.ratings;
-  const textLengths = index.text.textLengths;
   const positionsOf = probes.map((probe) => probe.positions);
   const cursors = new Int32Array(probes.length);
 
-  // Trigram lists whose firstAt bounds the needle; slot -1 means the driver (its index is the loop's).
-  const hints = needle === null ? [] : [driver, ...probes].filter((p): p is Probe => p !== null && p.firstAt !== null);
-  const hintFirstAt = hints.map((probe) => probe.firstAt!);
-  const hintOffsets = hints.map((probe) => probe.needleOffset);
-  const hintSlots = hints.map((probe) => (probe === driver ? -1 : probes.indexOf(probe)));
+  // The trigram lists in needle order, and where each one's index lives: the driver's (-1) or a cursor.
+  const trigrams = [driver, ...probes]
+    .filter((probe): probe is Probe => probe !== null && probe.spans !== null)
+    .sort((a, b) => a.needleOffset - b.needleOffset);
+  const spansOf = trigrams.map((probe) => probe.spans!);
+  const slots = Int32Array.from(trigrams, (probe) => (probe === driver ? -1 : probes.indexOf(probe)));
+  const check: NeedleCheck | null =
+    needle === null ? null : { needle, unfolded: walk.unfolded, offsets: Int32Array.from(trigrams, (probe) => probe.needleOffset) };
+  const spans = new Uint32Array(trigrams.length);
 
   walk: for (let i = 0; i < candidates; i++) {
     const pos = driverPositions === null ? lo + i : driverPositions[i]!;
@@ -71,20 +77,13 @@ export function walkCandidates(index: ReviewIndex, walk: Walk, onMatch: (pos: nu
       if (list[at] !== pos) continue walk;
     }
     if (charBits !== null && !hasCharBits(index.text, pos, charBits)) continue;
-    if (needle !== null) {
-      const textLength = textLengths[pos]!;
-      let from = 0;
-      for (let h = 0; h < hintFirstAt.length; h++) {
-        const slot = hintSlots[h]!;
-        const first = hintFirstAt[h]![slot === -1 ? i : cursors[slot]!]!;
-        if (first === FAR) continue;
-        if (first > textLength) {
-          from = -1; // the trigram is not in the text, so neither is the needle
-          break;
-        }
-        if (first - hintOffsets[h]! > from) from = first - hintOffsets[h]!;
+    if (check !== null) {
+      if (spans.length === 0) {
+        if (!containsNeedle(index.text, pos, check.needle)) continue;
+      } else {
+        for (let t = 0; t < spans.length; t++) spans[t] = spansOf[t]![slots[t] === -1 ? i : cursors[slots[t]!]!]!;
+        if (!checkNeedle(index.text, pos, check, spans)) continue;
       }
-      if (!containsNeedle(index.text, pos, needle, from)) continue;
     }
     onMatch(pos);
   }
