@@ -30,14 +30,30 @@ export type SearchPage = {
   offset: number;
 };
 
-/** More trigrams filter out few extra candidates but cost a probe each; the string check stays exact. */
-const MAX_TRIGRAM_LISTS = 4;
+/** Past the shortest few, more trigram lists filter out few candidates but cost a probe each. */
+const SHORTEST_TRIGRAM_LISTS = 4;
 
-/** Walk parts of an unverified needle: its shortest trigram lists, character set and string check. */
-function needleWalk(plan: TextPlan, lo: number, hi: number): Pick<Walk, 'probes' | 'charBits' | 'needle'> {
-  const probes = plan.lists.map((list) => cutProbe(list, lo, hi));
-  probes.sort((a, b) => a.positions.length - b.positions.length);
-  return { probes: probes.slice(0, MAX_TRIGRAM_LISTS), charBits: plan.charBits, needle: plan.exact ? null : plan.needle };
+type NeedleParts = Pick<Walk, 'probes' | 'charBits' | 'needle' | 'unfolded'>;
+
+/**
+ * The trigram lists to intersect: the shortest few, plus for every unit of the needle they leave
+ * uncovered the shortest list covering it, so that spans can prove a match (needle-check.ts).
+ */
+function needleWalk(plan: TextPlan, lo: number, hi: number): NeedleParts {
+  const lists = plan.lists.map((list) => cutProbe(list, lo, hi));
+  const byLength = [...lists].sort((a, b) => a.positions.length - b.positions.length);
+  const chosen = new Set(byLength.slice(0, SHORTEST_TRIGRAM_LISTS));
+  const covered = new Uint8Array(plan.needle.length);
+  for (const list of chosen) covered.fill(1, list.needleOffset, list.needleOffset + 3);
+  for (let unit = 0; unit < covered.length; unit++) {
+    if (covered[unit] === 1) continue;
+    const cover = byLength.find((list) => list.needleOffset <= unit && unit <= list.needleOffset + 2);
+    if (cover === undefined) continue; // a repeated trigram: its unit is left to the string check
+    chosen.add(cover);
+    covered.fill(1, cover.needleOffset, cover.needleOffset + 3);
+  }
+  const probes = byLength.filter((list) => chosen.has(list));
+  return { probes, charBits: plan.charBits, needle: plan.exact ? null : plan.needle, unfolded: plan.unfolded };
 }
 
 /**
@@ -98,7 +114,8 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
 
   const text = query.query === undefined ? null : findNeedle(index, query.query, otherCandidates);
   if (text !== null && 'exact' in text) probes.push(cutProbe(listProbe(text.exact), lo, hi));
-  const verify = text !== null && 'plan' in text ? needleWalk(text.plan, lo, hi) : { probes: [], charBits: null, needle: null };
+  const verify: NeedleParts =
+    text !== null && 'plan' in text ? needleWalk(text.plan, lo, hi) : { probes: [], charBits: null, needle: null, unfolded: false };
   probes.push(...verify.probes);
   probes.sort((a, b) => a.positions.length - b.positions.length);
   if (probes.some((probe) => probe.positions.length === 0)) return empty;
@@ -111,8 +128,8 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
     driver = listProbe(ratingList);
     rating = 0;
   }
-  const { charBits, needle } = verify;
-  const walk: Walk = { driver, lo, hi, probes, rating, minRating: checkMin, charBits, needle };
+  const { charBits, needle, unfolded } = verify;
+  const walk: Walk = { driver, lo, hi, probes, rating, minRating: checkMin, charBits, needle, unfolded };
 
   const candidates = driver === null ? hi - lo : driver.positions.length;
   if (probes.length === 0 && walk.rating === 0 && walk.minRating <= 1 && charBits === null && needle === null) {
