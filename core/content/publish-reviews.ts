@@ -1,8 +1,10 @@
 /**
  * Turns validated content into the published review records (CONTRACT.md "Published shapes"):
  * only verified reviews, explicit tags merged with mentions found in the text, canonical names,
- * every optional field present (null when absent), newest first.
+ * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
+import { analyzeReview, getAnalysisText } from '../insights/analyze-review.ts';
+import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
 import { compareNewestFirst } from '../order.ts';
@@ -11,7 +13,11 @@ import type { Content } from './parse-content.ts';
 
 export const DEFAULT_SOURCE = 'direct';
 
-export function publishReviews(content: Content, urls: ServiceUrls): PublishedReview[] {
+/**
+ * `model` is the aspect set: each review's `aspects` comes from the same analysis of the same text
+ * (getAnalysisText) that computeInsights counts, so /insights.json can be recounted from /reviews.json.
+ */
+export function publishReviews(content: Content, urls: ServiceUrls, model: AspectModel): PublishedReview[] {
   const technicianOrder = content.business.technicians.map((t) => t.name);
   const serviceOrder = content.business.services.map((s) => s.id);
   const areas = new Map(content.business.service_areas.map((a) => [a.toLowerCase(), a]));
@@ -21,7 +27,8 @@ export function publishReviews(content: Content, urls: ServiceUrls): PublishedRe
     .sort(compareNewestFirst);
 
   function publishReview(review: ReviewContent): PublishedReview {
-    const searchable = review.title ? `${review.title}\n${review.text}` : review.text;
+    // Title and text, as mention detection and aspect analysis both read them.
+    const searchable = getAnalysisText(review);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
     const services = new Set(content.serviceMatcher.findIn(searchable));
@@ -40,6 +47,7 @@ export function publishReviews(content: Content, urls: ServiceUrls): PublishedRe
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
+      aspects: analyzeReview(searchable, model),
     };
   }
 }

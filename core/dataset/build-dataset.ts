@@ -1,12 +1,13 @@
 /** The reviews dataset (`/reviews.json`) as a value: business metadata, aggregate and reviews. */
 import type { Content } from '../content/parse-content.ts';
+import type { LoadedContent } from '../content/load-content.ts';
 import { publishReviews } from '../content/publish-reviews.ts';
 import { aggregateRatings } from '../aggregate.ts';
 import type { PublishedBusiness, ReviewsDataset } from '../schemas/published.ts';
 import type { ServiceUrls } from '../urls.ts';
 
-export function buildReviewsDataset(content: Content, urls: ServiceUrls): ReviewsDataset {
-  const reviews = publishReviews(content, urls);
+export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls): ReviewsDataset {
+  const reviews = publishReviews(content, urls, content.insights.model);
   return { business: publishBusiness(content), aggregate_rating: aggregateRatings(reviews), reviews };
 }
 

@@ -43,6 +43,12 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     service_area: 'Springfield',
     response: { text: 'Thank you, Maria!', date: '2025-06-03' },
     url: urls.review(reviewKey),
+    // What the default aspect set (content/aspects.json) finds in the text above.
+    aspects: [
+      { aspect: 'quality', polarity: 'positive', score: 0.447 },
+      { aspect: 'cleanliness', polarity: 'positive', score: 0.707 },
+      { aspect: 'scheduling', polarity: 'positive', score: 0.707 },
+    ],
   };
   return {
     reviewsDataset: {

@@ -3,6 +3,7 @@
  * definition: types are inferred from them and the OpenAPI document is generated from them.
  */
 import { z } from 'zod';
+import { ReviewAspectSchema } from '../insights/analyze-review.ts';
 import { AddressSchema, IsoDateSchema } from './content.ts';
 
 export const PublishedResponseSchema = z
@@ -29,6 +30,10 @@ export const PublishedReviewSchema = z
     service_area: z.string().nullable(),
     response: PublishedResponseSchema.nullable(),
     url: z.url().meta({ description: 'Human page that shows this review.' }),
+    aspects: z.array(ReviewAspectSchema).meta({
+      description:
+        'Aspect-based sentiment: one entry per aspect of the aspect set (punctuality, price, …) the title or text talks about, in the aspect set\'s order, scored on the words of each mention. /insights.json counts exactly these; the `aspect` and `aspect_sentiment` search filters match them.',
+    }),
   })
   .meta({ id: 'Review' });
 

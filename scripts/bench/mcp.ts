@@ -77,6 +77,7 @@ function createReviews(business: PublishedBusiness, count: number): PublishedRev
       service_area: pick(business.service_areas),
       response: null,
       url: urls.review({ id, date }),
+      aspects: [],
     });
   }
   return reviews.sort(compareNewestFirst);

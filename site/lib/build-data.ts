@@ -2,22 +2,27 @@
  * Everything the static build renders, loaded and computed once per build (every endpoint and
  * page of one `astro build` shares this module instance).
  */
+import { fileURLToPath } from 'node:url';
+import { root } from 'astro:config/server';
 import { loadContent } from '../../core/content/load-content.ts';
 import { formatContentProblems } from '../../core/content/problems.ts';
 import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
+import { buildInsights } from '../../core/dataset/build-insights.ts';
 import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/render-json.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 
 async function loadBuildData() {
   const contentDir = import.meta.env.REVIEWS_CONTENT_DIR as string;
   const publicUrl = String(import.meta.env.SITE).replace(/\/+$/, '');
-  const content = await loadContent(contentDir);
+  // Bundled, this module cannot find the project's default aspect set from its own URL.
+  const content = await loadContent(contentDir, { fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)) });
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
   const urls = createServiceUrls(publicUrl);
   const dataset = buildReviewsDataset(content.value, urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
-  return { content: content.value, urls, dataset, reviewJson, reviewsBody };
+  const insightsBody = JSON.stringify(buildInsights(content.value, dataset));
+  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insightsBody };
 }
 
 export type BuildData = Awaited<ReturnType<typeof loadBuildData>>;

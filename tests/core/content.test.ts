@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseContent, type RawContent } from '../../core/content/parse-content.ts';
 import { publishReviews } from '../../core/content/publish-reviews.ts';
+import { parseAspectModel } from '../../core/insights/aspect-model.ts';
 import { createMentionMatcher } from '../../core/mentions.ts';
 import { aggregateRatings } from '../../core/aggregate.ts';
 import { createServiceUrls } from '../../core/urls.ts';
@@ -24,6 +25,11 @@ const business = {
 const review = (over: Record<string, unknown>) => ({ id: 'r-1', rating: 5, date: '2025-01-01', text: 'Fine.', author: 'A', verified: true, ...over });
 const raw = (reviews: unknown[], biz: unknown = business): RawContent => ({ business: { file: 'business.json', data: biz }, reviewFiles: [{ file: 'reviews/a.json', data: reviews }] });
 const urls = createServiceUrls('https://reviews.example.com');
+const aspectModel = (() => {
+  const parsed = parseAspectModel({ aspects: [{ id: 'punctuality', label: 'Punctuality', terms: ['on time', 'late'], opinions: { 'on time': 2, late: -2 } }] });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
+  return parsed.model;
+})();
 
 describe('parseContent', () => {
   it('reports every problem at once with file, review id and field', () => {
@@ -63,7 +69,7 @@ describe('publishReviews', () => {
   const publish = (reviews: unknown[]) => {
     const parsed = parseContent(raw(reviews));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    return publishReviews(parsed.value, urls);
+    return publishReviews(parsed.value, urls, aspectModel);
   };
 
   it('publishes only verified reviews, newest first then by id, with every field present', () => {
@@ -71,8 +77,17 @@ describe('publishReviews', () => {
     expect(out.map((r) => r.id)).toEqual(['c', 'a', 'b']);
     expect(out[0]).toEqual({
       id: 'c', rating: 5, date: '2025-01-03', text: 'Fine.', title: null, author: 'A', source: 'direct', verified: true,
-      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c',
+      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', aspects: [],
     });
+  });
+
+  it('gives each review the aspects of its title and text, as analyzeReview finds them', () => {
+    const [late, onTime] = publish([
+      review({ id: 'a', date: '2025-01-02', text: 'The tech was late.' }),
+      review({ id: 'b', date: '2025-01-01', title: 'Right on time', text: 'Fixed it.' }),
+    ]);
+    expect(late!.aspects).toEqual([{ aspect: 'punctuality', polarity: 'negative', score: expect.any(Number) }]);
+    expect(onTime!.aspects).toEqual([{ aspect: 'punctuality', polarity: 'positive', score: expect.any(Number) }]);
   });
 
   it('merges explicit tags with whole-word, case-insensitive mentions in the text, under canonical names', () => {

@@ -8,10 +8,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeInsights } from '../../core/insights/compute-insights.ts';
+import { InsightsSchema } from '../../core/insights/insights-schema.ts';
 import { buildOpenApiExamples } from '../../core/openapi/examples.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
 import { SearchFiltersShape } from '../../core/schemas/search.ts';
 import { createServiceUrls } from '../../core/urls.ts';
+import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from '../insights/load-fixtures.ts';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
@@ -19,7 +22,8 @@ const PUBLIC_URL = 'https://reviews.acme.test';
 const urls = createServiceUrls(PUBLIC_URL);
 
 type Node = { [key: string]: any };
-const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL }) as Node;
+// As the build serves it: with the insights schema.
+const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }) as Node;
 
 describe('buildOpenApiDocument', () => {
   it('is OpenAPI 3.1.0, API version 1.0.0, served from the public URL', () => {
@@ -129,7 +133,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('is deterministic', () => {
-    expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL }))).toBe(JSON.stringify(doc));
+    expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
   });
 
   it('has no $ref that points nowhere', () => {
@@ -185,6 +189,13 @@ describe('OpenAPI schemas and examples', () => {
 
   const examples = buildOpenApiExamples(urls);
   const review = examples.reviewsDataset.reviews[0]!;
+  const insights = computeInsights({ reviews: loadFixtureReviews(), model: loadDefaultModel(), business: loadFixtureBusiness() });
+  const aspect = insights.aspects.find((a) => a.quotes.length > 0)!;
+  const technician = insights.entities.technicians[0]!;
+  const topic = {
+    phrase: 'water heater', reviews: 3, positive: 2, neutral: 0, negative: 1, net_score: 33, average_rating: 4,
+    aspects: ['quality'], review_ids: ['r-1', 'r-2', 'r-3'], filter: { query: 'water heater' },
+  };
   const samples: Record<string, [valid: unknown, invalid: unknown]> = {
     Review: [review, { ...review, rating: 6 }],
     Business: [examples.reviewsDataset.business, { ...examples.reviewsDataset.business, services: [{ id: 'x' }] }],
@@ -194,7 +205,15 @@ describe('OpenAPI schemas and examples', () => {
     SearchResult: [examples.searchResult, { ...examples.searchResult, limit: 101 }],
     Error: [examples.badDate, { message: 'no error code' }],
     JsonFeed: [examples.jsonFeed, { ...examples.jsonFeed, version: 'https://jsonfeed.org/version/1' }],
-    Insights: [{ aspects: [], summary: 'Mostly praise.' }, []],
+    Insights: [insights, { ...insights, summary: 'Mostly praise.' }],
+    ReviewAspect: [review.aspects[0], { aspect: 'price', polarity: 'positive', score: 2 }],
+    AspectPolarity: ['neutral', 'mixed'],
+    AspectInsight: [aspect, { ...aspect, net_score: 101 }],
+    InsightQuote: [aspect.quotes[0], { ...aspect.quotes[0], rating: 0 }],
+    EntityInsight: [technician, { ...technician, reviews: -1 }],
+    InsightTopic: [topic, { ...topic, phrase: 3 }],
+    FaqEntry: [insights.faq[0], { ...insights.faq[0], source: 'guess' }],
+    InsightsSummary: [insights.summary, { ...insights.summary, stale: 'no' }],
     JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
     JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],
     WebSubHubRequest: [

@@ -1,8 +1,9 @@
 import type { APIRoute } from 'astro';
+import { InsightsSchema } from '../../../core/insights/insights-schema.ts';
 import { buildOpenApiDocument } from '../../../core/openapi/index.ts';
 import { getBuildData, jsonResponse } from '../../lib/build-data.ts';
 
 export const GET: APIRoute = async () => {
   const { urls } = await getBuildData();
-  return jsonResponse(`${JSON.stringify(buildOpenApiDocument({ publicUrl: urls.base }), null, 2)}\n`);
+  return jsonResponse(`${JSON.stringify(buildOpenApiDocument({ publicUrl: urls.base, insightsSchema: InsightsSchema }), null, 2)}\n`);
 };

@@ -1,0 +1,22 @@
+/**
+ * `/insights.json` as a value: computeInsights over the published reviews, with the content's aspect
+ * set and editor files, checked against InsightsSchema before anything is written.
+ */
+import { z } from 'zod';
+import type { LoadedContent } from '../content/load-content.ts';
+import { computeInsights } from '../insights/compute-insights.ts';
+import { InsightsSchema, type Insights } from '../insights/insights-schema.ts';
+import type { ReviewsDataset } from '../schemas/published.ts';
+
+export function buildInsights(content: LoadedContent, dataset: ReviewsDataset): Insights {
+  const insights = computeInsights({
+    reviews: dataset.reviews,
+    model: content.insights.model,
+    business: dataset.business,
+    editorial: content.insights.editorial,
+  });
+  // A mismatch is a bug in core/insights, not bad content: fail the build rather than publish it.
+  const checked = InsightsSchema.safeParse(insights);
+  if (!checked.success) throw new Error(`/insights.json does not match its schema:\n${z.prettifyError(checked.error)}`);
+  return insights;
+}
