@@ -5,7 +5,7 @@
  * (needle-check.ts), from the spans of the trigram lists at hand. The walk ends early when any
  * probed list runs out.
  */
-import { checkNeedle, containsNeedle, type NeedleCheck } from './needle-check.ts';
+import { checkNeedle, containsNeedle, createNeedleCheck } from './needle-check.ts';
 import { lowerBound, seek } from './posting-lists.ts';
 import type { ReviewIndex } from './review-index.ts';
 import { hasCharBits } from './text-index.ts';
@@ -61,8 +61,8 @@ export function walkCandidates(index: ReviewIndex, walk: Walk, onMatch: (pos: nu
     .sort((a, b) => a.needleOffset - b.needleOffset);
   const spansOf = trigrams.map((probe) => probe.spans!);
   const slots = Int32Array.from(trigrams, (probe) => (probe === driver ? -1 : probes.indexOf(probe)));
-  const check: NeedleCheck | null =
-    needle === null ? null : { needle, unfolded: walk.unfolded, offsets: Int32Array.from(trigrams, (probe) => probe.needleOffset) };
+  const offsets = Int32Array.from(trigrams, (probe) => probe.needleOffset);
+  const check = needle === null ? null : createNeedleCheck(needle, walk.unfolded, offsets);
   const spans = new Uint32Array(trigrams.length);
 
   walk: for (let i = 0; i < candidates; i++) {

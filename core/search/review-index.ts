@@ -12,7 +12,8 @@ import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts
 import { buildBusinessTerms, type BusinessTerms } from './business-terms.ts';
 import { createNeedleCache, type NeedleCache, type NeedleCacheOptions } from './needle-cache.ts';
 import { buildPostingLists, EMPTY_LIST } from './posting-lists.ts';
-import { buildTextIndex, type TextIndex } from './text-index.ts';
+import { buildTextIndex } from './build-text-index.ts';
+import type { TextIndex } from './text-index.ts';
 
 export type ReviewIndex = {
   readonly reviews: readonly PublishedReview[];

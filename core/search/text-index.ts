@@ -12,23 +12,27 @@
  * - Trigram lists: for each folded trigram, the ascending positions of the reviews whose text or title
  *   contains it, as one CSR array (offsets + postings). A review containing a query of three or more
  *   units contains each of its trigrams, so intersecting their lists gives every match and a few more.
- * - Spans: each posting also records where in the review its trigram occurs first and last, and
- *   whether it occurs more than twice, in one coordinate system for both fields: text offsets, then
- *   title offsets counted from text length + 1 (no trigram spans the two, so neither can a match).
- *   needle-check.ts decides most candidates from these spans alone, without reading the review.
+ * - Occurrences: each posting also records every offset at which its trigram occurs in the review, in
+ *   one coordinate system for both fields: text offsets, then title offsets counted from text length
+ *   + 1 (no trigram spans the two, so neither can a match). One or two offsets fit in the posting's
+ *   32-bit span; more go to a shared overflow array the span points to. needle-check.ts decides
+ *   candidates from these offsets alone, without reading the review.
  * - Character sets: 128 bits per review (the folded units of text and title) narrow one- and two-unit
  *   queries, which have no trigram.
  */
-import type { PublishedReview } from '../schemas/published.ts';
-
-const UNIT_BITS = 7;
-const TRIGRAM_KEYS = 1 << (3 * UNIT_BITS);
-const TRIGRAM_MASK = TRIGRAM_KEYS - 1;
-/** Span layout: bits 0–14 first offset, 15–29 last offset, bit 30 "more than two occurrences". */
+export const UNIT_BITS = 7;
+export const TRIGRAM_KEYS = 1 << (3 * UNIT_BITS);
+export const TRIGRAM_MASK = TRIGRAM_KEYS - 1;
+/**
+ * Span layout: one or two occurrences as bits 0–14 (first offset) and 15–29 (last offset, equal to the
+ * first when it occurs once); or bit 30 set and bits 0–29 the index in `overflow` of
+ * [count, offset, offset, …].
+ */
 export const SPAN_BITS = 15;
-/** An offset too large to record: the span then says nothing and the check reads the review. */
+/** An offset too large to record: a trigram with such an occurrence is checked on the review itself. */
 export const FAR = (1 << SPAN_BITS) - 1;
 export const MANY = 1 << 30;
+export const OVERFLOW_MASK = MANY - 1;
 /** 32-bit words of a review's character set. */
 export const CHAR_SET_WORDS = 4;
 
@@ -43,6 +47,7 @@ export type TextIndex = {
   offsets: Int32Array;
   postings: Int32Array;
   spans: Uint32Array;
+  overflow: Uint16Array;
 };
 
 /** One trigram of a query: the reviews containing it, their spans, and where it sits in the needle. */
@@ -61,7 +66,7 @@ export type TextPlan = {
   unfolded: boolean;
 };
 
-function foldUnit(unit: number): number {
+export function foldUnit(unit: number): number {
   return unit >= 0x20 && unit <= 0x7e ? unit : unit & 0x1f;
 }
 
@@ -71,85 +76,6 @@ function isPrintableAscii(text: string): boolean {
     if (unit < 0x20 || unit > 0x7e) return false;
   }
   return true;
-}
-
-/** Working state of a build pass; `postings === null` means the counting pass. */
-type Pass = {
-  lastSeen: Int32Array;
-  /** Counting pass: list lengths. Filling pass: each list's write cursor. */
-  counts: Int32Array;
-  charSets: Uint32Array;
-  postings: Int32Array | null;
-  spans: Uint32Array;
-};
-
-/** One field of review `pos`, whose offsets start at `base` in span coordinates. */
-function visitField(field: string, base: number, pos: number, pass: Pass): void {
-  const { lastSeen, counts, charSets, postings, spans } = pass;
-  let key = 0;
-  const setBase = pos * CHAR_SET_WORDS;
-  for (let i = 0; i < field.length; i++) {
-    const folded = foldUnit(field.charCodeAt(i));
-    key = ((key << UNIT_BITS) | folded) & TRIGRAM_MASK;
-    if (postings === null) charSets[setBase + (folded >>> 5)]! |= 1 << (folded & 31);
-    if (i < 2) continue;
-    if (lastSeen[key] !== pos) {
-      lastSeen[key] = pos;
-      if (postings === null) {
-        counts[key]!++;
-      } else {
-        const at = counts[key]!++;
-        const offset = Math.min(base + i - 2, FAR);
-        postings[at] = pos;
-        spans[at] = offset | (offset << SPAN_BITS);
-      }
-    } else if (postings !== null) {
-      // Again in the same review: its posting is the last one written for this key.
-      const at = counts[key]! - 1;
-      const span = spans[at]!;
-      const first = span & FAR;
-      const seenTwice = first !== ((span >>> SPAN_BITS) & FAR) || (span & MANY) !== 0;
-      spans[at] = first | (Math.min(base + i - 2, FAR) << SPAN_BITS) | (seenTwice ? MANY : 0);
-    }
-  }
-}
-
-export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
-  const n = reviews.length;
-  const lowerTexts = new Array<string>(n);
-  const lowerTitles = new Array<string | null>(n);
-  const textLengths = new Int32Array(n);
-  const pass: Pass = {
-    lastSeen: new Int32Array(TRIGRAM_KEYS).fill(-1),
-    counts: new Int32Array(TRIGRAM_KEYS),
-    charSets: new Uint32Array(n * CHAR_SET_WORDS),
-    postings: null,
-    spans: new Uint32Array(0),
-  };
-  for (let pos = 0; pos < n; pos++) {
-    const review = reviews[pos]!;
-    const text = review.text.toLowerCase();
-    const title = review.title === null ? null : review.title.toLowerCase();
-    lowerTexts[pos] = text;
-    lowerTitles[pos] = title;
-    textLengths[pos] = text.length;
-    visitField(text, 0, pos, pass);
-    if (title !== null) visitField(title, text.length + 1, pos, pass);
-  }
-
-  const offsets = new Int32Array(TRIGRAM_KEYS + 1);
-  for (let key = 0; key < TRIGRAM_KEYS; key++) offsets[key + 1] = offsets[key]! + pass.counts[key]!;
-  pass.postings = new Int32Array(offsets[TRIGRAM_KEYS]!);
-  pass.spans = new Uint32Array(pass.postings.length);
-  pass.counts.set(offsets.subarray(0, TRIGRAM_KEYS));
-  pass.lastSeen.fill(-1);
-  for (let pos = 0; pos < n; pos++) {
-    visitField(lowerTexts[pos]!, 0, pos, pass);
-    const title = lowerTitles[pos];
-    if (title !== null && title !== undefined) visitField(title, textLengths[pos]! + 1, pos, pass);
-  }
-  const { charSets, postings, spans } = pass;
-  return { lowerTexts, textLengths, lowerTitles, charSets, offsets, postings, spans };
 }
 
 /** The lists, bits and checks that find reviews containing `query`; null when `query` is empty (no filter). */
