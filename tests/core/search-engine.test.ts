@@ -182,6 +182,18 @@ describe('searchReviews', () => {
     expect(searchReviews(index, { query: FAR_NEEDLE.toUpperCase(), limit: 5 }).reviews.map((r) => r.id)).toEqual(['edge-long']);
   });
 
+  // edge-long repeats one sentence 1,900 times (more occurrences than the index lists) over 70,000
+  // characters (past the offsets it records); edge-repeat repeats letters within a word.
+  it.each([['filler words and'], ['them. plain'], ['them. then ' + FAR_NEEDLE], ['past offset'], ['aaaaaaaa '], ['aaaaaaaaa'], ['bbbb aaaa ab']])(
+    'agrees with the oracle on heavily repeated text (%j)',
+    (query) => {
+      const expected = searchNaively(reviews, business, { query, limit: 100 }, 0);
+      const actual = searchReviews(index, { query, limit: 100 });
+      expect({ total: actual.total, ids: actual.reviews.map((r) => r.id) }).toEqual(expected);
+      if (!query.startsWith('aaaaaaaaa')) expect(expected.total).toBeGreaterThan(0);
+    },
+  );
+
   it('matches the title alone when the text lacks the needle', () => {
     const ids = searchReviews(index, { query: 'thermostat trouble', limit: 5 }).reviews.map((r) => r.id);
     expect(ids).toEqual(['edge-title-only']);
