@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorIssue } from '../../core/schemas/errors.ts';
-import { createReviewIndex, parseSearchParams, resolveSearchQuery } from '../../core/search/index.ts';
-import { createSyntheticBusiness, createSyntheticReviews } from '../fixtures/search/synthetic-reviews.ts';
+import { createReviewIndex, parseSearchParams, resolveSearchQuery, SEARCH_PARAMETERS } from '../../core/search/index.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
 
 const business = createSyntheticBusiness();
-const index = createReviewIndex(createSyntheticReviews({ count: 50, seed: 3 }, business), business);
+const index = createReviewIndex(createSyntheticReviews({ count: 50, seed: 3 }, business), business, { aspects: SYNTHETIC_ASPECTS });
 
 /** REST path: query string → parseSearchParams → resolveSearchQuery. */
 function searchFromQueryString(queryString: string) {
@@ -66,6 +66,12 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['mentions_service=AC%20repair', [['mentions_service', 'unknown_service']]],
     ['mentions_service=', [['mentions_service', 'too_small']]],
     [`query=${'x'.repeat(201)}`, [['query', 'too_big']]],
+    ['aspect=on-time', [['aspect', 'unknown_aspect']]],
+    ['aspect=', [['aspect', 'too_small']]],
+    ['aspect=price&aspect=speed', [['aspect', 'repeated_parameter']]],
+    ['aspect_sentiment=bad', [['aspect_sentiment', 'invalid_value']]],
+    ['aspect_sentiment=Positive', [['aspect_sentiment', 'invalid_value']]],
+    ['aspect_sentiment=', [['aspect_sentiment', 'invalid_value']]],
   ])('refuses %s', (queryString, expected) => {
     expect(summarise(searchFromQueryString(queryString))).toEqual(expected);
   });
@@ -89,6 +95,11 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['mentions_technician=Luke%20Ostrowski', { mentions_technician: 'Luke Ostrowski', limit: 20 }],
     ['mentions_service=leak-repair', { mentions_service: 'leak-repair', limit: 20 }],
     ['mentions_service=%20AC-Repair', { mentions_service: 'ac-repair', limit: 20 }],
+    ['aspect=price', { aspect: 'price', limit: 20 }],
+    ['aspect=%20Punctuality%20', { aspect: 'punctuality', limit: 20 }],
+    ['aspect=warranty', { aspect: 'warranty', limit: 20 }],
+    ['aspect_sentiment=negative', { aspect_sentiment: 'negative', limit: 20 }],
+    ['aspect=price&aspect_sentiment=neutral', { aspect: 'price', aspect_sentiment: 'neutral', limit: 20 }],
   ])('accepts %j', (queryString, expected) => {
     expect(searchFromQueryString(queryString)).toEqual({ ok: true, query: expected });
   });
@@ -107,23 +118,29 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
       ['bar', 'unrecognized_parameter'],
       ['limit', 'invalid_type'],
     ]);
-    const withNames = searchFromQueryString('rating=7&mentions_technician=Nobody&mentions_service=nothing');
+    const withNames = searchFromQueryString('rating=7&mentions_technician=Nobody&mentions_service=nothing&aspect=vibes&aspect_sentiment=mixed');
     expect(summarise(withNames)).toEqual([
       ['rating', 'too_big'],
+      ['aspect_sentiment', 'invalid_value'],
       ['mentions_technician', 'unknown_technician'],
       ['mentions_service', 'unknown_service'],
+      ['aspect', 'unknown_aspect'],
     ]);
   });
 
   it('gives messages that say what is allowed', () => {
     const [unknown] = issuesOf(searchFromQueryString('sort=date'));
-    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, limit');
+    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, limit');
     const [technician] = issuesOf(searchFromQueryString('mentions_technician=Nobody'));
     expect(technician!.message).toContain('"Nobody"');
     for (const t of business.technicians) expect(technician!.message).toContain(t.name);
     expect(technician!.message).toContain('Mike');
     const [service] = issuesOf(searchFromQueryString('mentions_service=plumbing'));
     for (const s of business.services) expect(service!.message).toContain(s.id);
+    const [aspect] = issuesOf(searchFromQueryString('aspect=on-time'));
+    expect(aspect!.message).toBe(`no aspect has the id "on-time"; known aspects: ${SYNTHETIC_ASPECTS.join(', ')}`);
+    const [sentiment] = issuesOf(searchFromQueryString('aspect_sentiment=bad'));
+    expect(sentiment!.message).toBe('must be one of positive, neutral, negative');
     const [range] = issuesOf(searchFromQueryString('since=2024-05-02&until=2024-05-01'));
     expect(range!.message).toBe('must not be after until (2024-05-01)');
     const [date] = issuesOf(searchFromQueryString('since=2024-02-30'));
@@ -155,6 +172,9 @@ describe('resolveSearchQuery (typed arguments, as MCP passes them)', () => {
     [{ limit: 101, cursor: 'abc' }, [['limit', 'too_big'], ['cursor', 'unrecognized_parameter']]],
     [{ query: 42 }, [['query', 'invalid_type']]],
     [{ mentions_technician: ['Mike'] }, [['mentions_technician', 'invalid_type']]],
+    [{ aspect: 3 }, [['aspect', 'invalid_type']]],
+    [{ aspect: 'Bogus', aspect_sentiment: 'negative' }, [['aspect', 'unknown_aspect']]],
+    [{ aspect_sentiment: 1 }, [['aspect_sentiment', 'invalid_value']]],
     [{ since: '2024-06-01', until: '2024-05-31' }, [['since', 'since_after_until']]],
     [null, [['', 'invalid_type']]],
     ['rating=5', [['', 'invalid_type']]],
