@@ -5,12 +5,13 @@
  * Plan per query:
  * 1. since/until → a contiguous position range [lo, hi) (binary search).
  * 2. Lists, each cut to [lo, hi): rating, technician, service, and for `query` either one exact list
- *    (a three-character trigram, or a popular needle's cached answer, needle-cache.ts) or the few
- *    shortest trigram lists plus a string check.
+ *    (a three-character trigram, or a popular needle's cached answer, needle-cache.ts) or the
+ *    trigram lists that cover the needle, shortest first, plus a check of each candidate.
  * 3. The shortest list, or the range when it is shorter, drives the walk (candidate-walk.ts).
- * Cost: about |driver| × (lists + 1) probes, plus one string check per candidate when the needle is
- * checked; `total` counts every match, so the walk never stops at `limit`. With no check left at all,
- * total is the driver's length and the page a slice.
+ * Cost: about |driver| × (lists + 1) probes, plus the needle check of each candidate that passes
+ * them (needle-check.ts: trigram offsets, and the review itself only when they cannot decide);
+ * `total` counts every match, so the walk never stops at `limit`. With no check left at all, total
+ * is the driver's length and the page a slice.
  */
 import type { PublishedReview } from '../schemas/published.ts';
 import { cutProbe, listProbe, walkCandidates, type Probe, type Walk } from './candidate-walk.ts';
