@@ -2,8 +2,8 @@
  * The inner loop of the search: walks the candidates of one driver in ascending position (= result)
  * order and reports each one that passes every check. Checks, cheapest first: the rating array, the
  * other lists (galloping cursors), the character set of a short needle, and last the needle
- * (needle-check.ts), from the spans of the trigram lists at hand. The walk ends early when any
- * probed list runs out.
+ * (needle-check.ts), from the spans the trigram lists hold at the cursors. The walk ends early when
+ * any probed list runs out.
  */
 import { checkNeedle, containsNeedle, createNeedleCheck } from './needle-check.ts';
 import { lowerBound, seek } from './posting-lists.ts';

@@ -1,12 +1,12 @@
 /**
- * Exact answers for popular `query` needles. Verifying tens of thousands of candidates costs a few
- * milliseconds (one string check each), and the same few words ("on time", "price") come back again
- * and again; so the first search for a needle with many candidates records every position that truly
- * contains it, and later searches intersect that list like any other, without touching a string.
+ * Exact answers for popular `query` needles. Checking tens of thousands of candidates costs a few
+ * milliseconds (needle-check.ts, one each), and the same few words ("on time", "price") come back
+ * again and again; so the first search for a needle with many candidates records every position that
+ * truly contains it, and later searches intersect that list like any other, with no check at all.
  *
  * Bounded: at most `maxPositions` positions in all (4 bytes each, 32 MB by default) and `maxEntries`
- * needles; the least recently used needle goes first. Entries never go stale: an index is built once per data set and the
- * cache lives and dies with it.
+ * needles; the least recently used needle goes first. Entries never go stale: an index is built once
+ * per data set and the cache lives and dies with it.
  */
 
 export type NeedleCacheOptions = {
