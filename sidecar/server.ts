@@ -1,32 +1,66 @@
 /**
- * Wires the sidecar from a typed Config: build store, routers, HTTP server. Tests start it on
- * port 0 with a literal config; sidecar/main.ts starts it from the environment.
+ * Wires the sidecar from a typed Config: build store, WebSub hub, routers, HTTP server. Tests start it
+ * on port 0 with a literal config; sidecar/main.ts starts it from the environment.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServiceUrls } from '../core/urls.ts';
 import { createApp } from './app.ts';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMcpRouter } from './mcp/index.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
+import { createBuildTopicSource } from './static/topic-source.ts';
+import {
+  createCallbackClient,
+  createHub,
+  createHubRouter,
+  openHubStore,
+  type CallbackClientOptions,
+  type Hub,
+  type HubOptions,
+  type HubStore,
+} from './websub/index.ts';
 
 export type RunningSidecar = {
   server: Server;
   /** Where it listens, e.g. `http://127.0.0.1:41234`. */
   url: string;
   builds: BuildStore;
+  hub: Hub;
   close(): Promise<void>;
 };
 
-export async function startSidecar(config: Config, options: { log?: Logger } = {}): Promise<RunningSidecar> {
+/** What a Config does not say: the logger, and tuning of the hub that tests and benchmarks change. */
+export type SidecarOptions = {
+  log?: Logger;
+  /** Added to the hub's callback client: tests trust their CA (`ca`), benchmarks raise the concurrency. */
+  callbackClient?: Partial<Omit<CallbackClientOptions, 'allowPrivateCallbacks'>>;
+  /** Added to `config.websub`: delivery tuning such as `maxInFlight` or `pollIntervalMs`. */
+  hub?: Partial<HubOptions>;
+  /** An open store to use instead of `openHubStore(config)`; the caller closes it. */
+  hubStore?: HubStore;
+};
+
+export async function startSidecar(config: Config, options: SidecarOptions = {}): Promise<RunningSidecar> {
   const log = options.log ?? createLogger(config.logLevel);
   const builds = await createBuildStore({
     distDir: config.distDir,
     publicUrl: config.publicUrl,
     log: (event, fields) => log.info(event, fields),
   });
+  const store = options.hubStore ?? (await openHubStore(config));
+  const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
+  const hub = createHub({
+    store,
+    topics: createBuildTopicSource({ builds, publicUrl: config.publicUrl }),
+    hubUrl: createServiceUrls(config.publicUrl).hub,
+    options: { ...config.websub, ...options.hub },
+    client,
+    log,
+  });
   const getLive = () => builds.current().live;
-  const listener = createApp({ builds, log, routers: [createMcpRouter({ getLive, config })] });
+  const listener = createApp({ builds, log, routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config })] });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
   server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {
@@ -36,15 +70,22 @@ export async function startSidecar(config: Config, options: { log?: Logger } = {
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, public_url: config.publicUrl, build: builds.current().id });
+  // Notifies topics whose bytes changed while the service was down (a publish with no service running).
+  await hub.start();
   return {
     server,
     url: `http://${host}:${port}`,
     builds,
+    hub,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      // Deliveries in progress are given back to the store, so the next start resumes them.
+      await hub.stop();
+      client.close();
+      if (!options.hubStore) await store.close();
     },
   };
 }

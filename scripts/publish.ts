@@ -1,0 +1,143 @@
+/**
+ * `npm run publish`: build the content (validated, into a fresh folder, swapped in with two renames:
+ * scripts/build.ts), then tell the running service with one WebSub `hub.mode=publish` ping per topic
+ * to its hub at `http://HOST:PORT`. The hub re-reads each topic through the service's build store, so
+ * the ping is also what makes the service load the new build; it then notifies the subscribers of every
+ * topic whose bytes changed, and nobody for a topic whose bytes did not (CONTRACT.md "WebSub decisions").
+ *
+ * - Invalid content stops before anything is swapped: the build's error, exit 1, dist and the running
+ *   service untouched.
+ * - No service listening: the build is in place; the next start serves it and notifies, because the
+ *   hub compares every topic with the content it last notified when it starts. Exit 0.
+ */
+import type { Manifest } from '../core/publishing/manifest.ts';
+import { createServiceUrls, PATHS } from '../core/urls.ts';
+import { buildOptionsFromEnv, buildSite, type BuildOptions } from './build.ts';
+
+export type TopicChange = { topic: string; path: string; changed: boolean };
+
+export type PublishResult =
+  | { ok: false; stage: 'build'; message: string }
+  | { ok: false; stage: 'notify'; message: string; manifest: Manifest; topics: TopicChange[] }
+  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'not-running' | 'notified' };
+
+export type PublishOptions = {
+  build: BuildOptions;
+  /** Where the running service listens, e.g. `http://127.0.0.1:4321`. */
+  serviceUrl: string;
+  /** How long to wait for the service to serve the new build after the pings. */
+  confirmTimeoutMs?: number;
+};
+
+export async function publishSite(options: PublishOptions): Promise<PublishResult> {
+  const built = await buildSite(options.build);
+  if (!built.ok) return { ok: false, stage: 'build', message: built.message };
+  const { manifest, previous } = built;
+  const topics = createServiceUrls(options.build.publicUrl)
+    .topics()
+    .map((topic): TopicChange => {
+      const path = new URL(topic).pathname;
+      return { topic, path, changed: previous?.files[path]?.etag !== manifest.files[path]?.etag };
+    });
+
+  const hubUrl = `${options.serviceUrl}${PATHS.hub}`;
+  for (const { topic } of topics) {
+    const sent = await sendPublishPing(hubUrl, topic);
+    if (sent === 'not-running') return { ok: true, manifest, topics, ms: built.ms, service: 'not-running' };
+    if (sent !== 'accepted') return { ok: false, stage: 'notify', message: sent, manifest, topics };
+  }
+  const confirmed = await waitUntilServed(options.serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
+  if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
+  return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
+}
+
+/** One ping; a 429 is retried after its Retry-After (the hub limits requests per client address). */
+async function sendPublishPing(hubUrl: string, topic: string): Promise<'accepted' | 'not-running' | string> {
+  for (let attempt = 1; ; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(hubUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': topic }).toString(),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (error) {
+      if (errorCode(error) === 'ECONNREFUSED') return 'not-running';
+      return `the hub at ${hubUrl} could not be reached (${errorCode(error) ?? String(error)})`;
+    }
+    const text = await response.text();
+    if (response.status === 202) return 'accepted';
+    if (response.status === 429 && attempt < 4) {
+      const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 5);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      continue;
+    }
+    return `the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${text.slice(0, 500)}`;
+  }
+}
+
+/**
+ * The pings return 202 before the hub re-reads the topics; waiting until every topic is served with
+ * its new ETag confirms that the service loaded this very build (and not, say, another DIST_DIR).
+ */
+async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: TopicChange[], timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(topics.map((t) => t.path));
+  for (;;) {
+    for (const path of [...pending]) {
+      const response = await fetch(`${serviceUrl}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } }).catch(() => undefined);
+      if (response?.headers.get('etag') === manifest.files[path]?.etag) pending.delete(path);
+    }
+    if (pending.size === 0) return { ok: true } as const;
+    if (Date.now() > deadline) {
+      return {
+        ok: false,
+        message: `the service at ${serviceUrl} accepted the pings but still serves other bytes for ${[...pending].join(', ')} after ${timeoutMs / 1000} s; does it serve the same DIST_DIR and PUBLIC_URL?`,
+      } as const;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The service's own address from HOST and PORT (as sidecar/config.ts reads them); a wildcard address is reached on loopback. */
+export function serviceUrlFromEnv(env: NodeJS.ProcessEnv): string {
+  const host = env.HOST || '127.0.0.1';
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${env.PORT || '4321'}`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  const cause = error instanceof Error && error.cause ? error.cause : error;
+  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
+  return cause instanceof Error ? cause.message : undefined;
+}
+
+if (import.meta.main) {
+  const build = buildOptionsFromEnv(process.env);
+  const serviceUrl = serviceUrlFromEnv(process.env);
+  const result = await publishSite({ build, serviceUrl });
+  if (!result.ok && result.stage === 'build') {
+    console.error(result.message);
+    console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
+    process.exit(1);
+  }
+  const changed = result.topics.filter((t) => t.changed).map((t) => t.topic);
+  const unchanged = result.topics.filter((t) => !t.changed).map((t) => t.topic);
+  const seconds = result.ok ? ` in ${(result.ms / 1000).toFixed(1)} s` : '';
+  console.log(`Built ${Object.keys(result.manifest.files).length} files into ${build.outDir}/${seconds} (build ${result.manifest.build_id}).`);
+  console.log(`Topics changed: ${changed.length > 0 ? changed.join(', ') : 'none'}`);
+  console.log(`Topics unchanged: ${unchanged.length > 0 ? unchanged.join(', ') : 'none'}`);
+  if (!result.ok) {
+    console.error(`Could not notify the running service: ${result.message}`);
+    process.exit(1);
+  }
+  if (result.service === 'not-running') {
+    console.log(`No service is running at ${serviceUrl}: the next start serves this build and notifies the subscribers of the changed topics.`);
+  } else {
+    console.log(
+      `The service at ${serviceUrl} now serves build ${result.manifest.build_id}` +
+        (changed.length > 0 ? '; its hub is notifying the subscribers of the changed topics.' : '; no topic changed, so nobody is notified.'),
+    );
+  }
+}

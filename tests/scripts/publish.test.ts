@@ -1,0 +1,115 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceUrls } from '../../core/urls.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+
+const PUBLIC = 'https://reviews.example.org';
+const urls = createServiceUrls(PUBLIC);
+
+/** Runs `npm run publish`'s script as a user would, with environment variables only. */
+function publish(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['scripts/publish.ts'], { env: { ...process.env, HOST: '127.0.0.1', PUBLIC_URL: PUBLIC, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A port nothing listens on: bound once by us, then released. */
+async function freePort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return String(port);
+}
+
+async function makeContent() {
+  const work = await mkdtemp(path.join(tmpdir(), 'publish-'));
+  const contentDir = path.join(work, 'content');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  return { work, contentDir, distDir: path.join(work, 'dist') };
+}
+
+async function setTelephone(contentDir: string, telephone: string) {
+  const file = path.join(contentDir, 'business.json');
+  await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), telephone }));
+}
+
+const manifestOf = async (distDir: string) => JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
+
+describe('npm run publish with no service running', () => {
+  it('builds, swaps the build in, names the changed topics, says no service runs and exits 0', async () => {
+    const { contentDir, distDir } = await makeContent();
+    const env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: await freePort() };
+
+    const first = await publish(env);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}\n`);
+    expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}`);
+    const built = await manifestOf(distDir);
+    expect(first.stdout).toContain(`(build ${built.build_id})`);
+
+    await setTelephone(contentDir, '+1-555-010-7777');
+    const second = await publish(env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
+    expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}\n`);
+    expect(await readFile(path.join(distDir, 'reviews.json'), 'utf8')).toContain('555-010-7777');
+  }, 30_000);
+
+  it('stops on invalid content with the build error, exit 1, and leaves dist untouched', async () => {
+    const { contentDir, distDir } = await makeContent();
+    await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+    const before = await readFile(path.join(distDir, '_manifest.json'), 'utf8');
+    await writeFile(path.join(contentDir, 'reviews', 'broken.json'), JSON.stringify([{ id: 'r-0200', rating: 5, date: '2025-13-01', text: 'x', author: 'y', verified: true }]));
+
+    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: await freePort() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Invalid content: 1 problem\n {2}- reviews\/broken\.json, review r-0200, field date: /);
+    expect(run.stderr).toContain('Nothing was published');
+    expect(run.stdout).toBe('');
+    expect(await readFile(path.join(distDir, '_manifest.json'), 'utf8')).toBe(before);
+  }, 30_000);
+});
+
+describe('npm run publish with the service running', () => {
+  let service: Awaited<ReturnType<typeof startTestSidecar>>;
+  let env: Record<string, string>;
+  let contentDir: string;
+
+  beforeAll(async () => {
+    const made = await makeContent();
+    contentDir = made.contentDir;
+    await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
+    service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC });
+    env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
+  }, 30_000);
+  afterAll(() => service?.close());
+
+  it('exits once the service serves the new build, with no restart', async () => {
+    const before = await fetch(`${service.url}/reviews.json`).then((r) => r.json());
+    await setTelephone(contentDir, '+1-555-010-8888');
+    const run = await publish(env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`The service at http://127.0.0.1:${env.PORT} now serves build`);
+    // No polling here: publish returned only after the service had swapped the build in.
+    const after = await fetch(`${service.url}/reviews.json`).then((r) => r.json());
+    expect(before.business.telephone).not.toBe('+1-555-010-8888');
+    expect(after.business.telephone).toBe('+1-555-010-8888');
+  }, 30_000);
+
+  it('fails with the hub’s answer when the service does not know the topics (another PUBLIC_URL)', async () => {
+    const run = await publish({ ...env, PUBLIC_URL: 'https://elsewhere.example' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Could not notify the running service: the hub at .* answered 400 to the publish ping for https:\/\/elsewhere\.example\/feed\.xml/);
+  }, 30_000);
+});
