@@ -4,6 +4,7 @@
  * strictly (see core/search/parse-search-params.ts) and then parsed by this one schema.
  */
 import { z } from 'zod';
+import { PolaritySchema } from '../insights/analyze-review.ts';
 import { IsoDateSchema } from './content.ts';
 import { ReviewListSchema } from './published.ts';
 
@@ -43,6 +44,22 @@ export const SearchFiltersShape = {
     .max(200)
     .optional()
     .meta({ description: 'Service id; only reviews that mention the service.' }),
+  aspect: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        'Aspect id (`punctuality`, `price`, … as listed in /insights.json `aspects[].id`); only reviews that mention the aspect. Case-insensitive.',
+    }),
+  aspect_sentiment: z
+    .enum(PolaritySchema.options, { error: `must be one of ${PolaritySchema.options.join(', ')}` })
+    .optional()
+    .meta({
+      description:
+        'Only reviews with an opinion of this polarity on `aspect`, or on any aspect when `aspect` is not given (`aspect_sentiment=negative` lists every review with a complaint).',
+    }),
   limit: z
     .int({ error: `must be an integer from 1 to ${SEARCH_LIMIT_MAX}` })
     .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)

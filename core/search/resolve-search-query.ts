@@ -1,7 +1,8 @@
 /**
  * The one way into the search engine, for REST and MCP alike: the schema check (search-issues.ts), then
  * the names only the data can judge: `mentions_technician` (name or alias) becomes the canonical name,
- * `mentions_service` must be a known service id. Every problem is reported at once.
+ * `mentions_service` must be a known service id, `aspect` an id of the aspect set. Every problem is
+ * reported at once.
  */
 import type { ErrorIssue } from '../schemas/errors.ts';
 import type { SearchQuery } from '../schemas/search.ts';
@@ -10,8 +11,9 @@ import type { ReviewIndex } from './review-index.ts';
 import { validateSearchInput } from './search-issues.ts';
 
 /**
- * A valid search whose `mentions_technician` is a canonical technician name and whose
- * `mentions_service` is a service id of the business; `limit` has its default applied.
+ * A valid search whose `mentions_technician` is a canonical technician name, whose
+ * `mentions_service` is a service id of the business and whose `aspect` is an aspect id of the index;
+ * `limit` has its default applied.
  */
 export type ResolvedSearchQuery = SearchQuery;
 
@@ -48,6 +50,14 @@ function resolveService(index: ReviewIndex, id: string): string | ErrorIssue {
   };
 }
 
+/** Aspect ids are lowercase slugs, so case and surrounding white space do not matter. */
+function resolveAspect(index: ReviewIndex, id: string): string | ErrorIssue {
+  const wanted = normalizeTerm(id);
+  if (index.aspects.includes(wanted)) return wanted;
+  const known = index.aspects.length === 0 ? 'no review mentions any aspect' : `known aspects: ${index.aspects.join(', ')}`;
+  return { path: ['aspect'], message: `no aspect has the id ${JSON.stringify(id)}; ${known}`, code: 'unknown_aspect' };
+}
+
 export function resolveSearchQuery(input: unknown, index: ReviewIndex): SearchResolution {
   const validated = validateSearchInput(input);
   const issues = validated.ok ? [] : [...validated.issues];
@@ -67,10 +77,17 @@ export function resolveSearchQuery(input: unknown, index: ReviewIndex): SearchRe
     if (typeof resolved === 'string') service = resolved;
     else issues.push(resolved);
   }
+  let aspect: string | undefined;
+  if (typeof raw.aspect === 'string' && !flagged.has('aspect')) {
+    const resolved = resolveAspect(index, raw.aspect);
+    if (typeof resolved === 'string') aspect = resolved;
+    else issues.push(resolved);
+  }
 
   if (!validated.ok || issues.length > 0) return { ok: false, issues };
   const query: ResolvedSearchQuery = { ...validated.query };
   if (technician !== undefined) query.mentions_technician = technician;
   if (service !== undefined) query.mentions_service = service;
+  if (aspect !== undefined) query.aspect = aspect;
   return { ok: true, query };
 }

@@ -3,13 +3,14 @@
  * first: date descending, then id ascending), and everything else refers to positions in it, so the
  * position order is the result order:
  * - a date range is a contiguous run of positions, found by binary search;
- * - ratings, technicians and services have ascending posting lists;
+ * - ratings, technicians, services and aspects (aspect-lists.ts) have ascending posting lists;
  * - text and titles have a trigram index (text-index.ts), and popular needles an exact cache
  *   (needle-cache.ts).
  */
 import { compareNewestFirst } from '../order.ts';
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
 import { buildBusinessTerms, type BusinessTerms } from './business-terms.ts';
+import { listAspectKeys, listReviewAspects } from './aspect-lists.ts';
 import { createNeedleCache, type NeedleCache, type NeedleCacheOptions } from './needle-cache.ts';
 import { buildPostingLists, EMPTY_LIST } from './posting-lists.ts';
 import { buildTextIndex } from './build-text-index.ts';
@@ -29,6 +30,10 @@ export type ReviewIndex = {
   readonly byTechnician: ReadonlyMap<string, Int32Array>;
   /** Service id → positions. */
   readonly byService: ReadonlyMap<string, Int32Array>;
+  /** The aspect ids the `aspect` filter accepts. */
+  readonly aspects: readonly string[];
+  /** aspectListKey(aspect, polarity) → positions. */
+  readonly byAspect: ReadonlyMap<string, Int32Array>;
   readonly text: TextIndex;
   /** Exact answers of popular `query` needles, filled by searches. */
   readonly needles: NeedleCache;
@@ -37,6 +42,8 @@ export type ReviewIndex = {
 export type ReviewIndexOptions = {
   /** Tuning of the popular-needle cache; the defaults suit production (tests shrink them). */
   needleCache?: NeedleCacheOptions;
+  /** The aspect set (its ids, in order); by default the aspects the reviews carry. */
+  aspects?: readonly string[];
 };
 
 /** `reviews` must already be newest first (the order every dataset publishes); anything else is a bug upstream. */
@@ -67,6 +74,8 @@ export function createReviewIndex(
     byRating: ratingLists.map((list) => (list.length === 0 ? EMPTY_LIST : Int32Array.from(list))),
     byTechnician: buildPostingLists(n, (pos) => reviews[pos]!.technicians),
     byService: buildPostingLists(n, (pos) => reviews[pos]!.services),
+    aspects: options.aspects ?? listReviewAspects(reviews),
+    byAspect: buildPostingLists(n, (pos) => listAspectKeys(reviews[pos]!)),
     text: buildTextIndex(reviews),
     needles: createNeedleCache(options.needleCache),
   };

@@ -4,7 +4,7 @@
  *
  * Plan per query:
  * 1. since/until → a contiguous position range [lo, hi) (binary search).
- * 2. Lists, each cut to [lo, hi): rating, technician, service, and for `query` either one exact list
+ * 2. Lists, each cut to [lo, hi): rating, technician, service, aspect, and for `query` either one exact list
  *    (a three-character trigram, or a popular needle's cached answer, needle-cache.ts) or the
  *    trigram lists that cover the needle, shortest first, plus a check of each candidate.
  * 3. The shortest list, or the range when it is shorter, drives the walk (candidate-walk.ts).
@@ -15,6 +15,7 @@
  */
 import type { PublishedReview } from '../schemas/published.ts';
 import { cutProbe, listProbe, walkCandidates, type Probe, type Walk } from './candidate-walk.ts';
+import { aspectListKey } from './aspect-lists.ts';
 import { EMPTY_LIST, restrictToRange } from './posting-lists.ts';
 import type { ResolvedSearchQuery } from './resolve-search-query.ts';
 import { findDateRange, type ReviewIndex } from './review-index.ts';
@@ -59,8 +60,8 @@ function needleWalk(plan: TextPlan, lo: number, hi: number): NeedleParts {
 
 /**
  * What `query` needs: nothing (empty), an exact list, or a plan to verify. A needle with many
- * candidates gets its exact list computed over all reviews and cached, unless the other filters already
- * leave far fewer candidates (then this search verifies only those, and caches nothing).
+ * candidates, searched a second time, gets its exact list computed over all reviews and cached, unless
+ * the other filters already leave far fewer candidates (then this search checks only those).
  */
 function findNeedle(index: ReviewIndex, query: string, otherCandidates: number): { exact: Int32Array } | { plan: TextPlan } | null {
   const plan = planTextQuery(index.text, query);
@@ -69,7 +70,9 @@ function findNeedle(index: ReviewIndex, query: string, otherCandidates: number):
   const cached = index.needles.get(plan.needle);
   if (cached !== undefined) return { exact: cached };
   const estimate = Math.min(index.reviews.length, ...plan.lists.map((list) => list.positions.length));
-  if (estimate < index.needles.minCandidates || estimate > 2 * otherCandidates) return { plan };
+  if (estimate < index.needles.minCandidates || estimate > 2 * otherCandidates || !index.needles.noteMiss(plan.needle)) {
+    return { plan };
+  }
 
   const parts = needleWalk(plan, 0, index.reviews.length);
   const driver = parts.probes.shift() ?? null;
@@ -108,6 +111,8 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const named: Int32Array[] = [];
   if (query.mentions_technician !== undefined) named.push(index.byTechnician.get(query.mentions_technician) ?? EMPTY_LIST);
   if (query.mentions_service !== undefined) named.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
+  const aspectKey = aspectListKey(query.aspect, query.aspect_sentiment);
+  if (aspectKey !== undefined) named.push(index.byAspect.get(aspectKey) ?? EMPTY_LIST);
   const probes: Probe[] = named.map((list) => cutProbe(listProbe(list), lo, hi));
   const ratingList = rating === 0 ? null : restrictToRange(index.byRating[rating] ?? EMPTY_LIST, lo, hi);
   const otherCandidates = Math.min(hi - lo, ratingList?.length ?? hi, ...probes.map((probe) => probe.positions.length));

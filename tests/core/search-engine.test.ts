@@ -10,7 +10,7 @@ import {
 } from '../../core/search/index.ts';
 import { BOUNDARY_TEXT_HEAD, BOUNDARY_TITLE_TAIL, createEdgeReviews, FAR_NEEDLE } from '../fixtures/search/edge-reviews.ts';
 import { createRandom, type Random } from '../fixtures/search/random.ts';
-import { createSyntheticBusiness, createSyntheticReviews } from '../fixtures/search/synthetic-reviews.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
 
 type Input = {
   rating?: number;
@@ -20,6 +20,8 @@ type Input = {
   query?: string;
   mentions_technician?: string;
   mentions_service?: string;
+  aspect?: string;
+  aspect_sentiment?: 'positive' | 'neutral' | 'negative';
   limit?: number;
 };
 
@@ -28,6 +30,9 @@ function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, 
   const wanted = input.mentions_technician?.trim().toLowerCase();
   const technician = business.technicians.find((t) => [t.name, ...t.aliases].some((n) => n.toLowerCase() === wanted));
   const needle = input.query?.toLowerCase();
+  const aspect = input.aspect?.trim().toLowerCase();
+  const hasAspect = (r: PublishedReview) =>
+    r.aspects.some((a) => (aspect === undefined || a.aspect === aspect) && (input.aspect_sentiment === undefined || a.polarity === input.aspect_sentiment));
   const matches = reviews
     .filter(
       (r) =>
@@ -37,7 +42,8 @@ function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, 
         (input.until === undefined || r.date <= input.until) &&
         (needle === undefined || r.text.toLowerCase().includes(needle) || (r.title ?? '').toLowerCase().includes(needle)) &&
         (wanted === undefined || r.technicians.includes(technician!.name)) &&
-        (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())),
+        (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())) &&
+        ((aspect === undefined && input.aspect_sentiment === undefined) || hasAspect(r)),
     )
     .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
   const limit = input.limit ?? 20;
@@ -101,6 +107,11 @@ function pickInput(random: Random, reviews: PublishedReview[], business: Publish
     const id = random.pick(business.services).id;
     input.mentions_service = random.chance(0.8) ? id : ` ${id.toUpperCase()} `;
   }
+  if (random.chance(0.25)) {
+    const id = random.pick(SYNTHETIC_ASPECTS);
+    input.aspect = random.chance(0.8) ? id : ` ${id.toUpperCase()} `;
+  }
+  if (random.chance(0.25)) input.aspect_sentiment = random.pick(['positive', 'neutral', 'negative'] as const);
   if (random.chance(0.6)) input.limit = random.pick([1, 2, 5, 20, 50, 99, 100]);
   return input;
 }
@@ -140,7 +151,7 @@ const reviews = [...createSyntheticReviews({ count: 1_500, seed: 99, lastDate: '
   .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
 
 describe('searchReviews', () => {
-  const index = createReviewIndex(reviews, business);
+  const index = createReviewIndex(reviews, business, { aspects: SYNTHETIC_ASPECTS });
 
   it('agrees with the naive oracle over many seeded parameter combinations', () => {
     compareWithOracle(index, reviews, business, 1, 1_500);
@@ -148,7 +159,10 @@ describe('searchReviews', () => {
 
   it('agrees with the oracle when popular needles come from the exact-answer cache', () => {
     // A tiny cache that caches almost every needle and evicts all the time.
-    const cached = createReviewIndex(reviews, business, { needleCache: { minCandidates: 1, maxEntries: 6, maxPositions: 3_000 } });
+    const cached = createReviewIndex(reviews, business, {
+      needleCache: { minCandidates: 1, maxEntries: 6, maxPositions: 3_000 },
+      aspects: SYNTHETIC_ASPECTS,
+    });
     compareWithOracle(cached, reviews, business, 2, 800);
     compareWithOracle(cached, reviews, business, 2, 800); // the same needles again, now answered from the cache
     expect(cached.needles.size).toBeGreaterThan(0);
@@ -210,6 +224,33 @@ describe('searchReviews', () => {
     }
     expect(all.total).toBeGreaterThan(20);
     expect(paged).toEqual(all.ids);
+  });
+
+  it('matches aspect_sentiment alone on any aspect, and with aspect on that aspect only', () => {
+    // A review with two aspects of opposite polarity tells the combinations apart.
+    const mixed = reviews.find((r) => {
+      const polarities = new Set(r.aspects.map((a) => a.polarity));
+      return polarities.has('positive') && polarities.has('negative');
+    })!;
+    const praised = mixed.aspects.find((a) => a.polarity === 'positive')!.aspect;
+    const faulted = mixed.aspects.find((a) => a.polarity === 'negative')!.aspect;
+    const ids = (q: Omit<Input, 'limit'>) => {
+      const resolved = resolveSearchQuery({ ...q, limit: 100, since: mixed.date, until: mixed.date }, index);
+      if (!resolved.ok) throw new Error(JSON.stringify(resolved.issues));
+      return searchReviews(index, resolved.query).reviews.map((r) => r.id);
+    };
+    expect(ids({ aspect_sentiment: 'positive' })).toContain(mixed.id);
+    expect(ids({ aspect_sentiment: 'negative' })).toContain(mixed.id);
+    expect(ids({ aspect: praised, aspect_sentiment: 'positive' })).toContain(mixed.id);
+    expect(ids({ aspect: praised, aspect_sentiment: 'negative' })).not.toContain(mixed.id);
+    expect(ids({ aspect: faulted, aspect_sentiment: 'positive' })).not.toContain(mixed.id);
+    expect(ids({ aspect: faulted.toUpperCase() })).toContain(mixed.id);
+  });
+
+  it('accepts an aspect of the set that no review mentions, with no match', () => {
+    const resolved = resolveSearchQuery({ aspect: 'warranty' }, index);
+    expect(resolved.ok).toBe(true);
+    if (resolved.ok) expect(searchReviews(index, resolved.query).total).toBe(0);
   });
 
   it('includes both boundary days of since and until', () => {

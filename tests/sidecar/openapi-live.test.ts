@@ -34,6 +34,8 @@ describe('live responses against the served OpenAPI document', () => {
     ['GET', '/api/reviews/search', {}],
     ['GET', '/api/reviews/search?rating=5&limit=2&query=the', {}],
     ['GET', '/api/reviews/search?mentions_technician=mike&mentions_service=furnace-repair', {}],
+    ['GET', '/api/reviews/search?aspect=punctuality&aspect_sentiment=negative&limit=3', {}],
+    ['GET', '/api/reviews/search?aspect=vibes&aspect_sentiment=mixed', {}],
     ['GET', '/api/reviews/search?rating=9&bogus=1', {}],
     ['GET', '/api/reviews/since/2025-01-01', {}],
     ['GET', '/api/reviews/since/2001-01-01', {}],

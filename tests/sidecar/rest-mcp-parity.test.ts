@@ -25,6 +25,8 @@ describe('REST search and the MCP tool search_reviews', () => {
     { mentions_technician: 'mike', since: '2025-01-01', limit: 100 },
     { mentions_service: 'ac-repair', until: '2025-06-30' },
     { query: 'price', rating: 1 },
+    { aspect: 'price', aspect_sentiment: 'negative' },
+    { aspect_sentiment: 'negative', min_rating: 4, limit: 50 },
   ])('return the same reviews for %j', async (params) => {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
     const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${qs}`)).json();

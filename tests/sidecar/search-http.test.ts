@@ -4,12 +4,16 @@ import { buildTestSite, DEMO_CONTENT, SMALL_CONTENT } from '../helpers/site-buil
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { header, rawRequest } from '../helpers/http.ts';
 
-type Review = { id: string; rating: number; date: string; text: string; title: string | null; technicians: string[]; services: string[] };
+type Review = {
+  id: string; rating: number; date: string; text: string; title: string | null; technicians: string[]; services: string[];
+  aspects: { aspect: string; polarity: string }[];
+};
 type Business = { technicians: { name: string; aliases: string[] }[]; services: { id: string }[] };
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let reviews: Review[];
 let business: Business;
+let aspectIds: string[];
 
 beforeAll(async () => {
   const contentDir = existsSync(`${DEMO_CONTENT}/business.json`) ? DEMO_CONTENT : SMALL_CONTENT;
@@ -18,6 +22,8 @@ beforeAll(async () => {
   const dataset = JSON.parse((await rawRequest(`${sidecar.url}/reviews.json`)).body.toString());
   reviews = dataset.reviews;
   business = dataset.business;
+  const insights = JSON.parse((await rawRequest(`${sidecar.url}/insights.json`)).body.toString());
+  aspectIds = insights.aspects.map((a: { id: string }) => a.id);
 });
 afterAll(() => sidecar?.close());
 
@@ -31,6 +37,8 @@ async function search(params: Record<string, string | number>) {
 function oracle(p: Record<string, string | number>) {
   const tech = p.mentions_technician === undefined ? undefined : business.technicians.find((t) =>
     [t.name, ...t.aliases].some((n) => n.toLowerCase() === String(p.mentions_technician).trim().toLowerCase()))?.name;
+  const aspect = p.aspect === undefined ? undefined : String(p.aspect).trim().toLowerCase();
+  const sentiment = p.aspect_sentiment;
   const matches = reviews
     .filter((r) => p.rating === undefined || r.rating === Number(p.rating))
     .filter((r) => p.min_rating === undefined || r.rating >= Number(p.min_rating))
@@ -39,6 +47,8 @@ function oracle(p: Record<string, string | number>) {
     .filter((r) => p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase()) || (r.title ?? '').toLowerCase().includes(String(p.query).toLowerCase()))
     .filter((r) => tech === undefined || r.technicians.includes(tech))
     .filter((r) => p.mentions_service === undefined || r.services.includes(String(p.mentions_service)))
+    .filter((r) => (aspect === undefined && sentiment === undefined) || r.aspects.some((a) =>
+      (aspect === undefined || a.aspect === aspect) && (sentiment === undefined || a.polarity === sentiment)))
     .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1));
   const limit = p.limit === undefined ? 20 : Number(p.limit);
   return { reviews: matches.slice(0, limit), count: Math.min(limit, matches.length), total: matches.length, limit };
@@ -67,6 +77,8 @@ describe('GET /api/reviews/search', () => {
         p.mentions_technician = pick([t.name, ...t.aliases]).toUpperCase();
       }
       if (random() < 0.25) p.mentions_service = pick(business.services).id;
+      if (random() < 0.3) p.aspect = pick([...aspectIds, pick(aspectIds).toUpperCase()]);
+      if (random() < 0.3) p.aspect_sentiment = pick(['positive', 'neutral', 'negative']);
       if (random() < 0.5) p.limit = pick([1, 2, 5, 20, 50, 100]);
       const { status, body } = await search(p);
       expect(status, JSON.stringify(p)).toBe(200);
@@ -106,6 +118,10 @@ describe('GET /api/reviews/search', () => {
     ['since=2025-02-01&until=2025-01-01', 'since'],
     ['mentions_technician=Nobody%20Known', 'mentions_technician'],
     ['mentions_service=not-a-service', 'mentions_service'],
+    ['aspect=not-an-aspect', 'aspect'],
+    ['aspect=', 'aspect'],
+    ['aspect_sentiment=mixed', 'aspect_sentiment'],
+    ['aspect=price&aspect=speed', 'aspect'],
     ['foo=bar', 'foo'],
     ['rating=5&rating=4', 'rating'],
     [`query=${'x'.repeat(201)}`, 'query'],
@@ -124,5 +140,13 @@ describe('GET /api/reviews/search', () => {
     const res = await rawRequest(`${sidecar.url}/api/reviews/search?rating=9&limit=0&bogus=1`);
     const paths = JSON.parse(res.body.toString()).issues.map((i: { path: string[] }) => i.path[0]);
     expect(paths).toEqual(expect.arrayContaining(['rating', 'limit', 'bogus']));
+  });
+
+  it('names the aspects of /insights.json when the aspect is unknown', async () => {
+    const res = await rawRequest(`${sidecar.url}/api/reviews/search?aspect=vibes`);
+    const [issue] = JSON.parse(res.body.toString()).issues;
+    expect(issue).toMatchObject({ path: ['aspect'], code: 'unknown_aspect' });
+    expect(issue.message).toBe(`no aspect has the id "vibes"; known aspects: ${aspectIds.join(', ')}`);
+    expect(aspectIds.length).toBeGreaterThanOrEqual(10);
   });
 });

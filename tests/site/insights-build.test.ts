@@ -119,6 +119,25 @@ describe('the served /insights.json', () => {
     }
   });
 
+  it('gives filters that list, through the search API, exactly the reviews behind each figure', async () => {
+    const total = async (filter: Record<string, string>) => {
+      const res = await fetch(`${sidecar.url}/api/reviews/search?${new URLSearchParams({ ...filter, limit: '1' })}`);
+      expect(res.status, JSON.stringify(filter)).toBe(200);
+      return ((await res.json()) as { total: number }).total;
+    };
+    for (const aspect of insights.aspects) {
+      expect(await total(aspect.filter), aspect.id).toBe(aspect.mentions);
+      for (const polarity of ['positive', 'neutral', 'negative'] as const) {
+        expect(await total({ ...aspect.filter, aspect_sentiment: polarity }), `${aspect.id} ${polarity}`).toBe(aspect[polarity]);
+      }
+    }
+    for (const entity of [...insights.entities.technicians, ...insights.entities.services]) {
+      expect(await total(entity.filter!), entity.name).toBe(entity.reviews);
+    }
+    const anyNegative = dataset.reviews.filter((r) => r.aspects.some((a) => a.polarity === 'negative')).length;
+    expect(await total({ aspect_sentiment: 'negative' })).toBe(anyNegative);
+  });
+
   it('is the same bytes from a second build of the same content', async () => {
     const again = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
     expect((await readFile(path.join(again.distDir, 'insights.json'))).equals(insightsBytes)).toBe(true);
@@ -136,6 +155,35 @@ describe('MCP get_insights on the built service', () => {
       expect(all.structuredContent).toEqual({ sections: ['basis', 'aspects', 'entities', 'topics', 'faq', 'summary'], insights });
       const faq = await client.callTool({ name: 'get_insights', arguments: { section: 'faq' } });
       expect(faq.structuredContent).toEqual({ sections: ['basis', 'aspects', 'entities', 'topics', 'faq', 'summary'], insights: { faq: insights.faq } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('MCP search_reviews on the built service', () => {
+  it('takes aspect and aspect_sentiment as the REST search does, and names the aspects when one is unknown', async () => {
+    const client = new Client({ name: 'insights-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', sidecar.url)));
+    try {
+      const tools = await client.listTools();
+      const schema = tools.tools.find((t) => t.name === 'search_reviews')!.inputSchema as { properties: Record<string, { enum?: string[] }> };
+      expect(schema.properties['aspect']).toBeDefined();
+      expect(schema.properties['aspect_sentiment']?.enum).toEqual(['positive', 'neutral', 'negative']);
+
+      const args = { aspect: 'Price', aspect_sentiment: 'negative', limit: 100 };
+      const result = await client.callTool({ name: 'search_reviews', arguments: args });
+      const found = result.structuredContent as { reviews: ReviewsDataset['reviews']; total: number };
+      const expected = dataset.reviews.filter((r) => r.aspects.some((a) => a.aspect === 'price' && a.polarity === 'negative'));
+      expect(found.total).toBe(expected.length);
+      expect(found.reviews.map((r) => r.id)).toEqual(expected.slice(0, 100).map((r) => r.id));
+      expect(found.total).toBeGreaterThan(0);
+
+      const bad = await client.callTool({ name: 'search_reviews', arguments: { aspect: 'vibes', aspect_sentiment: 'mixed' } });
+      expect(bad.isError).toBe(true);
+      const text = (bad.content as { text: string }[])[0]!.text;
+      expect(text).toContain('aspect_sentiment');
+      expect(text).toContain(`known aspects: ${insights.aspects.map((a) => a.id).join(', ')}`);
     } finally {
       await client.close();
     }
