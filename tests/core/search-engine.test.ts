@@ -164,8 +164,24 @@ describe('searchReviews', () => {
       aspects: SYNTHETIC_ASPECTS,
     });
     compareWithOracle(cached, reviews, business, 2, 800);
-    compareWithOracle(cached, reviews, business, 2, 800); // the same needles again, now answered from the cache
+    compareWithOracle(cached, reviews, business, 2, 800); // the same needles again: cached, then answered from the cache
     expect(cached.needles.size).toBeGreaterThan(0);
+    const eager = createReviewIndex(reviews, business, {
+      needleCache: { minCandidates: 1, maxEntries: 6, maxPositions: 3_000, maxMissed: 0 },
+      aspects: SYNTHETIC_ASPECTS,
+    });
+    compareWithOracle(eager, reviews, business, 3, 800);
+    expect(eager.needles.size).toBeGreaterThan(0);
+  });
+
+  it('caches a needle at its second search, not its first', () => {
+    const fresh = createReviewIndex(reviews, business, { needleCache: { minCandidates: 1 } });
+    const first = searchReviews(fresh, { query: 'price', limit: 5 });
+    expect(fresh.needles.size).toBe(0);
+    const second = searchReviews(fresh, { query: 'PRICE', limit: 5 });
+    expect(fresh.needles.size).toBe(1);
+    expect(searchReviews(fresh, { query: 'Price', limit: 5 })).toEqual(second);
+    expect(second).toEqual(first);
   });
 
   it('never matches a query across the end of the title and the start of the text', () => {
