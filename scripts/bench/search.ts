@@ -9,7 +9,7 @@ import { createReviewIndex, resolveSearchQuery, searchReviews, type ReviewIndex 
 import type { PublishedBusiness } from '../../core/schemas/published.ts';
 import { COMPLAINT, NEUTRAL, PRAISE } from '../../tests/fixtures/search/phrases.ts';
 import { createRandom, type Random } from '../../tests/fixtures/search/random.ts';
-import { createSyntheticBusiness, createSyntheticReviews } from '../../tests/fixtures/search/synthetic-reviews.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../../tests/fixtures/search/synthetic-reviews.ts';
 import type { BenchRow } from './types.ts';
 
 const REVIEWS = 100_000;
@@ -77,6 +77,8 @@ export function createQueryMix(random: Random, business: PublishedBusiness): Rec
     () => ({ mentions_service: service(), ...pickWindow(random), rating: random.int(1, 5) }),
     () => ({ mentions_service: service(), mentions_technician: technician(), query: pickNeedle(random) }),
     () => ({ rating: random.int(1, 2), query: pickNeedle(random), since: pickWindow(random).since }),
+    () => ({ aspect: random.pick(SYNTHETIC_ASPECTS), aspect_sentiment: random.pick(['positive', 'negative']) }),
+    () => ({ aspect_sentiment: 'negative', query: pickNeedle(random) }),
   ];
   return Array.from({ length: QUERIES }, () => {
     const input = random.pick(kinds)();
@@ -126,19 +128,22 @@ export async function run(): Promise<BenchRow[]> {
   const reviews = createSyntheticReviews({ count: REVIEWS, seed: 20240601 });
   const before = measureMemoryMb();
   const buildStart = performance.now();
-  let index = createReviewIndex(reviews, business);
+  let index = createReviewIndex(reviews, business, { aspects: SYNTHETIC_ASPECTS });
   const buildMs = performance.now() - buildStart;
   const indexMb = measureMemoryMb() - before;
 
   // A second index without the popular-needle cache: it warms up the JIT (so every measured index
   // starts with an empty cache and pays for each first needle), then shows the uncached cost.
-  const uncached = createReviewIndex(reviews, business, { needleCache: { minCandidates: Number.POSITIVE_INFINITY } });
+  const uncached = createReviewIndex(reviews, business, {
+    aspects: SYNTHETIC_ASPECTS,
+    needleCache: { minCandidates: Number.POSITIVE_INFINITY },
+  });
   const mix = createQueryMix(createRandom(7), business);
   timeQueries(uncached, createQueryMix(createRandom(8), business).slice(0, WARM_UP));
   // The machine is shared: several rounds, each on a fresh index, and the median round counts.
   const rounds: Timings[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    if (round > 0) index = createReviewIndex(reviews, business);
+    if (round > 0) index = createReviewIndex(reviews, business, { aspects: SYNTHETIC_ASPECTS });
     rounds.push(timeQueries(index, mix));
   }
   rounds.sort((a, b) => percentile(a.wall, 99) - percentile(b.wall, 99));
