@@ -3,6 +3,9 @@
  * changed (after `npm run publish`, or a hub publish ping). Loading happens off to the side; the
  * swap is one assignment, so every request sees exactly one build.
  */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import { loadBuild, readBuildId, type LoadedBuild } from './load-build.ts';
 
 export type BuildStore = {
@@ -13,22 +16,38 @@ export type BuildStore = {
 
 export type BuildStoreLog = (event: string, fields: Record<string, unknown>) => void;
 
-/** At most one disk check per interval, however many publish pings arrive. */
-const CHECK_INTERVAL_MS = 500;
+/**
+ * A cheap signature of the manifest file: a swapped-in build is a new file (new inode), so an
+ * unchanged signature means an unchanged build and costs one stat, however many pings arrive.
+ */
+async function manifestSignature(distDir: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path.join(distDir, MANIFEST_FILE));
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
 
 export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: BuildStoreLog }): Promise<BuildStore> {
+  let signature = await manifestSignature(options.distDir);
   let current = await loadBuild(options.distDir, options.publicUrl);
   let inFlight: Promise<boolean> | undefined;
-  let lastCheck = 0;
 
   async function check(): Promise<boolean> {
-    lastCheck = Date.now();
+    const seen = await manifestSignature(options.distDir);
+    if (seen === undefined || seen === signature) return false;
     const id = await readBuildId(options.distDir);
-    if (id === undefined || id === current.id) return false;
+    if (id === undefined) return false;
+    if (id === current.id) {
+      signature = seen;
+      return false;
+    }
     try {
       const next = await loadBuild(options.distDir, options.publicUrl);
       const previous = current.id;
       current = next;
+      signature = seen;
       options.log?.('build_swapped', { from: previous, to: next.id });
       return true;
     } catch (error) {
@@ -41,11 +60,7 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
   return {
     current: () => current,
     refresh() {
-      if (inFlight) return inFlight;
-      const wait = Math.max(0, lastCheck + CHECK_INTERVAL_MS - Date.now());
-      inFlight = new Promise<void>((resolve) => setTimeout(resolve, wait))
-        .then(check)
-        .finally(() => (inFlight = undefined));
+      inFlight ??= check().finally(() => (inFlight = undefined));
       return inFlight;
     },
   };
