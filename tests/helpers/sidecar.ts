@@ -3,9 +3,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig, type Config } from '../../sidecar/config.ts';
-import { startSidecar } from '../../sidecar/server.ts';
+import { startSidecar, type SidecarOptions } from '../../sidecar/server.ts';
 
-export async function startTestSidecar(options: { distDir: string; publicUrl?: string; env?: Record<string, string> }) {
+/** `sidecar` passes options such as the test CA for the hub's callback client. */
+export async function startTestSidecar(options: { distDir: string; publicUrl?: string; env?: Record<string, string>; sidecar?: SidecarOptions }) {
   const parsed = parseConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -18,6 +19,6 @@ export async function startTestSidecar(options: { distDir: string; publicUrl?: s
   });
   if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   const config: Config = parsed.config;
-  const sidecar = await startSidecar(config);
+  const sidecar = await startSidecar(config, options.sidecar);
   return { ...sidecar, config };
 }

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
-import { parseConfig } from '../../sidecar/config.ts';
-import { startSidecar, type RunningSidecar } from '../../sidecar/server.ts';
+import type { RunningSidecar } from '../../sidecar/server.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
 import { createTestCa, type RecordedRequest, type TestCa } from '../helpers/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { sleep } from './harness.ts';
@@ -42,20 +42,18 @@ beforeAll(async () => {
   distDir = path.join(work, 'dist');
   await cp(SMALL_CONTENT, contentDir, { recursive: true });
   await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
-  const parsed = parseConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PUBLIC_URL: PUBLIC,
-    CONTENT_DIR: contentDir,
-    DIST_DIR: distDir,
-    DATA_DIR: path.join(work, 'data'),
-    LOG_LEVEL: 'silent',
-    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-    WEBSUB_RETRY_DELAYS_MS: '50,100',
-  });
-  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
   // In process, NODE_EXTRA_CA_CERTS was read long ago: the callback client is given the test CA instead.
-  service = await startSidecar(parsed.config, { callbackClient: { ca: ca.certPem } });
+  service = await startTestSidecar({
+    distDir,
+    publicUrl: PUBLIC,
+    env: {
+      CONTENT_DIR: contentDir,
+      DATA_DIR: path.join(work, 'data'),
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_RETRY_DELAYS_MS: '50,100',
+    },
+    sidecar: { callbackClient: { ca: ca.certPem } },
+  });
 }, 30_000);
 
 afterAll(async () => {
