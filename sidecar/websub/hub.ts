@@ -106,14 +106,27 @@ export function createHub(deps: HubDeps): Hub {
       log.info('websub intent not verified', { ...fields, why });
       return;
     }
-    if (request.mode === 'subscribe') {
-      const at = now();
-      const { topic, callback, secret, leaseSeconds } = request;
-      await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
-    } else {
-      await store.removeSubscription(request.topic, request.callback);
+    try {
+      if (request.mode === 'subscribe') {
+        const at = now();
+        const { topic, callback, secret, leaseSeconds } = request;
+        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
+      } else {
+        await store.removeSubscription(request.topic, request.callback);
+      }
+    } catch (err) {
+      log.error('websub verified intent could not be saved', { ...fields, error: String(err) });
+      // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
+      // rather than wait for notifications that will never come.
+      if (request.mode === 'subscribe') await sendDenied(request, 'the hub could not save the subscription; subscribe again later', signal);
+      return;
     }
     log.info('websub intent verified', fields);
+  }
+
+  async function sendDenied(request: { topic: string; callback: string }, reason: string, signal: AbortSignal): Promise<void> {
+    const url = appendHubQuery(request.callback, { 'hub.mode': 'denied', 'hub.topic': request.topic, 'hub.reason': reason });
+    await client.send({ method: 'GET', url, signal });
   }
 
   async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
