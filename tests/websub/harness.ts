@@ -15,7 +15,7 @@ import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.t
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
 import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
 import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
-import type { RateLimitOptions } from '../../sidecar/websub/rate-limit.ts';
+import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { TestCa } from '../helpers/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
