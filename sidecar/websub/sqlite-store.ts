@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
@@ -57,6 +58,20 @@ export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
   maxBytes?: number;
 };
 
+/**
+ * Per-host limits and fair delivery need each subscription's callback host; files made before it existed
+ * get the column, filled from the callbacks.
+ */
+function addCallbackHostColumn(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(subscriptions)').all() as Row[];
+  if (!columns.some((c) => c.name === 'callback_host')) {
+    db.exec('ALTER TABLE subscriptions ADD COLUMN callback_host TEXT');
+    const update = db.prepare('UPDATE subscriptions SET callback_host = ? WHERE id = ?');
+    for (const row of db.prepare('SELECT id, callback FROM subscriptions').all() as Row[]) update.run(callbackHostOf(String(row.callback)), String(row.id));
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON subscriptions (callback_host)');
+}
+
 /** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
 export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
@@ -64,6 +79,7 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
+  addCallbackHostColumn(db);
   if (options.maxBytes !== undefined) {
     const pageSize = Number((db.prepare('PRAGMA page_size').get() as Row).page_size);
     db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
@@ -91,12 +107,12 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const store: HubStore = {
     async saveSubscription(input, now) {
       const row = write(
-        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
            expires_at = excluded.expires_at, updated_at = excluded.updated_at
          RETURNING *`,
-        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now,
+        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now, callbackHostOf(input.callback),
       );
       return toSubscription(row!);
     },
@@ -109,6 +125,9 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
         ? all('SELECT * FROM subscriptions ORDER BY created_at, id')
         : all('SELECT * FROM subscriptions WHERE topic = ? ORDER BY created_at, id', topic);
       return rows.map(toSubscription);
+    },
+    async countSubscriptionsOfHost(host) {
+      return Number(get('SELECT count(*) AS n FROM subscriptions WHERE callback_host = ?', host)!.n);
     },
     async removeSubscription(topic, callback) {
       const row = write('DELETE FROM subscriptions WHERE topic = ? AND callback = ? RETURNING *', topic, callback);
@@ -152,9 +171,12 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
         run(
           `UPDATE deliveries SET claim_token = ?, claimed_until = ?
            WHERE subscription_id IN (
-             SELECT d.subscription_id FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
-             WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
-             ORDER BY d.next_attempt_at LIMIT ?)`,
+             SELECT subscription_id FROM (
+               SELECT d.subscription_id, d.next_attempt_at,
+                 row_number() OVER (PARTITION BY s.callback_host ORDER BY d.next_attempt_at, d.subscription_id) AS turn
+               FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+               WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?)
+             ORDER BY turn, next_attempt_at LIMIT ?)`,
           claimToken, claimUntil, now, now, now, limit,
         );
         return all(

@@ -68,7 +68,7 @@ describe('SQLite store on a full disk', () => {
 
   it('denies and logs every verified subscription it cannot save: each 202 ends stored or denied', async () => {
     const { log, lines } = recordingLog();
-    const h = await startHubHarness({ ca, store: fullStore(), log });
+    const h = await startHubHarness({ ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
     try {
       const paths = Array.from({ length: 120 }, (_, i) => `/full-${i}-${'p'.repeat(400)}`);
       for (const p of paths) expect((await h.subscribe(sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
@@ -111,12 +111,21 @@ describe.runIf(runPostgresSuites)('PostgreSQL store when the connection is cut m
       expect((await h.subscribe(before, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, before);
 
-      await proxy.cut();
+      // Accepted while the database is up; the connection is cut while the callback takes its time.
+      sub.behave('/pg-during', { verifyDelayMs: 300 });
       const during = sub.callback('/pg-during');
       expect((await h.subscribe(during, h.topics.feedXml)).status).toBe(202);
+      await sub.waitForVerification('/pg-during');
+      await proxy.cut();
       const denial = await sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
       expect(denial.query.get('hub.reason')).toMatch(/could not save/);
       expect(lines.some((l) => l.level === 'error' && l.message === 'websub verified intent could not be saved')).toBe(true);
+
+      // While it is down, nothing is accepted that could not be kept.
+      const refused = await h.subscribe(sub.callback('/pg-refused'), h.topics.feedXml);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      expect(await refused.json()).toMatchObject({ error: 'hub_unavailable' });
 
       await proxy.restore();
       const after = sub.callback('/pg-after');
