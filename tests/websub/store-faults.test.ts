@@ -14,7 +14,7 @@ import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
 import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, runPostgresSuites, TEST_DATABASE_URL } from './postgres.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 let ca: TestCa;
@@ -93,7 +93,7 @@ describe('SQLite store on a full disk', () => {
   });
 });
 
-describe.runIf(runPostgresSuites)('PostgreSQL store when the connection is cut mid-run', () => {
+describe('PostgreSQL store when the connection is cut mid-run', () => {
   beforeAll(() => assertPostgresUp());
   afterAll(() => dropTestSchemas());
 
