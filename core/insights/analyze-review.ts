@@ -42,11 +42,16 @@ export function getAnalysisText(review: { title?: string | null; text: string })
   return review.title ? `${review.title}\n${review.text}` : review.text;
 }
 
-export function analyzeReview(text: string, model: AspectModel): ReviewAspect[] {
-  return analyzeReviewDetailed(text, model).aspects;
+/**
+ * `rating` (1–5) is the review's star rating: strong evidence about every aspect the review raises,
+ * used as a prior that the words of a mention can overturn. Without it (a bare sentence) only the
+ * words decide.
+ */
+export function analyzeReview(text: string, model: AspectModel, rating?: number | null): ReviewAspect[] {
+  return analyzeReviewDetailed(text, model, rating).aspects;
 }
 
-export function analyzeReviewDetailed(text: string, model: AspectModel): ReviewAnalysis {
+export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
   const sentences = tokenizeText(text).map((sentence) => scoreSentence(sentence, model));
   const totals = new Map<number, number>();
   for (const sentence of sentences) {

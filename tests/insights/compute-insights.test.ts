@@ -207,11 +207,4 @@ describe('computeInsights', () => {
     }
     expect(phrases.some((p) => p.includes('michael') || p.includes('sarah'))).toBe(false);
   });
-
-  it('analyses 10,000 reviews and builds their insights in well under the 100k-in-30-s budget', () => {
-    const synthetic = generateSyntheticReviews(10_000);
-    const started = performance.now();
-    computeInsights({ reviews: synthetic, model });
-    expect(performance.now() - started).toBeLessThan(3000);
-  });
 });

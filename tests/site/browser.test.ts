@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 
@@ -12,10 +13,7 @@ let otherOrigin: Server;
 beforeAll(async () => {
   const { distDir } = await buildTestSite({ publicUrl: 'http://127.0.0.1:1' });
   sidecar = await startTestSidecar({ distDir, publicUrl: 'http://127.0.0.1:1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchBrowser();
   otherOrigin = createServer((_req, res) => res.end('<!doctype html><title>app</title>'));
   await new Promise<void>((resolve) => otherOrigin.listen(0, '127.0.0.1', resolve));
 });
