@@ -73,6 +73,7 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       mapped.skipped.push({ origin, reason: 'invalid', message: `has ${record.length} fields where the header has ${header.record.length}` });
       continue;
     }
+    if (at.id !== undefined && cell('id') !== '') origin.review = cell('id');
     const date = parseExportDate(cell('date'), { dayFirst: mapping.day_first });
     if (!date.ok) {
       invalid('date', date.message);
@@ -84,7 +85,6 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       invalid('id', 'is empty');
       continue;
     }
-    if (at.id !== undefined) origin.review = sourceId;
     const id = deriveReviewId(mapping.source, sourceId);
     mapped.listedIds.push(id);
 

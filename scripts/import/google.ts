@@ -52,6 +52,9 @@ const FIELD_NAMES: Partial<Record<ReviewField, string>> = {
 
 const ANONYMOUS = 'Anonymous';
 
+/** The keys of a `reviews.list` page besides `reviews`. */
+const PAGE_KEYS = ['averageRating', 'totalReviewCount', 'nextPageToken'];
+
 export type GoogleOptions = MapOptions & { timeZone: string };
 
 export function mapGoogleExport(data: unknown, file: string, options: GoogleOptions): MappedExport | FileFailure {
@@ -111,7 +114,8 @@ function listReviewItems(data: unknown): unknown[] | undefined {
   const reviewsOf = (page: unknown) =>
     page !== null && typeof page === 'object' && !Array.isArray(page) && 'reviews' in page && Array.isArray(page.reviews) ? (page.reviews as unknown[]) : undefined;
   // An API page with no reviews omits the key: `{}` or `{ "totalReviewCount": 0 }`.
-  const isEmptyPage = (page: unknown) => page !== null && typeof page === 'object' && !Array.isArray(page) && !('reviews' in page) && !('starRating' in page);
+  const isEmptyPage = (page: unknown) =>
+    page !== null && typeof page === 'object' && !Array.isArray(page) && Object.keys(page).every((k) => PAGE_KEYS.includes(k));
   const single = reviewsOf(data);
   if (single) return single;
   if (isEmptyPage(data)) return [];

@@ -104,10 +104,10 @@ async function mapFile(file: string, options: ImportOptions): Promise<MappedExpo
 
 /**
  * What `--prune` may remove: the reviews this importer made for the same source (platform ids), or,
- * for a backup of the whole /reviews.json, every review.
+ * for a backup of the whole /reviews.json, every published review (a backup never lists the others).
  */
 function pruneScopeOf(options: ImportOptions): MergeOptions['pruneScope'] {
-  if (options.format === 'json') return () => true;
+  if (options.format === 'json') return (review) => review.verified === true;
   const source = options.format === 'google' ? GOOGLE_SOURCE : options.mapping!.source;
   return (review) => review.source === source && typeof review.id === 'string' && review.id.startsWith(`${source}-`);
 }

@@ -24,7 +24,11 @@ const ItemSchema = PublishedReviewSchema.pick({
   response: true,
 }).partial({ title: true, technicians: true, services: true, service_area: true, response: true });
 
-const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'response'];
+/**
+ * `source` is set when a review is added but not updated: the dataset writes `direct` for a review
+ * that has none, and a review's source does not change.
+ */
+const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'title', 'author', 'response'];
 
 /** The published business, keys the content model does not have left out. */
 const BusinessSchema = z.object(BusinessContentSchema.shape);
