@@ -1,14 +1,44 @@
 /**
- * Gives the whole test run one private temporary folder (TMPDIR, inherited by the test workers
- * and every child process they start) and removes it at the end, so builds, stores and callback
- * servers made by tests leave nothing behind.
+ * Once per test run, before any test file:
+ * - PostgreSQL: the server at DATABASE_URL, or an embedded one started for the run
+ *   (tests/helpers/postgres-server.ts). Test files read it with `inject('postgres')` through
+ *   tests/websub/postgres.ts. DATABASE_URL is then removed from the environment, so a service a test
+ *   starts uses PostgreSQL only when that test says so.
+ * - Chromium: the bundled browser is unpacked once, so parallel test files never unpack it together
+ *   (tests/helpers/browser.ts).
+ * - One private temporary folder (TMPDIR, inherited by the test workers and every child process they
+ *   start), removed at the end, so builds, stores and callback servers made by tests leave nothing
+ *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { findChromium } from './helpers/browser.ts';
+import { startTestPostgres } from './helpers/postgres-server.ts';
 
-export default function setup() {
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's PostgreSQL URL, or why there is none. */
+    postgres: { ok: true; url: string; source: 'DATABASE_URL' | 'embedded' } | { ok: false; problem: string };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const givenUrl = process.env.DATABASE_URL;
+  delete process.env.DATABASE_URL;
+  const postgres = await startTestPostgres(givenUrl);
+  // Not in parallel with the above: unpacking points TMPDIR elsewhere for a moment. A failure here
+  // is reported by the browser suites themselves, when they launch.
+  await findChromium().catch(() => {});
+  // One line, so a run shows which server it used.
+  console.log(postgres.ok ? `PostgreSQL for the tests: ${postgres.source === 'embedded' ? 'embedded server at ' : 'DATABASE_URL, '}${new URL(postgres.url).host}` : `No PostgreSQL for the tests: ${postgres.problem}`);
+  project.provide('postgres', postgres.ok ? { ok: true, url: postgres.url, source: postgres.source } : postgres);
+
   const dir = mkdtempSync(path.join(tmpdir(), 'reviews-tests-'));
   process.env.TMPDIR = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+  return async () => {
+    if (postgres.ok) await postgres.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -2,30 +2,11 @@
  * Per-review aspect sentiment: what a published review's `aspects` field holds.
  * Deterministic and allocation-light: one tokenization and one phrase-index pass per sentence.
  */
-import { z } from 'zod';
+import type { Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
-
-export const PolaritySchema = z
-  .enum(['positive', 'neutral', 'negative'])
-  .meta({ id: 'AspectPolarity', description: 'Sentiment of the customer about one aspect.' });
-
-export const ReviewAspectSchema = z
-  .object({
-    aspect: z.string().meta({ description: 'Aspect id from the aspect set, e.g. `punctuality`, `price`.' }),
-    polarity: PolaritySchema,
-    score: z
-      .number()
-      .min(-1)
-      .max(1)
-      .meta({ description: 'Strength from -1 (very negative) to 1 (very positive), 3 decimals; near 0 is neutral.' }),
-  })
-  .meta({ id: 'ReviewAspect', description: 'One aspect the review talks about and how the customer felt about it.' });
-
-export type Polarity = z.infer<typeof PolaritySchema>;
-export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
 
 export type ReviewAnalysis = {
   /** One entry per aspect mentioned, in the aspect set's order. */
@@ -42,11 +23,16 @@ export function getAnalysisText(review: { title?: string | null; text: string })
   return review.title ? `${review.title}\n${review.text}` : review.text;
 }
 
-export function analyzeReview(text: string, model: AspectModel): ReviewAspect[] {
-  return analyzeReviewDetailed(text, model).aspects;
+/**
+ * `rating` (1–5) is the review's star rating: strong evidence about every aspect the review raises,
+ * used as a prior that the words of a mention can overturn. Without it (a bare sentence) only the
+ * words decide.
+ */
+export function analyzeReview(text: string, model: AspectModel, rating?: number | null): ReviewAspect[] {
+  return analyzeReviewDetailed(text, model, rating).aspects;
 }
 
-export function analyzeReviewDetailed(text: string, model: AspectModel): ReviewAnalysis {
+export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
   const sentences = tokenizeText(text).map((sentence) => scoreSentence(sentence, model));
   const totals = new Map<number, number>();
   for (const sentence of sentences) {

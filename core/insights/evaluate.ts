@@ -10,8 +10,8 @@
  */
 import { z } from 'zod';
 import type { AspectModel } from './aspect-model.ts';
-import { analyzeReview, PolaritySchema, toPolarity, normalizeScore } from './analyze-review.ts';
-import type { Polarity } from './analyze-review.ts';
+import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
+import { analyzeReview, toPolarity, normalizeScore } from './analyze-review.ts';
 import { GENERAL_LEXICON } from './lexicon.ts';
 import { tokenizeText } from './tokenize.ts';
 
@@ -32,6 +32,8 @@ export type PolarityMetrics = {
   accuracy: number;
   macro_f1: number;
   classes: Record<Polarity, ClassMetrics>;
+  /** Counts by expected polarity (rows), then predicted polarity (columns). */
+  confusion: Record<Polarity, Record<Polarity, number>>;
 };
 export type EvalError = {
   id: string;
@@ -51,7 +53,7 @@ export type EvalReport = {
   errors: EvalError[];
 };
 
-const POLARITIES: Polarity[] = ['positive', 'neutral', 'negative'];
+export const POLARITIES: readonly Polarity[] = ['positive', 'neutral', 'negative'];
 
 export function evaluateModel(sentences: EvalSentence[], model: AspectModel): EvalReport {
   const pairs: { expected: Polarity; system: Polarity; baseline: Polarity; tags: string[] }[] = [];
@@ -125,7 +127,7 @@ const BASELINE_NEGATORS = new Set([
   "didn't", 'didnt', "wasn't", 'wasnt', "weren't", "aren't", "couldn't", "wouldn't", "shouldn't",
 ]);
 
-function measurePolarity(pairs: [Polarity, Polarity][]): PolarityMetrics {
+export function measurePolarity(pairs: [Polarity, Polarity][]): PolarityMetrics {
   const correct = pairs.filter(([expected, actual]) => expected === actual).length;
   const classes = {} as Record<Polarity, ClassMetrics>;
   for (const polarity of POLARITIES) {
@@ -139,13 +141,18 @@ function measurePolarity(pairs: [Polarity, Polarity][]): PolarityMetrics {
   // Macro-F1 over the classes present in the labels, so an absent class cannot inflate or sink it.
   const present = POLARITIES.filter((p) => classes[p].support > 0);
   const macro = present.reduce((sum, p) => sum + classes[p].f1, 0) / Math.max(1, present.length);
-  return { pairs: pairs.length, correct, accuracy: ratio(correct, pairs.length), macro_f1: macro, classes };
+  const confusion = {} as Record<Polarity, Record<Polarity, number>>;
+  for (const expected of POLARITIES) {
+    confusion[expected] = { positive: 0, neutral: 0, negative: 0 };
+    for (const [e, a] of pairs) if (e === expected) confusion[expected][a]++;
+  }
+  return { pairs: pairs.length, correct, accuracy: ratio(correct, pairs.length), macro_f1: macro, classes, confusion };
 }
 
-function ratio(a: number, b: number): number {
+export function ratio(a: number, b: number): number {
   return b === 0 ? 0 : a / b;
 }
 
-function harmonic(a: number, b: number): number {
+export function harmonic(a: number, b: number): number {
   return a + b === 0 ? 0 : (2 * a * b) / (a + b);
 }

@@ -41,19 +41,27 @@ export function writeTitle(rating: number, points: readonly Point[], service: Se
   const praise = points.find((p) => p.polarity === 'praise');
   const complaint = points.find((p) => p.polarity === 'complaint') ?? points.find((p) => p.polarity === 'mild');
   if (rating >= 4) {
-    if (rating === 4 && complaint && rng.chance(0.3)) return rng.pick(titles.MIXED_TITLES);
+    if (rating === 4 && complaint && rng.chance(0.3)) return pickMixedTitle(points, rng);
     const roll = rng.next();
     if (praise && roll < 0.35) return rng.pick(titles.ASPECT_PRAISE_TITLES[praise.aspect]);
-    if (service.kind === 'repair' && roll > 0.82) {
+    if (service.kind === 'repair' && roll > 0.82 && !points.some((p) => p.aspect === 'quality' && p.polarity !== 'praise')) {
       return rng.pick(titles.SERVICE_TITLES).replace('{Unit}', capitalize(service.unit)).replace('{unit}', service.unit);
     }
     return rng.pick(titles.PRAISE_TITLES);
   }
   if (rating === 3) {
     const serious = points.find((p) => p.polarity === 'complaint');
-    return serious && rng.chance(0.35) ? rng.pick(titles.ASPECT_COMPLAINT_TITLES[serious.aspect]) : rng.pick(titles.MIXED_TITLES);
+    return serious && rng.chance(0.35) ? rng.pick(titles.ASPECT_COMPLAINT_TITLES[serious.aspect]) : pickMixedTitle(points, rng);
   }
   return complaint && rng.chance(0.55) ? rng.pick(titles.ASPECT_COMPLAINT_TITLES[complaint.aspect]) : rng.pick(titles.COMPLAINT_TITLES);
+}
+
+/** A mixed title naming aspects only when the review praises and faults exactly those. */
+function pickMixedTitle(points: readonly Point[], rng: Random): string {
+  const says = (aspects: readonly string[], praised: boolean) =>
+    points.some((p) => aspects.includes(p.aspect) && (p.polarity === 'praise') === praised);
+  const fitting = titles.ASPECT_MIXED_TITLES.filter((t) => says(t.praise, true) && says(t.complaint, false)).map((t) => t.title);
+  return rng.pick([...titles.MIXED_TITLES, ...fitting]);
 }
 
 export type ReplyInput = {

@@ -12,8 +12,8 @@ import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/
 import { createServiceUrls } from '../../core/urls.ts';
 
 async function loadBuildData() {
-  const contentDir = import.meta.env.REVIEWS_CONTENT_DIR as string;
-  const publicUrl = String(import.meta.env.SITE).replace(/\/+$/, '');
+  const contentDir = import.meta.env.REVIEWS_CONTENT_DIR;
+  const publicUrl = import.meta.env.REVIEWS_PUBLIC_URL;
   // Bundled, this module cannot find the project's default aspect set from its own URL.
   const content = await loadContent(contentDir, { fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)) });
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
@@ -21,8 +21,9 @@ async function loadBuildData() {
   const dataset = buildReviewsDataset(content.value, urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
-  const insightsBody = JSON.stringify(buildInsights(content.value, dataset));
-  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insightsBody };
+  const insights = buildInsights(content.value, dataset);
+  const insightsBody = JSON.stringify(insights);
+  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insights, insightsBody };
 }
 
 export type BuildData = Awaited<ReturnType<typeof loadBuildData>>;

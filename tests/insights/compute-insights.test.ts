@@ -5,8 +5,8 @@ import { analyzeReview, getAnalysisText } from '../../core/insights/analyze-revi
 import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { parseInsightsEditorial, checkEditorialReviewIds } from '../../core/insights/editorial.ts';
 import type { InsightsEditorial } from '../../core/insights/editorial.ts';
-import { InsightsSchema } from '../../core/insights/insights-schema.ts';
-import type { Insights } from '../../core/insights/insights-schema.ts';
+import { InsightsSchema } from '../../core/schemas/insights.ts';
+import type { Insights } from '../../core/schemas/insights.ts';
 import { generateSyntheticReviews } from '../fixtures/insights/synthetic-reviews.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from './load-fixtures.ts';
 
@@ -206,12 +206,5 @@ describe('computeInsights', () => {
       expect(topic.positive + topic.neutral + topic.negative).toBe(topic.reviews);
     }
     expect(phrases.some((p) => p.includes('michael') || p.includes('sarah'))).toBe(false);
-  });
-
-  it('analyses 10,000 reviews and builds their insights in well under the 100k-in-30-s budget', () => {
-    const synthetic = generateSyntheticReviews(10_000);
-    const started = performance.now();
-    computeInsights({ reviews: synthetic, model });
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InsightsSchema, type Insights } from '../../core/insights/insights-schema.ts';
+import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { buildSite } from '../../scripts/build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -142,7 +142,7 @@ describe('the served /insights.json', () => {
     const again = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
     expect((await readFile(path.join(again.distDir, 'insights.json'))).equals(insightsBytes)).toBe(true);
     expect((await readFile(path.join(again.distDir, 'reviews.json'))).equals(await readFile(path.join(distDir, 'reviews.json')))).toBe(true);
-  });
+  }, 180_000);
 });
 
 describe('MCP get_insights on the built service', () => {

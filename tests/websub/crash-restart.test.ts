@@ -16,7 +16,7 @@ import type { HubStore } from '../../sidecar/websub/hub-store.ts';
 import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { FAST_OPTIONS, startHubHarness, waitUntil } from './harness.ts';
 import { createMemoryTopics } from './memory-topics.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, runPostgresSuites, TEST_DATABASE_URL } from './postgres.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 const SUBSCRIBERS = 24;
@@ -25,10 +25,9 @@ const dir = mkdtempSync(join(tmpdir(), 'websub-crash-'));
 
 type StoreConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string; schema: string };
 const backends = [
-  { name: 'SQLite', run: true, setup: () => {}, config: (): StoreConfig => ({ kind: 'sqlite', file: join(dir, `hub-${randomUUID()}.sqlite`) }) },
+  { name: 'SQLite', setup: () => {}, config: (): StoreConfig => ({ kind: 'sqlite', file: join(dir, `hub-${randomUUID()}.sqlite`) }) },
   {
     name: 'PostgreSQL',
-    run: runPostgresSuites,
     setup: assertPostgresUp,
     config: (): StoreConfig => ({ kind: 'postgres', connectionString: TEST_DATABASE_URL, schema: makeTestSchema('crash') }),
   },
@@ -46,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sub?.close();
   ca?.remove();
-  if (runPostgresSuites) await dropTestSchemas().catch(() => {});
+  await dropTestSchemas().catch(() => {});
 });
 
 function startChildHub(storeConfig: StoreConfig, topicsText: Record<string, { text: string; contentType: string }>): ChildProcess {
@@ -70,7 +69,7 @@ function startChildHub(storeConfig: StoreConfig, topicsText: Record<string, { te
   });
 }
 
-describe.each(backends.filter((b) => b.run))('crash and restart mid fan-out on $name', (backend) => {
+describe.each(backends)('crash and restart mid fan-out on $name', (backend) => {
   beforeAll(() => backend.setup());
 
   it('every subscriber still gets the newest content, none lost', async () => {

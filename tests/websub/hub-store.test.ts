@@ -7,11 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedDelivery, HubStore, TopicSnapshot } from '../../sidecar/websub/hub-store.ts';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, runPostgresSuites, TEST_DATABASE_URL } from './postgres.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 
 /** A place a store lives (a file, a schema); `open` may be called several times for several instances. */
 type StorePlace = { open(): Promise<HubStore> };
-type Backend = { name: string; run: boolean; setup?: () => void; place(): StorePlace; cleanup(): Promise<void> };
+type Backend = { name: string; setup?: () => void; place(): StorePlace; cleanup(): Promise<void> };
 
 const tempDir = mkdtempSync(join(tmpdir(), 'websub-store-'));
 let fileCount = 0;
@@ -19,7 +19,6 @@ let fileCount = 0;
 const backends: Backend[] = [
   {
     name: 'SQLite (node:sqlite)',
-    run: true,
     place() {
       const file = join(tempDir, `store-${++fileCount}.sqlite`);
       return { open: async () => createSqliteHubStore({ file }) };
@@ -28,7 +27,6 @@ const backends: Backend[] = [
   },
   {
     name: 'PostgreSQL',
-    run: runPostgresSuites,
     setup: assertPostgresUp,
     place() {
       const schema = makeTestSchema('store');
@@ -54,7 +52,7 @@ function subscription(callback: string, overrides: { topic?: string; secret?: st
 const claimAll = (store: HubStore, now = T0, token = `claim-${now}-${Math.random()}`) =>
   store.claimDueDeliveries({ now, limit: 100, claimToken: token, claimUntil: now + 60_000 });
 
-describe.each(backends.filter((b) => b.run))('HubStore on $name', (backend) => {
+describe.each(backends)('HubStore on $name', (backend) => {
   const opened: HubStore[] = [];
   let place: StorePlace;
   let store: HubStore;

@@ -7,12 +7,12 @@ import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { startHubHarness, waitUntil, sleep, type HubHarness } from './harness.ts';
 import { createMemoryTopics } from './memory-topics.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, runPostgresSuites, TEST_DATABASE_URL } from './postgres.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 const SUBSCRIBERS = 40;
 
-describe.skipIf(!runPostgresSuites)('two hub instances on one PostgreSQL database', () => {
+describe('two hub instances on one PostgreSQL database', () => {
   let ca: TestCa;
   let sub: Subscriber;
   let a: HubHarness;

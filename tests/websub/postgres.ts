@@ -1,34 +1,20 @@
 /**
- * PostgreSQL for the websub tests: the server on this machine (docs/HELPERS.md), one schema per test so
- * parallel files never collide. When PostgreSQL is down the suites skip locally but fail under CI=true.
+ * PostgreSQL for the tests: the run's server (tests/global-setup.ts: DATABASE_URL, or an embedded
+ * server started for the run), one schema per test so parallel files never collide. A suite calls
+ * `assertPostgresUp()` first: without a server it fails, naming what is missing; it never skips.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const postgres = inject('postgres');
 
-export async function isPostgresUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+/** The run's PostgreSQL URL; empty when there is none (then `assertPostgresUp()` throws). */
+export const TEST_DATABASE_URL = postgres.ok ? postgres.url : '';
 
-const postgresUp = await isPostgresUp();
-
-/** Run PostgreSQL suites when the server is up, and always in CI (where a missing server must fail them). */
-export const runPostgresSuites = postgresUp || process.env.CI === 'true';
-
-/** Throws in CI when PostgreSQL is down, so the suite fails instead of passing vacuously. */
+/** Throws, naming what is missing, when the run has no PostgreSQL server. */
 export function assertPostgresUp(): void {
-  if (!postgresUp) throw new Error(`PostgreSQL is not reachable at ${TEST_DATABASE_URL} (CI=true: failing, not skipping)`);
+  if (!postgres.ok) throw new Error(postgres.problem);
 }
 
 const created = new Set<string>();

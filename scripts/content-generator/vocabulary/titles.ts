@@ -1,10 +1,12 @@
-/** Review titles, by how the review went and what it was mostly about. */
+/**
+ * Review titles, by how the review went and what it was mostly about. A title names only aspects the
+ * review itself praises (or complains about), so it never contradicts the text under it.
+ */
 import type { Aspect } from './aspects.ts';
 
 export const PRAISE_TITLES: readonly string[] = [
   'Great service',
   'Highly recommend',
-  'Excellent work',
   'Fantastic experience',
   'Above and beyond',
   'Five stars',
@@ -13,15 +15,14 @@ export const PRAISE_TITLES: readonly string[] = [
   'Lifesavers!',
   'Great company',
   'Will use again',
-  'Exactly what we needed',
 ];
 
 export const ASPECT_PRAISE_TITLES: Record<Aspect, readonly string[]> = {
-  punctuality: ['On time and professional', 'Showed up when they said they would'],
+  punctuality: ['Right on time', 'Showed up when they said they would'],
   professionalism: ['Friendly and professional', 'Courteous crew'],
   communication: ['Great communication', 'Explained everything'],
   quality: ['Quality work', 'Fixed right the first time'],
-  price: ['Fair price, great work', 'Honest pricing'],
+  price: ['Fair price', 'Great value'],
   cleanliness: ['Clean and careful', 'Left it spotless'],
   speed: ['Quick turnaround', 'Fast and efficient'],
   expertise: ['Knew exactly what to do', 'Real experts'],
@@ -29,14 +30,14 @@ export const ASPECT_PRAISE_TITLES: Record<Aspect, readonly string[]> = {
   honesty: ['Honest and trustworthy', 'No upselling'],
 };
 
-export const MIXED_TITLES: readonly string[] = [
-  'Good work, a few hiccups',
-  'Mostly good',
-  'Okay experience',
-  'Decent but not perfect',
-  'Good tech, frustrating office',
-  'Mixed feelings',
-  'Got the job done',
+/** Mixed titles that name no aspect, for any mixed review. */
+export const MIXED_TITLES: readonly string[] = ['Mostly good', 'Okay experience', 'Decent but not perfect', 'Mixed feelings'];
+
+/** Mixed titles that name what went well and what did not: only over a review that says both. */
+export const ASPECT_MIXED_TITLES: readonly { title: string; praise: readonly Aspect[]; complaint: readonly Aspect[] }[] = [
+  { title: 'Good work, a few hiccups', praise: ['quality'], complaint: ['punctuality', 'communication', 'scheduling', 'cleanliness', 'speed'] },
+  { title: 'Good tech, frustrating office', praise: ['professionalism', 'expertise'], complaint: ['communication', 'scheduling'] },
+  { title: 'Great work, pricey', praise: ['quality', 'expertise'], complaint: ['price'] },
 ];
 
 export const ASPECT_COMPLAINT_TITLES: Record<Aspect, readonly string[]> = {
@@ -55,11 +56,10 @@ export const ASPECT_COMPLAINT_TITLES: Record<Aspect, readonly string[]> = {
 export const COMPLAINT_TITLES: readonly string[] = [
   'Very disappointed',
   'Never again',
-  'Not worth it',
   'Avoid',
-  'Buyer beware',
+  'Not impressed',
   'Terrible experience',
 ];
 
-/** "{unit} fixed fast" style titles, for repairs that went well. */
-export const SERVICE_TITLES: readonly string[] = ['{Unit} fixed fast', 'Great {unit} service', '{Unit} back up and running'];
+/** "{Unit} back up and running" style titles, for repairs that went well. */
+export const SERVICE_TITLES: readonly string[] = ['{Unit} fixed', 'Great {unit} service', '{Unit} back up and running'];
