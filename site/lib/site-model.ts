@@ -3,7 +3,7 @@
  * their neighbours, technicians and services with their reviews and pages, and the list of every
  * page (the sitemap and the pages' own getStaticPaths read the same list, so they cannot disagree).
  */
-import type { EntityInsight, Insights } from '../../core/insights/insights-schema.ts';
+import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
