@@ -17,6 +17,7 @@ import { combineExports, planImport, type MergeOptions } from './merge.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary } from './report.ts';
 import { mapServiceExport } from './service-json.ts';
+import { formatConfigProblems, parseConfig } from '../../core/config.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 
@@ -118,7 +119,12 @@ if (import.meta.main) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const contentDir = path.resolve(process.env.CONTENT_DIR || 'content');
+  const config = parseConfig(process.env);
+  if (!config.ok) {
+    console.error(formatConfigProblems(config.problems));
+    process.exit(2);
+  }
+  const contentDir = path.resolve(config.config.contentDir);
   const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
   process.exit(code);
 }
