@@ -3,15 +3,15 @@
  * throw `HttpError`; the error middleware and `sendError` are the only places that write it.
  */
 import type { ServerResponse } from 'node:http';
-import type { ErrorBody, ErrorIssue } from '../../core/schemas/errors.ts';
+import type { ErrorBody, ErrorCode, ErrorIssue } from '../../core/schemas/errors.ts';
 
 export class HttpError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly issues: ErrorIssue[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {}) {
+  constructor(status: number, code: ErrorCode, message: string, options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.status = status;
     this.code = code;
@@ -27,7 +27,7 @@ export class HttpError extends Error {
 export function sendError(
   res: ServerResponse,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {},
 ): void {

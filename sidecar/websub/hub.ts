@@ -19,7 +19,7 @@ import { createCallbackClient, type CallbackClient } from './callback-client.ts'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
-import { silentLogger, type HubLogger } from './hub-logger.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { TopicSource } from './topic-source.ts';
 
 /** `Config.websub`, plus tuning that tests and benchmarks shorten. */
@@ -49,7 +49,7 @@ export type HubDeps = {
   client?: CallbackClient;
   now?: () => number;
   challenge?: () => string;
-  log?: HubLogger;
+  log?: Logger;
 };
 
 /** What the router answers: 202, or an error status with the service's error body. */
@@ -87,7 +87,7 @@ export function createHub(deps: HubDeps): Hub {
 
   const runInBackground = (work: Promise<unknown>) => {
     const tracked = work
-      .catch((err: unknown) => log.error('websub background task failed', { error: String(err) }))
+      .catch((err: unknown) => log.error('websub_background_task_failed', { error: String(err) }))
       .finally(() => background.delete(tracked));
     background.add(tracked);
   };
@@ -103,7 +103,7 @@ export function createHub(deps: HubDeps): Hub {
     const fields = { mode: request.mode, topic: request.topic, callback: request.callback };
     if (!verified) {
       const why = result.ok ? `HTTP ${result.response.status}${answer && answer.status < 300 ? ', body is not the challenge' : ''}` : result.message;
-      log.info('websub intent not verified', { ...fields, why });
+      log.info('websub_intent_not_verified', { ...fields, why });
       return;
     }
     if (request.mode === 'subscribe') {
@@ -113,14 +113,14 @@ export function createHub(deps: HubDeps): Hub {
     } else {
       await store.removeSubscription(request.topic, request.callback);
     }
-    log.info('websub intent verified', fields);
+    log.info('websub_intent_verified', fields);
   }
 
   async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
     const checks: TopicCheck[] = [];
     for (const topic of topicUrls) {
       const content = await topics.read(topic).catch((err: unknown) => {
-        log.error('websub topic could not be read', { topic, error: String(err) });
+        log.error('websub_topic_unreadable', { topic, error: String(err) });
         return undefined;
       });
       if (!content) {
@@ -135,7 +135,7 @@ export function createHub(deps: HubDeps): Hub {
       const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
       lastRecorded.set(topic, hash);
       checks.push({ topic, ...recorded });
-      if (recorded.changed) log.info('websub topic changed', { topic, hash, subscribers: recorded.enqueued });
+      if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
     }
     if (checks.some((c) => c.enqueued > 0)) worker.wake();
     return checks;

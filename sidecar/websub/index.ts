@@ -7,4 +7,3 @@ export { createSqliteHubStore } from './sqlite-store.ts';
 export { createPostgresHubStore, type PostgresHubStoreOptions } from './postgres-store.ts';
 export { openHubStore } from './open-store.ts';
 export { createCallbackClient, CALLBACK_CLIENT_DEFAULTS, type CallbackClient, type CallbackClientOptions } from './callback-client.ts';
-export type { HubLogger } from './hub-logger.ts';
