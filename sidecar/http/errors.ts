@@ -3,6 +3,7 @@
  * throw `HttpError`; the error middleware and `sendError` are the only places that write it.
  */
 import type { ServerResponse } from 'node:http';
+import { READ_HEADERS } from '../../core/publishing/headers.ts';
 import type { ErrorBody, ErrorCode, ErrorIssue } from '../../core/schemas/errors.ts';
 
 export class HttpError extends Error {
@@ -41,8 +42,7 @@ export function sendHttpError(res: ServerResponse, error: HttpError): void {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'Cache-Control': 'no-store',
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
+    ...READ_HEADERS,
   });
   res.end(body);
 }

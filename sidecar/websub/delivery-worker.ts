@@ -14,7 +14,7 @@ import { appendHubQuery } from './callback-url.ts';
 import type { CallbackClient } from './callback-client.ts';
 import type { ClaimedDelivery, HubStore, Subscription, TopicSnapshot } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
-import { formatTopicLinkHeader } from './link-header.ts';
+import { topicLinkHeader } from '../../core/publishing/headers.ts';
 
 export type DeliveryWorkerOptions = {
   retryDelaysMs: readonly number[];
@@ -126,7 +126,7 @@ export function createDeliveryWorker(deps: {
     }
     const headers: Record<string, string> = {
       'content-type': snapshot.contentType,
-      link: formatTopicLinkHeader(hubUrl, claim.topic),
+      link: topicLinkHeader(hubUrl, claim.topic),
     };
     if (claim.secret !== null) {
       headers['x-hub-signature'] = `sha256=${createHmac('sha256', claim.secret).update(snapshot.body).digest('hex')}`;
