@@ -73,6 +73,11 @@ function summarizeMonths(reviews: readonly PublishedReview[]): MonthSummary[] {
   }));
 }
 
+function listEntityPages(entity: EntityPage): SitePage[] {
+  const lastmod = newestChange(entity.reviews);
+  return Array.from({ length: entity.pageCount }, (_, i) => ({ path: entity.pathOfPage(i + 1), lastmod }));
+}
+
 function countPages(reviews: number): number {
   return Math.max(1, Math.min(ENTITY_MAX_PAGES, Math.ceil(reviews / ENTITY_PAGE_SIZE)));
 }
@@ -132,10 +137,9 @@ async function loadSiteModel() {
     { path: PATHS.reviewsIndex, lastmod: newest },
     ...months.map((m) => ({ path: m.path, lastmod: m.lastmod })),
     { path: PATHS.technicians, lastmod: newest },
-    ...[...technicians, ...services].flatMap((e) =>
-      Array.from({ length: e.pageCount }, (_, i) => ({ path: e.pathOfPage(i + 1), lastmod: newestChange(e.reviews) })),
-    ),
+    ...technicians.flatMap(listEntityPages),
     { path: PATHS.services, lastmod: newest },
+    ...services.flatMap(listEntityPages),
     { path: PATHS.about, lastmod: null },
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },
