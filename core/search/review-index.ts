@@ -32,6 +32,8 @@ export type ReviewIndex = {
   readonly aspects: readonly string[];
   /** aspectListKey(aspect, polarity) → positions. */
   readonly byAspect: ReadonlyMap<string, Int32Array>;
+  /** The positions with an owner reply (`has_response=true`) and without one (`false`). */
+  readonly byResponse: { readonly true: Int32Array; readonly false: Int32Array };
   readonly text: TextIndex;
   /** Exact answers of popular `query` needles, filled by searches. */
   readonly needles: NeedleCache;
@@ -53,6 +55,8 @@ export function createReviewIndex(
   const n = reviews.length;
   const ratings = new Uint8Array(n);
   const ratingLists: number[][] = [[], [], [], [], [], []];
+  const replied: number[] = [];
+  const unreplied: number[] = [];
   for (let pos = 0; pos < n; pos++) {
     const review = reviews[pos]!;
     if (pos > 0 && compareNewestFirst(reviews[pos - 1]!, review) >= 0) {
@@ -60,6 +64,7 @@ export function createReviewIndex(
     }
     ratings[pos] = review.rating;
     ratingLists[review.rating]?.push(pos);
+    (review.response ? replied : unreplied).push(pos);
   }
   return {
     reviews,
@@ -71,6 +76,7 @@ export function createReviewIndex(
     byService: buildPostingLists(n, (pos) => reviews[pos]!.services),
     aspects: options.aspects ?? listReviewAspects(reviews),
     byAspect: buildPostingLists(n, (pos) => listAspectKeys(reviews[pos]!)),
+    byResponse: { true: Int32Array.from(replied), false: Int32Array.from(unreplied) },
     text: buildTextIndex(reviews),
     needles: createNeedleCache(options.needleCache),
   };
