@@ -14,6 +14,7 @@ export const LOG_EVENTS = {
   build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
   build_reload_failed: 'A build on disk could not be loaded; the current one is still served: `error`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
+  websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',
   websub_intent_not_verified: 'A verification failed, so nothing changed: `mode`, `topic`, `callback`, `why`.',
   websub_topic_changed: "A topic's bytes changed and its subscribers are queued: `topic`, `hash`, `subscribers`.",
   websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
@@ -23,6 +24,7 @@ export const LOG_EVENTS = {
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',
   websub_delivery_crashed: 'One delivery hit an unexpected error: `error`.',
+  websub_store_unavailable: 'The hub could not reach its store and answered 503: `error`.',
   websub_background_task_failed: 'A verification or publish ping hit an unexpected error: `error`.',
 } as const;
 

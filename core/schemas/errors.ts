@@ -16,6 +16,9 @@ export const ErrorCodeSchema = z
     'unsupported_media_type',
     'rate_limited',
     'hub_busy',
+    'callback_host_busy',
+    'subscription_limit',
+    'hub_unavailable',
     'internal_error',
   ])
   .meta({
@@ -23,7 +26,8 @@ export const ErrorCodeSchema = z
       'Machine-readable code: `invalid_parameters` (search), `invalid_date` (since path), `invalid_request` and ' +
       '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `method_not_allowed`, ' +
       '`precondition_failed` (If-Match), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
-      '`hub_busy`, `internal_error`.',
+      '`hub_busy` and `callback_host_busy` (too many verifications under way), `subscription_limit` (per callback ' +
+      'host), `hub_unavailable` (its store cannot be reached), `internal_error`.',
   });
 
 export const ErrorIssueSchema = z.object({

@@ -128,7 +128,7 @@ export function createHub(deps: HubDeps): Hub {
         await store.removeSubscription(request.topic, request.callback);
       }
     } catch (err) {
-      log.error('websub verified intent could not be saved', { ...fields, error: String(err) });
+      log.error('websub_intent_not_saved', { ...fields, error: String(err) });
       // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
       // rather than wait for notifications that will never come.
       if (request.mode === 'subscribe') await sendDenied(request, 'the hub could not save the subscription; subscribe again later', signal);
@@ -242,7 +242,7 @@ export function createHub(deps: HubDeps): Hub {
         return await answerRequest(form);
       } catch (err) {
         // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
-        log.error('websub store unavailable', { error: String(err) });
+        log.error('websub_store_unavailable', { error: String(err) });
         return {
           status: 503,
           body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
