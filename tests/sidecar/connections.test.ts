@@ -93,17 +93,6 @@ describe('errors of the HTTP parser are JSON', () => {
 });
 
 describe('limits in the configuration', () => {
-  it('reads the limits from the environment, with documented defaults', () => {
-    const defaults = parseConfig({});
-    expect(defaults.ok && defaults.config).toMatchObject({
-      connections: { max: 10_000, perAddress: 256 },
-      mcp: { rateLimit: { capacity: 120, refillPerSecond: 20 } },
-      websub: { rateLimit: { capacity: 30, refillPerSecond: 1 }, maxSubscriptionsPerHost: 1_000, maxPendingVerificationsPerHost: 50 },
-    });
-    const set = parseConfig({ MCP_RATE_LIMIT: '10,0.5', MAX_CONNECTIONS_PER_ADDRESS: '0', WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: '20' });
-    expect(set.ok && set.config).toMatchObject({ connections: { perAddress: 0 }, mcp: { rateLimit: { capacity: 10, refillPerSecond: 0.5 } }, websub: { maxSubscriptionsPerHost: 20 } });
-  });
-
   it('names each variable with a bad value', () => {
     const bad = parseConfig({ MCP_RATE_LIMIT: 'lots', MAX_CONNECTIONS: '0', WEBSUB_RATE_LIMIT: '5,0' });
     expect(bad.ok).toBe(false);
