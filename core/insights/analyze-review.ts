@@ -4,6 +4,9 @@
  */
 import { z } from 'zod';
 import type { AspectModel } from './aspect-model.ts';
+import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures, scoreDetection, scorePolarity } from './learned-model.ts';
+import { extractFeatures } from './review-features.ts';
+import type { FeatureSpans, SentenceFeatures } from './review-features.ts';
 import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
@@ -30,6 +33,12 @@ export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
 export type ReviewAnalysis = {
   /** One entry per aspect mentioned, in the aspect set's order. */
   aspects: ReviewAspect[];
+  /**
+   * For each entry of `aspects`, the character spans (into the analysed text) of the words that
+   * decided it: the aspect's terms and the opinions attached to them, else the words and cues the
+   * learned layer weighed most.
+   */
+  evidence: [number, number][][];
   /** Per sentence: offsets into the analysed text, aspects (model indexes) with raw scores, overall tone. */
   sentences: SentenceScore[];
 };
@@ -44,26 +53,109 @@ export function getAnalysisText(review: { title?: string | null; text: string })
 
 /**
  * `rating` (1–5) is the review's star rating: strong evidence about every aspect the review raises,
- * used as a prior that the words of a mention can overturn. Without it (a bare sentence) only the
- * words decide.
+ * which the learned layer weighs against the words of each mention. Without it (a bare sentence) only
+ * the words decide.
  */
 export function analyzeReview(text: string, model: AspectModel, rating?: number | null): ReviewAspect[] {
   return analyzeReviewDetailed(text, model, rating).aspects;
 }
 
-export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
-  const sentences = tokenizeText(text).map((sentence) => scoreSentence(sentence, model));
-  const totals = new Map<number, number>();
+/** What the rules and the feature extraction find in a text, before any learned decision. */
+export type PreparedReview = {
+  sentences: SentenceScore[];
+  /** By aspect index. */
+  rules: { mentioned: boolean; raw: number; spans: [number, number][] }[];
+  features: SentenceFeatures[];
+  reviewFeatures: FeatureSpans;
+};
+
+export function prepareReview(text: string, model: AspectModel): PreparedReview {
+  const tokenized = tokenizeText(text);
+  const sentences = tokenized.map((sentence) => scoreSentence(sentence, model));
+  const rules = model.aspects.map(() => ({ mentioned: false, raw: 0, spans: [] as [number, number][] }));
   for (const sentence of sentences) {
-    for (const { aspect, raw } of sentence.aspects) totals.set(aspect, (totals.get(aspect) ?? 0) + raw);
+    for (const { aspect, raw, spans } of sentence.aspects) {
+      const rule = rules[aspect];
+      if (rule === undefined) continue;
+      rule.mentioned = true;
+      rule.raw += raw;
+      rule.spans.push(...spans);
+    }
   }
-  const aspects = [...totals]
-    .sort((a, b) => a[0] - b[0])
-    .map(([aspect, raw]) => {
-      const score = normalizeScore(raw);
-      return { aspect: model.aspects[aspect]?.id ?? String(aspect), polarity: toPolarity(score), score };
-    });
-  return { aspects, sentences };
+  const features = model.learned === null ? [] : extractFeatures(text, tokenized);
+  return { sentences, rules, features, reviewFeatures: mergeFeatures(features) };
+}
+
+/** The features of the sentences that hold the spans (all sentences when none does). */
+export function selectContext(features: readonly SentenceFeatures[], spans: readonly [number, number][]): FeatureSpans {
+  const context = features.filter((f) => spans.some(([start]) => start >= f.start && start < f.end));
+  return mergeFeatures(context.length > 0 ? context : features);
+}
+
+export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
+  const { sentences, rules, features, reviewFeatures } = prepareReview(text, model);
+  const learned = model.learned;
+  const aspects: ReviewAspect[] = [];
+  const evidence: [number, number][][] = [];
+  const stars = rating ?? null;
+  model.aspects.forEach((info, a) => {
+    const rule = rules[a]!;
+    const detector = learned?.detection[info.id];
+    if (learned === null || detector === undefined) {
+      if (!rule.mentioned) return;
+      const score = normalizeScore(rule.raw);
+      aspects.push({ aspect: info.id, polarity: toPolarity(score), score });
+      evidence.push(sortSpans(rule.spans));
+      return;
+    }
+    const detectionFeatures = listDetectionFeatures(reviewFeatures, rule, stars);
+    if (scoreDetection(detector, detectionFeatures) < learned.detection_threshold) return;
+    const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, detector.weights);
+    const context = selectContext(features, spans);
+    const probabilities = scorePolarity(learned.polarity, listPolarityFeatures(context, rule, stars, info.id));
+    const best = probabilities.indexOf(Math.max(...probabilities));
+    const polarity = LEARNED_CLASSES[best] ?? 'neutral';
+    aspects.push({ aspect: info.id, polarity, score: toBandedScore(probabilities[0] - probabilities[2], polarity) });
+    evidence.push(sortSpans(spans));
+  });
+  return { aspects, evidence, sentences };
+}
+
+/** P(positive) − P(negative), kept inside the band of the chosen polarity so `score` and `polarity` agree. */
+function toBandedScore(value: number, polarity: Polarity): number {
+  const bounded =
+    polarity === 'positive'
+      ? Math.max(POLARITY_THRESHOLD, value)
+      : polarity === 'negative'
+        ? Math.min(-POLARITY_THRESHOLD, value)
+        : Math.max(-0.099, Math.min(0.099, value));
+  const rounded = Math.round(bounded * 1000) / 1000;
+  return rounded === 0 ? 0 : rounded;
+}
+
+function mergeFeatures(sentences: readonly SentenceFeatures[]): FeatureSpans {
+  const merged: FeatureSpans = new Map();
+  for (const sentence of sentences) {
+    for (const [name, spans] of sentence.features) {
+      const list = merged.get(name);
+      if (list === undefined) merged.set(name, [...spans]);
+      else list.push(...spans);
+    }
+  }
+  return merged;
+}
+
+/** The spans of the (at most two) present features that weigh most for the aspect. */
+export function findStrongestSpans(features: FeatureSpans, weights: Record<string, number>): [number, number][] {
+  const ranked = [...features.keys()]
+    .filter((name) => !name.startsWith('n:') && (weights[name] ?? 0) > 0)
+    .sort((x, y) => (weights[y] ?? 0) - (weights[x] ?? 0) || (x < y ? -1 : 1));
+  return ranked.slice(0, 2).flatMap((name) => features.get(name) ?? []);
+}
+
+function sortSpans(spans: [number, number][]): [number, number][] {
+  const unique = new Map(spans.map((span) => [`${span[0]}:${span[1]}`, span]));
+  return [...unique.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 }
 
 /** Maps an unbounded sum of valences into (-1, 1), as VADER's compound score does, at 3 decimals. */
