@@ -1,27 +1,30 @@
 // @ts-check
-// The static build. scripts/build.ts is the usual entry point (it validates content first and
-// writes the manifest afterwards); it passes the content folder and public URL through the
-// environment, which this config reads once.
+// The static build. scripts/build.ts is the usual entry point (it writes the manifest afterwards);
+// it passes the content folder and public URL through the environment, which this config parses
+// once with the service's one configuration schema (core/config.ts).
 import { defineConfig } from 'astro/config';
 import path from 'node:path';
+import { formatConfigProblems, parseConfig } from './core/config.ts';
 
-const contentDir = path.resolve(process.env.CONTENT_DIR || 'content');
-const port = process.env.PORT || '4321';
-const site = (process.env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+const parsed = parseConfig(process.env);
+if (!parsed.ok) throw new Error(formatConfigProblems(parsed.problems));
+const { config } = parsed;
 
 export default defineConfig({
   srcDir: './site',
   publicDir: './site/public',
+  // Build plumbing set by scripts/lib/run-astro-build.ts, not configuration: a fresh folder per build.
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
   output: 'static',
-  site,
+  site: config.publicUrl,
   trailingSlash: 'ignore',
   build: { format: 'directory' },
   devToolbar: { enabled: false },
   vite: {
     define: {
-      'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(contentDir),
+      'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(path.resolve(config.contentDir)),
+      'import.meta.env.REVIEWS_PUBLIC_URL': JSON.stringify(config.publicUrl),
     },
   },
 });

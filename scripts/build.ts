@@ -11,7 +11,7 @@ import { loadContent } from '../core/content/load-content.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls } from '../core/urls.ts';
-import { normalizePublicUrl } from '../sidecar/config.ts';
+import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
@@ -89,15 +89,18 @@ async function swapIn(staging: string, outDir: string, retired: string) {
   await rm(retired, { recursive: true, force: true });
 }
 
-export function buildOptionsFromEnv(env: NodeJS.ProcessEnv): BuildOptions {
-  const port = env.PORT || '4321';
-  const publicUrl = normalizePublicUrl(env.PUBLIC_URL || `http://localhost:${port}`);
-  if (!publicUrl.ok) throw new Error(`PUBLIC_URL: ${publicUrl.reason}`);
-  return { contentDir: env.CONTENT_DIR || 'content', publicUrl: publicUrl.url, outDir: env.DIST_DIR || 'dist' };
+/** What a build takes from the configuration. */
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir'>): BuildOptions {
+  return { contentDir: config.contentDir, publicUrl: config.publicUrl, outDir: config.distDir };
 }
 
 if (import.meta.main) {
-  const options = buildOptionsFromEnv(process.env);
+  const parsed = parseConfig(process.env);
+  if (!parsed.ok) {
+    console.error(formatConfigProblems(parsed.problems));
+    process.exit(1);
+  }
+  const options = buildOptionsFor(parsed.config);
   const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
   if (!result.ok) {
     console.error(result.message);

@@ -12,7 +12,8 @@
  */
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
-import { buildOptionsFromEnv, buildSite, type BuildOptions } from './build.ts';
+import { formatConfigProblems, parseConfig } from '../core/config.ts';
+import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -100,13 +101,6 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
   }
 }
 
-/** The service's own address from HOST and PORT (as sidecar/config.ts reads them); a wildcard address is reached on loopback. */
-export function serviceUrlFromEnv(env: NodeJS.ProcessEnv): string {
-  const host = env.HOST || '127.0.0.1';
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${env.PORT || '4321'}`;
-}
-
 function errorCode(error: unknown): string | undefined {
   const cause = error instanceof Error && error.cause ? error.cause : error;
   if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') return cause.code;
@@ -114,8 +108,13 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
-  const build = buildOptionsFromEnv(process.env);
-  const serviceUrl = serviceUrlFromEnv(process.env);
+  const parsed = parseConfig(process.env);
+  if (!parsed.ok) {
+    console.error(formatConfigProblems(parsed.problems));
+    process.exit(1);
+  }
+  const build = buildOptionsFor(parsed.config);
+  const { serviceUrl } = parsed.config;
   const result = await publishSite({ build, serviceUrl });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);

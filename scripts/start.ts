@@ -2,17 +2,18 @@
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
  * URL or build code changed), then serves the whole service on one origin.
  */
-import { parseConfig } from '../sidecar/config.ts';
-import { buildSite, readManifest } from './build.ts';
+import { formatConfigProblems, parseConfig } from '../core/config.ts';
+import { runSidecar } from '../sidecar/main.ts';
+import { buildOptionsFor, buildSite, readManifest } from './build.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 const parsed = parseConfig(process.env);
 if (!parsed.ok) {
-  console.error(`Invalid configuration:\n${parsed.problems.map((p) => `  - ${p}`).join('\n')}`);
+  console.error(formatConfigProblems(parsed.problems));
   process.exit(1);
 }
 const { config } = parsed;
-const options = { contentDir: config.contentDir, publicUrl: config.publicUrl, outDir: config.distDir };
+const options = buildOptionsFor(config);
 const manifest = await readManifest(config.distDir);
 const fingerprint = await computeSourceFingerprint(options);
 if (manifest?.source !== fingerprint) {
@@ -26,4 +27,4 @@ if (manifest?.source !== fingerprint) {
     console.log(`Built ${Object.keys(result.manifest.files).length} files in ${(result.ms / 1000).toFixed(1)} s.`);
   }
 }
-await import('../sidecar/main.ts');
+await runSidecar(config);

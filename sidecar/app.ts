@@ -15,6 +15,8 @@ import { createStaticHandler } from './static/serve-static.ts';
 export type AppDeps = {
   builds: BuildStore;
   log: Logger;
+  /** Express's `trust proxy` (Config.trustProxy): decides `req.ip`, the client address the hub rate-limits by. */
+  trustProxy?: boolean | number | string[];
   /** Further routers (WebSub hub, MCP), mounted before the 404 handler. */
   routers?: Router[];
 };
@@ -27,6 +29,7 @@ export function createApp(deps: AppDeps): RequestListener {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
+  app.set('trust proxy', deps.trustProxy ?? false);
   app.use(createSearchRouter({ getBuild }));
   app.use(createSinceRouter({ getBuild }));
   for (const router of deps.routers ?? []) app.use(router);

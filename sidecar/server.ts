@@ -2,11 +2,12 @@
  * Wires the sidecar from a typed Config: build store, WebSub hub, routers, HTTP server. Tests start it
  * on port 0 with a literal config; sidecar/main.ts starts it from the environment.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServiceUrls } from '../core/urls.ts';
 import { createApp } from './app.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMcpRouter } from './mcp/index.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
@@ -60,7 +61,14 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
   });
   const getLive = () => builds.current().live;
-  const listener = createApp({ builds, log, routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config })] });
+  // Without a configured secret, sessions are signed with one drawn now and live as long as the process.
+  const mcp = { ...config.mcp, sessionSecret: config.mcp.sessionSecret ?? randomBytes(32).toString('base64url') };
+  const listener = createApp({
+    builds,
+    log,
+    trustProxy: config.trustProxy,
+    routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp } })],
+  });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
   server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {

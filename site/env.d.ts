@@ -3,4 +3,6 @@
 interface ImportMetaEnv {
   /** Absolute path of the content folder, defined by astro.config.mjs. */
   readonly REVIEWS_CONTENT_DIR: string;
+  /** The `{base_url}` origin, normalised by core/config.ts (no trailing slash). */
+  readonly REVIEWS_PUBLIC_URL: string;
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { LoadedContent } from '../content/load-content.ts';
 import { computeInsights } from '../insights/compute-insights.ts';
-import { InsightsSchema, type Insights } from '../insights/insights-schema.ts';
+import { InsightsSchema, type Insights } from '../schemas/insights.ts';
 import type { ReviewsDataset } from '../schemas/published.ts';
 
 export function buildInsights(content: LoadedContent, dataset: ReviewsDataset): Insights {

@@ -2,7 +2,7 @@
  * Per-review aspect sentiment: what a published review's `aspects` field holds.
  * Deterministic and allocation-light: one tokenization and one phrase-index pass per sentence.
  */
-import { z } from 'zod';
+import type { Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures, scoreDetection, scorePolarity } from './learned-model.ts';
 import { extractFeatures } from './review-features.ts';
@@ -10,25 +10,6 @@ import type { FeatureSpans, SentenceFeatures } from './review-features.ts';
 import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
-
-export const PolaritySchema = z
-  .enum(['positive', 'neutral', 'negative'])
-  .meta({ id: 'AspectPolarity', description: 'Sentiment of the customer about one aspect.' });
-
-export const ReviewAspectSchema = z
-  .object({
-    aspect: z.string().meta({ description: 'Aspect id from the aspect set, e.g. `punctuality`, `price`.' }),
-    polarity: PolaritySchema,
-    score: z
-      .number()
-      .min(-1)
-      .max(1)
-      .meta({ description: 'Strength from -1 (very negative) to 1 (very positive), 3 decimals; near 0 is neutral.' }),
-  })
-  .meta({ id: 'ReviewAspect', description: 'One aspect the review talks about and how the customer felt about it.' });
-
-export type Polarity = z.infer<typeof PolaritySchema>;
-export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
 
 export type ReviewAnalysis = {
   /** One entry per aspect mentioned, in the aspect set's order. */

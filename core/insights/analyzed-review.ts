@@ -2,7 +2,8 @@
 import type { PublishedReview } from '../schemas/published.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
-import type { Polarity, ReviewAnalysis } from './analyze-review.ts';
+import type { Polarity } from '../schemas/aspects.ts';
+import type { ReviewAnalysis } from './analyze-review.ts';
 import { compareNewestFirst, getQuarter } from './figures.ts';
 
 /** The fields of a published review that insights read. */

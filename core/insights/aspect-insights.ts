@@ -3,7 +3,7 @@ import type { AspectModel } from './aspect-model.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
 import { countPolarity, createCounter, roundTo, toStats } from './figures.ts';
 import type { PolarityCounter } from './figures.ts';
-import type { AspectInsight } from './insights-schema.ts';
+import type { AspectInsight } from '../schemas/insights.ts';
 import { selectQuotes } from './quotes.ts';
 
 export function computeAspectInsights(

@@ -4,8 +4,8 @@
  * of precedence (later layers override earlier ones for the same phrase).
  */
 import type { z } from 'zod';
-import { AspectConfigSchema } from './aspect-config-schema.ts';
-import type { AspectConfig } from './aspect-config-schema.ts';
+import { AspectConfigSchema } from '../schemas/aspect-config.ts';
+import type { AspectConfig } from '../schemas/aspect-config.ts';
 import {
   ADVERSATIVES,
   CONCESSIVES,

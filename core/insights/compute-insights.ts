@@ -13,7 +13,7 @@ import { computeEntityInsights } from './entity-insights.ts';
 import type { BusinessEntities } from './entity-insights.ts';
 import { computeFaq } from './faq.ts';
 import { computeMean, listQuarters } from './figures.ts';
-import type { Insights, InsightsBasis } from './insights-schema.ts';
+import type { Insights, InsightsBasis } from '../schemas/insights.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';
 

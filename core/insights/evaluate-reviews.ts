@@ -10,8 +10,7 @@
  *   the labelled polarity (a review with no label and nothing detected counts as right).
  */
 import { z } from 'zod';
-import { PolaritySchema } from './analyze-review.ts';
-import type { Polarity } from './analyze-review.ts';
+import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
 import { harmonic, measurePolarity, ratio } from './evaluate.ts';
 import type { PolarityMetrics } from './evaluate.ts';
 

@@ -10,8 +10,8 @@
  */
 import { z } from 'zod';
 import type { AspectModel } from './aspect-model.ts';
-import { analyzeReview, PolaritySchema, toPolarity, normalizeScore } from './analyze-review.ts';
-import type { Polarity } from './analyze-review.ts';
+import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
+import { analyzeReview, toPolarity, normalizeScore } from './analyze-review.ts';
 import { GENERAL_LEXICON } from './lexicon.ts';
 import { tokenizeText } from './tokenize.ts';
 

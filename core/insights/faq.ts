@@ -7,7 +7,7 @@ import type { AnalyzedReview } from './analyzed-review.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
-import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from './insights-schema.ts';
+import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
 
 export const MIN_TECHNICIAN_REVIEWS = 3;
 

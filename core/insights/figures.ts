@@ -2,8 +2,8 @@
  * Small, deterministic arithmetic and formatting shared by the insights modules. Numbers in text are
  * formatted here by hand rather than with Intl, whose output depends on the machine's locale data.
  */
-import type { Polarity } from './analyze-review.ts';
-import type { AspectStats } from './insights-schema.ts';
+import type { Polarity } from '../schemas/aspects.ts';
+import type { AspectStats } from '../schemas/insights.ts';
 
 export type PolarityCounter = { mentions: number; positive: number; neutral: number; negative: number };
 

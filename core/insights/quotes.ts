@@ -5,10 +5,10 @@
  * so the choice is deterministic.
  */
 import { toPolarity, normalizeScore } from './analyze-review.ts';
-import type { Polarity } from './analyze-review.ts';
+import type { Polarity } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
-import type { Quote } from './insights-schema.ts';
+import type { Quote } from '../schemas/insights.ts';
 
 const QUOTES_PER_POLARITY = 2;
 const MAX_QUOTE_LENGTH = 240;

@@ -6,7 +6,7 @@
 import type { InsightsEditorial } from './editorial.ts';
 import { MIN_TECHNICIAN_REVIEWS } from './faq.ts';
 import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
-import type { AspectInsight, EntityInsight, InsightsBasis, Summary } from './insights-schema.ts';
+import type { AspectInsight, EntityInsight, InsightsBasis, Summary } from '../schemas/insights.ts';
 
 const STRENGTH_SHARE = 0.6;
 const CONCERN_SHARE = 0.2;

@@ -11,7 +11,7 @@ import { normalizeScore, toPolarity } from './analyze-review.ts';
 import type { AspectModel } from './aspect-model.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
 import { compareText, computeMean, computeNetScore, countPolarity, createCounter } from './figures.ts';
-import type { Topic } from './insights-schema.ts';
+import type { Topic } from '../schemas/insights.ts';
 import { GENERAL_LEXICON } from './lexicon.ts';
 import { tokenizeText } from './tokenize.ts';
 

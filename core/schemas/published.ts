@@ -3,7 +3,7 @@
  * definition: types are inferred from them and the OpenAPI document is generated from them.
  */
 import { z } from 'zod';
-import { ReviewAspectSchema } from '../insights/analyze-review.ts';
+import { ReviewAspectSchema } from './aspects.ts';
 import { AddressSchema, IsoDateSchema } from './content.ts';
 
 export const PublishedResponseSchema = z

@@ -4,7 +4,7 @@
  * strictly (see core/search/parse-search-params.ts) and then parsed by this one schema.
  */
 import { z } from 'zod';
-import { PolaritySchema } from '../insights/analyze-review.ts';
+import { PolaritySchema } from './aspects.ts';
 import { IsoDateSchema } from './content.ts';
 import { ReviewListSchema } from './published.ts';
 

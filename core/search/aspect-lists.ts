@@ -4,7 +4,7 @@
  * price) and `:negative` (that polarity on some aspect), so every combination of the two filters is
  * one list. Aspect ids are slugs, so `:` cannot occur in them.
  */
-import type { Polarity } from '../insights/analyze-review.ts';
+import type { Polarity } from '../schemas/aspects.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 
 export function aspectListKey(aspect: string | undefined, polarity: Polarity | undefined): string | undefined {

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { parseConfig } from '../../sidecar/config.ts';
+import { parseConfig } from '../../core/config.ts';
 import { startSidecar } from '../../sidecar/server.ts';
 import { createPostgresHubStore, createSqliteHubStore, type HubStore } from '../../sidecar/websub/index.ts';
 import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';

@@ -16,7 +16,7 @@ import express, { type RequestHandler, type Response, type Router } from 'expres
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LiveData } from '../../core/dataset/live-data.ts';
 import { PATHS } from '../../core/urls.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../../core/config.ts';
 import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type JsonRpcErrorBody } from './json-rpc.ts';
 import { createOriginPolicy } from './origin.ts';
 import { createSessionIds } from './session-id.ts';
@@ -24,7 +24,7 @@ import { serveMessage } from './transport.ts';
 
 export type McpRouterDeps = {
   getLive: () => LiveData;
-  config: Pick<Config, 'publicUrl' | 'mcp'>;
+  config: Pick<Config, 'publicUrl'> & { mcp: Config['mcp'] & { sessionSecret: string } };
 };
 
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -12,8 +12,8 @@ import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/
 import { createServiceUrls } from '../../core/urls.ts';
 
 async function loadBuildData() {
-  const contentDir = import.meta.env.REVIEWS_CONTENT_DIR as string;
-  const publicUrl = String(import.meta.env.SITE).replace(/\/+$/, '');
+  const contentDir = import.meta.env.REVIEWS_CONTENT_DIR;
+  const publicUrl = import.meta.env.REVIEWS_PUBLIC_URL;
   // Bundled, this module cannot find the project's default aspect set from its own URL.
   const content = await loadContent(contentDir, { fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)) });
   if (!content.ok) throw new Error(formatContentProblems(content.problems));

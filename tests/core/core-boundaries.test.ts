@@ -1,25 +1,103 @@
+/**
+ * core/ stays pure (STYLE.md "Pure core, thin adapters"): no host library, no environment, file I/O only
+ * in files that say so, and its folders depend on one another in one direction only.
+ */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
+const ROOT = path.join(import.meta.dirname, '../..');
+
 async function sourceFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
+  for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+    const p = path.posix.join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await sourceFiles(p)));
     else if (p.endsWith('.ts')) out.push(p);
   }
   return out;
 }
 
+/** Every module specifier a file imports: static, re-exported, side-effect and dynamic imports. */
+function importsOf(source: string): string[] {
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
+  return [...source.matchAll(pattern)].map((m) => m[1]!);
+}
+
+async function readCore() {
+  const files = await sourceFiles('core');
+  return Promise.all(files.map(async (file) => ({ file, imports: importsOf(await readFile(path.join(ROOT, file), 'utf8')) })));
+}
+
+/** The folder graph: `core` for the files at the top, `core/<folder>` for each folder's files. */
+function folderOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+function findFolderCycles(edges: Map<string, Set<string>>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'visiting');
+    stack.push(node);
+    for (const next of [...(edges.get(node) ?? [])].sort()) {
+      if (state.get(next) === 'visiting') cycles.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...edges.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}
+
 describe('core/', () => {
   it('imports no host library (Express, Astro, the MCP SDK) and reads no environment', async () => {
     const offenders: string[] = [];
     for (const file of await sourceFiles('core')) {
-      const text = await readFile(file, 'utf8');
-      if (/from\s+['"](express|astro(:|\/|['"])|@modelcontextprotocol\/)/.test(text)) offenders.push(`${file}: host import`);
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      if (importsOf(text).some((i) => /^(express|astro(:|\/|$)|@modelcontextprotocol\/)/.test(i))) offenders.push(`${file}: host import`);
       if (/process\.env/.test(text)) offenders.push(`${file}: process.env`);
     }
     expect(offenders).toEqual([]);
+  });
+
+  it('does no network or process I/O, and reads files only in *-fs.ts and read-*.ts files', async () => {
+    const offenders: string[] = [];
+    for (const { file, imports } of await readCore()) {
+      const name = path.basename(file);
+      for (const i of imports) {
+        if (/^node:(http|https|http2|net|tls|dgram|dns|child_process|worker_threads|cluster)$/.test(i)) offenders.push(`${file}: ${i}`);
+        if (/^(node:)?fs(\/|$)/.test(i) && !/-fs\.ts$|^read-/.test(name)) offenders.push(`${file}: ${i}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no import cycle between its folders', async () => {
+    const edges = new Map<string, Set<string>>();
+    for (const { file, imports } of await readCore()) {
+      const from = folderOf(file);
+      for (const i of imports.filter((s) => s.startsWith('.'))) {
+        const to = folderOf(path.posix.normalize(path.posix.join(path.posix.dirname(file), i)));
+        if (to !== from && to.startsWith('core')) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    expect(edges.size).toBeGreaterThan(5);
+    expect(findFolderCycles(edges).map((c) => c.join(' → '))).toEqual([]);
+  });
+});
+
+describe('findFolderCycles', () => {
+  it('finds a cycle through several folders, and none in a one-way graph', () => {
+    const graph = (pairs: [string, string][]) => {
+      const edges = new Map<string, Set<string>>();
+      for (const [a, b] of pairs) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+      return edges;
+    };
+    expect(findFolderCycles(graph([['a', 'b'], ['b', 'c'], ['c', 'a']]))).toEqual([['a', 'b', 'c', 'a']]);
+    expect(findFolderCycles(graph([['a', 'b'], ['b', 'c'], ['a', 'c']]))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import addFormatsModule from 'ajv-formats';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeInsights } from '../../core/insights/compute-insights.ts';
-import { InsightsSchema } from '../../core/insights/insights-schema.ts';
+import { InsightsSchema } from '../../core/schemas/insights.ts';
 import { buildOpenApiExamples } from '../../core/openapi/examples.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
 import { SearchFiltersShape } from '../../core/schemas/search.ts';

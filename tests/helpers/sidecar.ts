@@ -2,7 +2,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseConfig, type Config } from '../../sidecar/config.ts';
+import { parseConfig, type Config } from '../../core/config.ts';
 import { startSidecar, type SidecarOptions } from '../../sidecar/server.ts';
 
 /** `sidecar` passes options such as the test CA for the hub's callback client. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeReview, getAnalysisText, ReviewAspectSchema } from '../../core/insights/analyze-review.ts';
-import type { Polarity } from '../../core/insights/analyze-review.ts';
+import { analyzeReview, getAnalysisText } from '../../core/insights/analyze-review.ts';
+import { ReviewAspectSchema, type Polarity } from '../../core/schemas/aspects.ts';
 import { compileAspectModel } from '../../core/insights/aspect-model.ts';
-import { AspectConfigSchema } from '../../core/insights/aspect-config-schema.ts';
+import { AspectConfigSchema } from '../../core/schemas/aspect-config.ts';
 import { GENERAL_LEXICON } from '../../core/insights/lexicon.ts';
 import { loadDefaultModel, readJson } from './load-fixtures.ts';
 

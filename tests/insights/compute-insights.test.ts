@@ -5,8 +5,8 @@ import { analyzeReview, getAnalysisText } from '../../core/insights/analyze-revi
 import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { parseInsightsEditorial, checkEditorialReviewIds } from '../../core/insights/editorial.ts';
 import type { InsightsEditorial } from '../../core/insights/editorial.ts';
-import { InsightsSchema } from '../../core/insights/insights-schema.ts';
-import type { Insights } from '../../core/insights/insights-schema.ts';
+import { InsightsSchema } from '../../core/schemas/insights.ts';
+import type { Insights } from '../../core/schemas/insights.ts';
 import { generateSyntheticReviews } from '../fixtures/insights/synthetic-reviews.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from './load-fixtures.ts';
 

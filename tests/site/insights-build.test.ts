@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InsightsSchema, type Insights } from '../../core/insights/insights-schema.ts';
+import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { buildSite } from '../../scripts/build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';

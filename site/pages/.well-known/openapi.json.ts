@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { InsightsSchema } from '../../../core/insights/insights-schema.ts';
+import { InsightsSchema } from '../../../core/schemas/insights.ts';
 import { buildOpenApiDocument } from '../../../core/openapi/index.ts';
 import { getBuildData, jsonResponse } from '../../lib/build-data.ts';
 

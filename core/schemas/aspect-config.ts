@@ -4,7 +4,7 @@
  * reported with its path rather than the first one only.
  */
 import { z } from 'zod';
-import { SlugSchema } from '../schemas/content.ts';
+import { SlugSchema } from './content.ts';
 
 /** A word or phrase as customers write it; a final `*` matches any ending ("punctual*"). */
 export const TermSchema = z

@@ -4,8 +4,8 @@
  * objects are /api/reviews/search parameters that list the reviews behind a figure.
  */
 import { z } from 'zod';
-import { IsoDateSchema } from '../schemas/content.ts';
-import { PolaritySchema } from './analyze-review.ts';
+import { IsoDateSchema } from './content.ts';
+import { PolaritySchema } from './aspects.ts';
 
 const CountSchema = z.int().min(0);
 

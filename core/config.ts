@@ -1,0 +1,149 @@
+/**
+ * The service's one configuration (CONTRACT.md "Configuration"): every environment variable, its
+ * default and its normalisation, in one schema. Each process parses it once, at its entry point
+ * (scripts/start.ts, scripts/build.ts, scripts/publish.ts, sidecar/main.ts, astro.config.mjs), and
+ * passes the typed `Config` on; tests pass a literal env. `parseConfig` is pure: it reads only the
+ * object it is given.
+ *
+ * To add a variable:
+ *   1. add it to `EnvSchema` under its environment name, with its default and a check that says what
+ *      is wrong in words an operator understands;
+ *   2. map it into the typed shape in the `.transform()` of `ConfigSchema` (camelCase, grouped by who
+ *      uses it, e.g. `websub.*`, `mcp.*`), so `Config` gains the field;
+ *   3. add a row to the README's Configuration table.
+ */
+import { z } from 'zod';
+
+const BooleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const IntegerList = (count: number) =>
+  z
+    .string()
+    .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'must be a comma-separated list of whole numbers')
+    .transform((s) => s.split(',').map((n) => Number(n.trim())))
+    .refine((list) => list.length === count, `must have exactly ${count} values`);
+
+/** Express's preset subnet names (`trust proxy` accepts them beside addresses and CIDR ranges). */
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+const ProxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(PROXY_PRESETS)]);
+
+/**
+ * Express's `trust proxy` setting: `true` trusts every proxy, a whole number trusts that many hops, and a
+ * comma-separated list trusts those addresses, ranges or presets. Default `false`: the peer's address is
+ * the client's.
+ */
+const TrustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | string[] => {
+  const value = raw.trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !ProxyAddress.safeParse(entry).success);
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be true, false, a number of hops, or a comma-separated list of addresses, CIDR ranges or ${PROXY_PRESETS.join('/')} (not ${bad.map((b) => JSON.stringify(b)).join(', ')})`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: z
+    .string()
+    .transform((raw, ctx) => {
+      const url = normalizePublicUrl(raw);
+      if (url.ok) return url.url;
+      ctx.addIssue({ code: 'custom', message: url.reason });
+      return z.NEVER;
+    })
+    .optional(),
+  CONTENT_DIR: z.string().min(1).default('content'),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DIST_DIR: z.string().min(1).default('dist'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  WEBSUB_ALLOW_PRIVATE_CALLBACKS: BooleanFromEnv.default(false),
+  WEBSUB_RETRY_DELAYS_MS: IntegerList(2).default([60_000, 300_000]),
+  WEBSUB_LEASE_SECONDS: IntegerList(3)
+    .refine(([def, min, max]) => min! <= def! && def! <= max!, 'must be default,minimum,maximum with minimum <= default <= maximum')
+    .default([864_000, 60, 2_592_000]),
+  MCP_SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  MCP_ALLOWED_ORIGINS: z.string().optional(),
+  TRUST_PROXY: TrustProxyFromEnv.default(false),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export const ConfigSchema = EnvSchema.transform((e) => {
+  const [defaultSeconds, minSeconds, maxSeconds] = e.WEBSUB_LEASE_SECONDS as [number, number, number];
+  const origins = (e.MCP_ALLOWED_ORIGINS ?? '').trim();
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    /** The `{base_url}`: an origin without a trailing slash, e.g. `https://reviews.example.com`. */
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    /** Where this machine reaches the running service (a wildcard HOST is reached on loopback), for `npm run publish`. */
+    serviceUrl: reachableServiceUrl(e.HOST, e.PORT),
+    contentDir: e.CONTENT_DIR,
+    dataDir: e.DATA_DIR,
+    distDir: e.DIST_DIR,
+    databaseUrl: e.DATABASE_URL,
+    /** Express's `trust proxy`: which proxies' `X-Forwarded-For` decides a client's address (rate limits). */
+    trustProxy: e.TRUST_PROXY,
+    websub: {
+      allowPrivateCallbacks: e.WEBSUB_ALLOW_PRIVATE_CALLBACKS,
+      /** Waits before the 2nd and 3rd delivery attempt. */
+      retryDelaysMs: e.WEBSUB_RETRY_DELAYS_MS,
+      lease: { defaultSeconds, minSeconds, maxSeconds },
+    },
+    mcp: {
+      /** Unset: the sidecar draws a random one at start (sessions then last as long as the process). */
+      sessionSecret: e.MCP_SESSION_SECRET,
+      /** Browser origins allowed besides the public origin; `'*'` allows any. */
+      allowedOrigins: origins === '*' ? ('*' as const) : origins.split(',').map((o) => o.trim()).filter(Boolean),
+    },
+    logLevel: e.LOG_LEVEL,
+  };
+});
+
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/** Every problem is reported together, each naming its variable. */
+export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
+  const parsed = ConfigSchema.safeParse(env);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+}
+
+/** The line an entry point prints before exiting on invalid configuration. */
+export function formatConfigProblems(problems: readonly string[]): string {
+  return `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
+}
+
+/** The interface's `{base_url}` is a single origin: a path, query or fragment is refused. */
+function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'must be an absolute http(s) URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be http or https' };
+  if (url.pathname !== '/' || url.search || url.hash) {
+    return { ok: false, reason: 'must be an origin only (no path, query or fragment), e.g. https://reviews.example.com' };
+  }
+  return { ok: true, url: url.origin };
+}
+
+function reachableServiceUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}

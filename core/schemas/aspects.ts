@@ -1,0 +1,25 @@
+/**
+ * The aspect sentiment a published review carries (`aspects`), and the polarity that the `aspect_sentiment`
+ * search filter and /insights.json use. core/insights computes them; the schemas live here so that
+ * published shapes never import the analyzer.
+ */
+import { z } from 'zod';
+
+export const PolaritySchema = z
+  .enum(['positive', 'neutral', 'negative'])
+  .meta({ id: 'AspectPolarity', description: 'Sentiment of the customer about one aspect.' });
+
+export const ReviewAspectSchema = z
+  .object({
+    aspect: z.string().meta({ description: 'Aspect id from the aspect set, e.g. `punctuality`, `price`.' }),
+    polarity: PolaritySchema,
+    score: z
+      .number()
+      .min(-1)
+      .max(1)
+      .meta({ description: 'Strength from -1 (very negative) to 1 (very positive), 3 decimals; near 0 is neutral.' }),
+  })
+  .meta({ id: 'ReviewAspect', description: 'One aspect the review talks about and how the customer felt about it.' });
+
+export type Polarity = z.infer<typeof PolaritySchema>;
+export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;

@@ -1,0 +1,123 @@
+/** The one configuration (core/config.ts): names, defaults, normalisation, and TRUST_PROXY over real HTTP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig, type Config } from '../../core/config.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
+
+function parse(env: Record<string, string>): Config {
+  const parsed = parseConfig(env);
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  return parsed.config;
+}
+
+describe('parseConfig', () => {
+  it('gives every variable its documented default', () => {
+    expect(parse({})).toEqual({
+      port: 4321,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:4321',
+      serviceUrl: 'http://127.0.0.1:4321',
+      contentDir: 'content',
+      dataDir: '.data',
+      distDir: 'dist',
+      databaseUrl: undefined,
+      trustProxy: false,
+      websub: {
+        allowPrivateCallbacks: false,
+        retryDelaysMs: [60_000, 300_000],
+        lease: { defaultSeconds: 864_000, minSeconds: 60, maxSeconds: 2_592_000 },
+      },
+      mcp: { sessionSecret: undefined, allowedOrigins: [] },
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable under its own name', () => {
+    const config = parse({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://reviews.example.com/',
+      CONTENT_DIR: 'c',
+      DATA_DIR: 'd',
+      DIST_DIR: 'o',
+      DATABASE_URL: 'postgres://u@db/x',
+      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+      WEBSUB_RETRY_DELAYS_MS: '10, 20',
+      WEBSUB_LEASE_SECONDS: '100,10,1000',
+      MCP_SESSION_SECRET: 'a-secret-of-16-chars',
+      MCP_ALLOWED_ORIGINS: 'http://a.example, http://b.example',
+      TRUST_PROXY: '2',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      publicUrl: 'https://reviews.example.com',
+      serviceUrl: 'http://127.0.0.1:8080',
+      contentDir: 'c',
+      dataDir: 'd',
+      distDir: 'o',
+      databaseUrl: 'postgres://u@db/x',
+      trustProxy: 2,
+      websub: { allowPrivateCallbacks: true, retryDelaysMs: [10, 20], lease: { defaultSeconds: 100, minSeconds: 10, maxSeconds: 1000 } },
+      mcp: { sessionSecret: 'a-secret-of-16-chars', allowedOrigins: ['http://a.example', 'http://b.example'] },
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['1', 1],
+    ['loopback', ['loopback']],
+    ['10.0.0.0/8, 192.168.1.7, ::1, uniquelocal', ['10.0.0.0/8', '192.168.1.7', '::1', 'uniquelocal']],
+  ])('reads TRUST_PROXY=%s as Express reads it', (value, expected) => {
+    expect(parse({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('defaults the public URL to localhost on the configured port, and reaches a wildcard HOST on loopback', () => {
+    expect(parse({ PORT: '9000', HOST: '::' })).toMatchObject({ publicUrl: 'http://localhost:9000', serviceUrl: 'http://[::1]:9000' });
+  });
+
+  it('reports every problem together, each naming its variable', () => {
+    const parsed = parseConfig({ PORT: 'eighty', PUBLIC_URL: 'https://x.example/some/path', TRUST_PROXY: 'my-proxy', LOG_LEVEL: 'loud' });
+    expect(parsed.ok).toBe(false);
+    const names = parsed.ok ? [] : parsed.problems.map((p) => p.split(':')[0]);
+    expect(names.sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_URL', 'TRUST_PROXY']);
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  let distDir: string;
+  const started: { close(): Promise<void> }[] = [];
+  beforeAll(async () => {
+    ({ distDir } = await buildTestSite({}));
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of started) await s.close();
+  });
+
+  /** Spends one address's burst of hub requests, then asks as another address behind the same proxy. */
+  async function secondClientStatus(env: Record<string, string>): Promise<number> {
+    const sidecar = await startTestSidecar({ distDir, env });
+    started.push(sidecar);
+    const ping = (client: string) =>
+      fetch(`${sidecar.url}/api/websub/hub`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': client },
+        body: 'hub.mode=publish',
+      });
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 429; i++) status = (await ping('203.0.113.1')).status;
+    expect(status).toBe(429);
+    return (await ping('203.0.113.2')).status;
+  }
+
+  it('unset: every client behind a proxy shares the proxy address, and its rate-limit bucket', async () => {
+    expect(await secondClientStatus({})).toBe(429);
+  });
+
+  it('set to the proxy: each client has its own bucket, from X-Forwarded-For', async () => {
+    expect(await secondClientStatus({ TRUST_PROXY: 'loopback' })).toBe(400);
+  });
+});
