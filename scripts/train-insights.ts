@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findStrongestSpans, prepareReview, selectContext, getAnalysisText } from '../core/insights/analyze-review.ts';
-import { AspectConfigSchema } from '../core/insights/aspect-config-schema.ts';
+import { AspectConfigSchema } from '../core/schemas/aspect-config.ts';
 import { compileAspectModel } from '../core/insights/aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures } from '../core/insights/learned-model.ts';
 import type { LearnedWeights } from '../core/insights/learned-model.ts';
@@ -27,7 +27,7 @@ const ROUNDS = option('--rounds', 300);
 const STEP = 0.3;
 const L2 = option('--l2', 0.002);
 const MIN_COUNT = option('--min-count', 2);
-const DETECTION_THRESHOLD = option('--threshold', 0.5);
+const DETECTION_THRESHOLD = option('--threshold', 0.45);
 
 const started = performance.now();
 const config = AspectConfigSchema.parse(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
@@ -82,7 +82,8 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
   for (const list of featureLists) for (const name of new Set(list)) counts.set(name, (counts.get(name) ?? 0) + 1);
   const vocabulary = [...counts].filter(([, n]) => n >= MIN_COUNT).map(([name]) => name).sort();
   const indexOf = new Map(vocabulary.map((name, i) => [name, i]));
-  const rows = featureLists.map((list) => [...new Set(list.flatMap((name) => indexOf.get(name) ?? []))].sort((x, y) => x - y));
+  // A name listed k times counts k times (the rules' strength is given that way).
+  const rows = featureLists.map((list) => list.flatMap((name) => indexOf.get(name) ?? []).sort((x, y) => x - y));
   const size = vocabulary.length;
   const w = new Float64Array(size * classes);
   const b = new Float64Array(classes);

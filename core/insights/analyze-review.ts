@@ -2,7 +2,7 @@
  * Per-review aspect sentiment: what a published review's `aspects` field holds.
  * Deterministic and allocation-light: one tokenization and one phrase-index pass per sentence.
  */
-import type { Polarity, ReviewAspect } from '../schemas/aspects.ts';
+import type { EvidenceSpan, Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures, scoreDetection, scorePolarity } from './learned-model.ts';
 import { extractFeatures } from './review-features.ts';
@@ -11,9 +11,12 @@ import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
 
+/** An aspect entry as the analysis finds it; the published one adds `evidence` (analyzePublishedReview). */
+export type AspectVerdict = Omit<ReviewAspect, 'evidence'>;
+
 export type ReviewAnalysis = {
   /** One entry per aspect mentioned, in the aspect set's order. */
-  aspects: ReviewAspect[];
+  aspects: AspectVerdict[];
   /**
    * For each entry of `aspects`, the character spans (into the analysed text) of the words that
    * decided it: the aspect's terms and the opinions attached to them, else the words and cues the
@@ -38,7 +41,27 @@ export function getAnalysisText(review: { title?: string | null; text: string })
  * the words decide.
  */
 export function analyzeReview(text: string, model: AspectModel, rating?: number | null): ReviewAspect[] {
-  return analyzeReviewDetailed(text, model, rating).aspects;
+  return analyzePublishedReview({ title: null, text, rating }, model);
+}
+
+/**
+ * A review's published `aspects`: the analysis of its title and text (getAnalysisText), with each
+ * evidence span moved to the field it lies in, offsets into that field.
+ */
+export function analyzePublishedReview(
+  review: { title?: string | null; text: string; rating?: number | null },
+  model: AspectModel,
+): ReviewAspect[] {
+  const analysis = analyzeReviewDetailed(getAnalysisText(review), model, review.rating);
+  const titleEnd = review.title ? review.title.length : -1;
+  return analysis.aspects.map((verdict, i) => ({
+    ...verdict,
+    evidence: (analysis.evidence[i] ?? []).flatMap(([start, end]): EvidenceSpan[] => {
+      if (start < titleEnd) return [{ field: 'title', start, end: Math.min(end, titleEnd) }];
+      const shift = titleEnd + 1;
+      return start >= shift ? [{ field: 'text', start: start - shift, end: end - shift }] : [];
+    }),
+  }));
 }
 
 /** What the rules and the feature extraction find in a text, before any learned decision. */
@@ -50,7 +73,7 @@ export type PreparedReview = {
   reviewFeatures: FeatureSpans;
 };
 
-export function prepareReview(text: string, model: AspectModel): PreparedReview {
+export function prepareReview(text: string, model: AspectModel, withFeatures = true): PreparedReview {
   const tokenized = tokenizeText(text);
   const sentences = tokenized.map((sentence) => scoreSentence(sentence, model));
   const rules = model.aspects.map(() => ({ mentioned: false, raw: 0, spans: [] as [number, number][] }));
@@ -63,7 +86,7 @@ export function prepareReview(text: string, model: AspectModel): PreparedReview 
       rule.spans.push(...spans);
     }
   }
-  const features = model.learned === null ? [] : extractFeatures(text, tokenized);
+  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized) : [];
   return { sentences, rules, features, reviewFeatures: mergeFeatures(features) };
 }
 
@@ -74,9 +97,11 @@ export function selectContext(features: readonly SentenceFeatures[], spans: read
 }
 
 export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
-  const { sentences, rules, features, reviewFeatures } = prepareReview(text, model);
-  const learned = model.learned;
-  const aspects: ReviewAspect[] = [];
+  const rated = rating !== undefined && rating !== null;
+  const { sentences, rules, features, reviewFeatures } = prepareReview(text, model, rated);
+  // The learned layer is trained on rated reviews: a bare sentence (no rating) is left to the rules.
+  const learned = rating === undefined || rating === null ? null : model.learned;
+  const aspects: AspectVerdict[] = [];
   const evidence: [number, number][][] = [];
   const stars = rating ?? null;
   model.aspects.forEach((info, a) => {
@@ -126,13 +151,22 @@ function mergeFeatures(sentences: readonly SentenceFeatures[]): FeatureSpans {
   return merged;
 }
 
-/** The spans of the (at most two) present features that weigh most for the aspect. */
+/**
+ * The spans of the (at most two) present features that weigh most for the aspect, leaving out
+ * function words, which carry weight for a model but explain nothing to a reader.
+ */
 export function findStrongestSpans(features: FeatureSpans, weights: Record<string, number>): [number, number][] {
   const ranked = [...features.keys()]
-    .filter((name) => !name.startsWith('n:') && (weights[name] ?? 0) > 0)
+    .filter((name) => !name.startsWith('n:') && !FUNCTION_WORDS.has(name.slice(2)) && (weights[name] ?? 0) > 0)
     .sort((x, y) => (weights[y] ?? 0) - (weights[x] ?? 0) || (x < y ? -1 : 1));
-  return ranked.slice(0, 2).flatMap((name) => features.get(name) ?? []);
+  return ranked.slice(0, 2).flatMap((name) => (features.get(name) ?? []).slice(0, 2));
 }
+
+const FUNCTION_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'so', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'it', 'its', 'was',
+  'is', 'are', 'were', 'be', 'been', 'he', 'she', 'they', 'we', 'i', 'me', 'my', 'our', 'us', 'you', 'your', 'his', 'her',
+  'their', 'them', 'that', 'this', 'had', 'has', 'have', 'did', 'do', 'just', 'up', 'out', 'all', 'as', 'if', 'then',
+]);
 
 function sortSpans(spans: [number, number][]): [number, number][] {
   const unique = new Map(spans.map((span) => [`${span[0]}:${span[1]}`, span]));

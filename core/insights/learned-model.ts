@@ -12,7 +12,7 @@
  * answer. Feature names are built here only, so training and analysis cannot drift apart.
  */
 import { z } from 'zod';
-import type { Polarity } from './analyze-review.ts';
+import type { Polarity } from '../schemas/aspects.ts';
 import type { FeatureSpans } from './review-features.ts';
 
 const WeightsSchema = z.record(z.string(), z.number());
@@ -50,9 +50,12 @@ export function listPolarityFeatures(context: FeatureSpans, rule: RuleVerdict, r
   return names;
 }
 
+/** The rules' verdict; `r:strength+`/`r:strength-` repeats once per unit of the raw score, up to 4. */
 function describeRule(rule: RuleVerdict): string[] {
   if (!rule.mentioned) return ['r:none'];
   const names = ['r:mention'];
+  const units = Math.min(4, Math.round(Math.abs(rule.raw)));
+  for (let i = 0; i < units; i++) names.push(rule.raw > 0 ? 'r:strength+' : 'r:strength-');
   if (rule.raw > 0.5) names.push(rule.raw > 2 ? 'r:pos2' : 'r:pos');
   else if (rule.raw < -0.5) names.push(rule.raw < -2 ? 'r:neg2' : 'r:neg');
   else names.push('r:zero');

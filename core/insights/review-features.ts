@@ -82,6 +82,8 @@ function extractSentence(text: string, sentence: Sentence): FeatureSpans {
     if (word === ',' || CLAUSE_BREAKS.has(word)) negatedUntil = -1;
     if (word === ',') return;
     add(features, `w:${word}`, span);
+    const stem = stemWord(word);
+    if (stem !== word) add(features, `w:${stem}`, span);
     if (i <= negatedUntil) add(features, `n:${word}`, span);
     if (NEGATORS.has(word) || token.text.endsWith("n't")) negatedUntil = i + 3;
     const next = words[i + 1];
@@ -98,4 +100,13 @@ function add(features: FeatureSpans, name: string, span: [number, number]) {
   const spans = features.get(name);
   if (spans === undefined) features.set(name, [span]);
   else spans.push(span);
+}
+
+/** A light suffix stripper, so "leaked", "leaking" and "leaks" share a feature with "leak". */
+function stemWord(word: string): string {
+  if (word.length <= 4) return word;
+  for (const suffix of ['ing', 'ed', 'es', 's', 'ly']) {
+    if (word.endsWith(suffix) && !word.endsWith('ss') && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
+  }
+  return word;
 }
