@@ -4,7 +4,7 @@
  * Never reads the dev or test split.
  *
  * Deterministic: reviews in id order, features in name order, full-batch AdaGrad from zero weights for
- * a fixed number of rounds, weights rounded to 4 decimals, keys sorted. Re-running on the same data
+ * a fixed number of rounds, weights rounded to 3 decimals, keys sorted. Re-running on the same data
  * and the same content/aspects.json writes the same bytes (tests/insights/train.test.ts checks).
  *
  * Options: `--out FILE` writes elsewhere (the reproducibility test uses it).
@@ -28,6 +28,7 @@ const STEP = 0.3;
 const L2 = option('--l2', 0.002);
 const MIN_COUNT = option('--min-count', 2);
 const DETECTION_THRESHOLD = option('--threshold', 0.45);
+const PRUNE_BELOW = option('--prune', 0.02);
 
 const started = performance.now();
 const config = AspectConfigSchema.parse(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
@@ -70,7 +71,7 @@ const weights: LearnedWeights = {
     weights: mapWeights(polarity.weights, (w) => w.map(round) as [number, number, number]),
   },
 };
-writeFileSync(out, JSON.stringify(weights, null, 1) + '\n');
+writeFileSync(out, formatWeights(weights));
 console.log(`trained on ${reviews.length} reviews (${polarityLabels.length} aspect labels) in ${((performance.now() - started) / 1000).toFixed(1)} s: ${out}`);
 
 /**
@@ -135,13 +136,28 @@ function mapWeights<T>(weightsByName: Map<string, number[]>, convert: (w: number
   for (const [name, w] of weightsByName) {
     const converted = convert(w);
     const values = Array.isArray(converted) ? (converted as number[]) : [converted as number];
-    if (values.every((v) => Math.abs(round(v)) < 0.001)) continue;
+    // Weights this small change no decision worth keeping and would only make the file large.
+    if (values.every((v) => Math.abs(v) < PRUNE_BELOW)) continue;
     result[name] = (Array.isArray(converted) ? converted : round(converted as number)) as T;
   }
   return result;
 }
 
+/** One line per weight table: small, and a retrain shows as a diff per aspect. */
+function formatWeights(w: LearnedWeights): string {
+  const detection = Object.entries(w.detection).map(([id, d]) => `    ${JSON.stringify(id)}: ${JSON.stringify(d)}`);
+  return [
+    '{',
+    `  "$comment": ${JSON.stringify(w.$comment)},`,
+    `  "detection_threshold": ${w.detection_threshold},`,
+    `  "detection": {\n${detection.join(',\n')}\n  },`,
+    `  "polarity": ${JSON.stringify(w.polarity)}`,
+    '}',
+    '',
+  ].join('\n');
+}
+
 function round(value: number): number {
-  const rounded = Math.round(value * 10_000) / 10_000;
+  const rounded = Math.round(value * 1000) / 1000;
   return rounded === 0 ? 0 : rounded;
 }
