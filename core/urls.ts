@@ -15,11 +15,75 @@ export const PATHS = {
   sincePrefix: '/api/reviews/since/',
   hub: '/api/websub/hub',
   mcp: '/mcp',
+  reviewsIndex: '/reviews/',
+  technicians: '/technicians/',
+  services: '/services/',
+  about: '/about/',
+  developers: '/developers/',
+  apiReference: '/developers/api/',
+  searchPage: '/search/',
+  sitemap: '/sitemap.xml',
+  robots: '/robots.txt',
+  llms: '/llms.txt',
+  shareImage: '/share.png',
+  favicon: '/favicon.svg',
+  faviconIco: '/favicon.ico',
+  touchIcon: '/apple-touch-icon.png',
 } as const;
 
 /** Path of the human archive page that lists a month's reviews; each review is an anchor on it. */
 export function archivePath(month: string): string {
   return `/reviews/${month}/`;
+}
+
+/**
+ * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
+ * letter; anything else that is not a letter or digit becomes one hyphen.
+ */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug === '' ? 'x' : slug;
+}
+
+/** Each technician's slug, in the business's order; a name whose slug is taken gets `-2`, `-3`…. */
+export function assignTechnicianSlugs(names: readonly string[]): Map<string, string> {
+  const slugs = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const name of names) {
+    const base = slugify(name);
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    slugs.set(name, slug);
+  }
+  return slugs;
+}
+
+/** Page `n` (1-based) of a paged listing whose first page is `first`: `/services/x/`, `/services/x/page/2/`. */
+export function pagedPath(first: string, page: number): string {
+  return page <= 1 ? first : `${first}page/${page}/`;
+}
+
+export function technicianPath(slug: string, page = 1): string {
+  return pagedPath(`${PATHS.technicians}${slug}/`, page);
+}
+
+export function servicePath(id: string, page = 1): string {
+  return pagedPath(`${PATHS.services}${id}/`, page);
+}
+
+/**
+ * The human search page with the given parameters, which are the REST search's own names
+ * (`query`, `rating`, `mentions_technician`, `aspect`…), so an insights `filter` object links as is.
+ */
+export function searchPagePath(params: Readonly<Record<string, string>> = {}): string {
+  const query = new URLSearchParams(Object.entries(params)).toString();
+  return query === '' ? PATHS.searchPage : `${PATHS.searchPage}?${query}`;
 }
 
 export function createServiceUrls(base: string) {
@@ -37,6 +101,8 @@ export function createServiceUrls(base: string) {
     mcp: at(PATHS.mcp),
     since: (date: string) => at(`${PATHS.sincePrefix}${date}`),
     archive: (month: string) => at(archivePath(month)),
+    /** Any site path as an absolute URL (canonical links, the sitemap, Open Graph). */
+    absolute: (path: string) => at(path),
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(`${archivePath(review.date.slice(0, 7))}#${review.id}`),
     /** The WebSub topics, all tracking the same data (interface.md "Events"). */

@@ -9,7 +9,8 @@ import { createServiceUrls } from '../core/urls.ts';
 import { createApp } from './app.ts';
 import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createMcpRouter } from './mcp/index.ts';
+import { createMcpRouter, MCP_RATE_LIMIT_DEFAULT } from './mcp/index.ts';
+import type { RateLimitOptions } from './http/rate-limit.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
 import { createBuildTopicSource } from './static/topic-source.ts';
 import {
@@ -39,6 +40,8 @@ export type SidecarOptions = {
   callbackClient?: Partial<Omit<CallbackClientOptions, 'allowPrivateCallbacks'>>;
   /** Added to `config.websub`: delivery tuning such as `maxInFlight` or `pollIntervalMs`. */
   hub?: Partial<HubOptions>;
+  /** Per-address limit of `/mcp`, instead of the default (tests and benchmarks). */
+  mcpRateLimit?: RateLimitOptions;
   /** An open store to use instead of `openHubStore(config)`; the caller closes it. */
   hubStore?: HubStore;
 };
@@ -67,7 +70,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     log,
     trustProxy: config.trustProxy,
-    routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp } })],
+    routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? MCP_RATE_LIMIT_DEFAULT })],
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
   server.maxHeadersCount = 100;

@@ -12,6 +12,10 @@ export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
 export const SEARCH_QUERY_MAX_LENGTH = 200;
 
+/** Result orders: `newest` (the default) is `date` descending then `id`; the others order by rating first. */
+export const SearchSortSchema = z.enum(['newest', 'highest', 'lowest'], { error: 'must be one of newest, highest, lowest' });
+export type SearchSort = z.infer<typeof SearchSortSchema>;
+
 export const SearchFiltersShape = {
   rating: z
     .int({ error: 'must be an integer from 1 to 5' })
@@ -60,6 +64,14 @@ export const SearchFiltersShape = {
       description:
         'Only reviews with an opinion of this polarity on `aspect`, or on any aspect when `aspect` is not given (`aspect_sentiment=negative` lists every review with a complaint).',
     }),
+  has_response: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: 'true: only reviews with an owner reply; false: only reviews without one.' }),
+  sort: SearchSortSchema.optional().meta({
+    description:
+      'Result order: `newest` (default; `date` descending, then `id`), `highest` (rating descending, then newest first) or `lowest` (rating ascending, then newest first).',
+  }),
   limit: z
     .int({ error: `must be an integer from 1 to ${SEARCH_LIMIT_MAX}` })
     .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)

@@ -6,7 +6,8 @@
  * - Each parameter may appear once; `?rating=4&rating=5` is `repeated_parameter` rather than a guess.
  * - Conversion is strict and leaves the judging to SearchQuerySchema: `rating` and `limit` become numbers
  *   only when they are plain digits (`^[0-9]+$`), `min_rating` when it is digits with an optional
- *   fraction (`^[0-9]+(\.[0-9]+)?$`). Anything else (`2.5`, `1e2`, ` 3`, `0x10`, ``) stays a string,
+ *   fraction (`^[0-9]+(\.[0-9]+)?$`), and `has_response` becomes a boolean only when it is `true` or `false`
+ *   (what an HTML checkbox with `value="true"` sends). Anything else (`2.5`, `1e2`, ` 3`, `0x10`, ``) stays a string,
  *   which the schema then refuses with its own message.
  * - When anything is wrong, the values that could be read are checked too, so one answer names every
  *   problem; technician and service names are judged later, by resolveSearchQuery.
@@ -21,6 +22,7 @@ const DECIMAL = /^[0-9]+(\.[0-9]+)?$/;
 const CONVERSIONS: Readonly<Record<string, RegExp>> = { rating: INTEGER, limit: INTEGER, min_rating: DECIMAL };
 
 function convertValue(name: string, value: string): unknown {
+  if (name === 'has_response') return value === 'true' ? true : value === 'false' ? false : value;
   const pattern = CONVERSIONS[name];
   return pattern !== undefined && pattern.test(value) ? Number(value) : value;
 }

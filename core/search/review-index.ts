@@ -34,6 +34,8 @@ export type ReviewIndex = {
   readonly aspects: readonly string[];
   /** aspectListKey(aspect, polarity) → positions. */
   readonly byAspect: ReadonlyMap<string, Int32Array>;
+  /** The positions with an owner reply (`has_response=true`) and without one (`false`). */
+  readonly byResponse: { readonly true: Int32Array; readonly false: Int32Array };
   readonly text: TextIndex;
   /** Exact answers of popular `query` needles, filled by searches. */
   readonly needles: NeedleCache;
@@ -56,6 +58,8 @@ export function createReviewIndex(
   const dates = new Array<string>(n);
   const ratings = new Uint8Array(n);
   const ratingLists: number[][] = [[], [], [], [], [], []];
+  const replied: number[] = [];
+  const unreplied: number[] = [];
   for (let pos = 0; pos < n; pos++) {
     const review = reviews[pos]!;
     if (pos > 0 && compareNewestFirst(reviews[pos - 1]!, review) >= 0) {
@@ -64,6 +68,7 @@ export function createReviewIndex(
     dates[pos] = review.date;
     ratings[pos] = review.rating;
     ratingLists[review.rating]?.push(pos);
+    (review.response ? replied : unreplied).push(pos);
   }
   return {
     reviews,
@@ -76,6 +81,7 @@ export function createReviewIndex(
     byService: buildPostingLists(n, (pos) => reviews[pos]!.services),
     aspects: options.aspects ?? listReviewAspects(reviews),
     byAspect: buildPostingLists(n, (pos) => listAspectKeys(reviews[pos]!)),
+    byResponse: { true: Int32Array.from(replied), false: Int32Array.from(unreplied) },
     text: buildTextIndex(reviews),
     needles: createNeedleCache(options.needleCache),
   };

@@ -1,10 +1,12 @@
 /**
  * The search engine. Filters combine with AND; results are newest first, which is the index's
- * position order, so no sorting happens at query time.
+ * position order, so no sorting happens at query time. `sort=highest|lowest` orders by rating
+ * first: the walk drops each match into its rating's bucket (each bucket stays newest first), and
+ * the page is read from the buckets in rating order.
  *
  * Plan per query:
  * 1. since/until → a contiguous position range [lo, hi) (binary search).
- * 2. Lists, each cut to [lo, hi): rating, technician, service, aspect, and for `query` either one exact list
+ * 2. Lists, each cut to [lo, hi): rating, technician, service, aspect, owner reply, and for `query` either one exact list
  *    (a three-character trigram, or a popular needle's cached answer, needle-cache.ts) or the
  *    trigram lists that cover the needle, shortest first, plus a check of each candidate.
  * 3. The shortest list, or the range when it is shorter, drives the walk (candidate-walk.ts).
@@ -113,6 +115,7 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   if (query.mentions_service !== undefined) named.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
   const aspectKey = aspectListKey(query.aspect, query.aspect_sentiment);
   if (aspectKey !== undefined) named.push(index.byAspect.get(aspectKey) ?? EMPTY_LIST);
+  if (query.has_response !== undefined) named.push(index.byResponse[`${query.has_response}`]);
   const probes: Probe[] = named.map((list) => cutProbe(listProbe(list), lo, hi));
   const ratingList = rating === 0 ? null : restrictToRange(index.byRating[rating] ?? EMPTY_LIST, lo, hi);
   const otherCandidates = Math.min(hi - lo, ratingList?.length ?? hi, ...probes.map((probe) => probe.positions.length));
@@ -137,6 +140,9 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const { charBits, needle, unfolded } = verify;
   const walk: Walk = { driver, lo, hi, probes, rating, minRating: checkMin, charBits, needle, unfolded };
 
+  if (query.sort === 'highest' || query.sort === 'lowest') {
+    return collectByRating(index, walk, query.sort === 'highest' ? [5, 4, 3, 2, 1] : [1, 2, 3, 4, 5], offset, limit);
+  }
   const candidates = driver === null ? hi - lo : driver.positions.length;
   if (probes.length === 0 && walk.rating === 0 && walk.minRating <= 1 && charBits === null && needle === null) {
     const from = Math.min(offset, candidates);
@@ -150,5 +156,27 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
     total++;
     if (total > offset && reviews.length < limit) reviews.push(index.reviews[pos]!);
   });
+  return { reviews, count: reviews.length, total, limit, offset };
+}
+
+function collectByRating(index: ReviewIndex, walk: Walk, order: readonly number[], offset: number, limit: number): SearchPage {
+  const buckets: number[][] = [[], [], [], [], [], []];
+  let total = 0;
+  walkCandidates(index, walk, (pos) => {
+    total++;
+    buckets[index.ratings[pos]!]!.push(pos);
+  });
+  const reviews: PublishedReview[] = [];
+  let skip = offset;
+  for (const rating of order) {
+    const bucket = buckets[rating]!;
+    if (skip >= bucket.length) {
+      skip -= bucket.length;
+      continue;
+    }
+    for (let i = skip; i < bucket.length && reviews.length < limit; i++) reviews.push(index.reviews[bucket[i]!]!);
+    skip = 0;
+    if (reviews.length === limit) break;
+  }
   return { reviews, count: reviews.length, total, limit, offset };
 }

@@ -48,6 +48,14 @@ export function checkMessage(text: string): MessageCheck {
   if (Array.isArray(value)) {
     return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request');
   }
+  const widest = widestObject(value);
+  if (widest > MAX_OBJECT_KEYS) {
+    // Refused before any schema sees it: validating and reporting tens of thousands of keys costs far
+    // more than the body's size suggests (issue 10: 60,000 unknown arguments, 330 ms, an 11 MB answer).
+    const message = `Invalid params: an object in the message has ${widest} keys; at most ${MAX_OBJECT_KEYS} are accepted`;
+    const id = requestIdOf(value);
+    return id === undefined ? refuse(400, ErrorCode.InvalidRequest, message) : { ok: false, status: 200, body: jsonRpcError(id, ErrorCode.InvalidParams, message) };
+  }
   const envelope = JSONRPCMessageSchema.safeParse(value);
   if (!envelope.success) {
     return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
@@ -57,15 +65,49 @@ export function checkMessage(text: string): MessageCheck {
     const schema = requestSchemas.get(message.method);
     const params = schema?.safeParse(message);
     if (params !== undefined && !params.success) {
-      const problems = params.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
+      const problems = params.error.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
       return {
         ok: false,
         status: 200,
         body: jsonRpcError(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${problems.join('; ')}`),
       };
     }
+    // The SDK parses the URI with `new URL()` and would answer a malformed one with -32603 and a raw message.
+    const uri = message.method === 'resources/read' ? (message.params as { uri?: unknown } | undefined)?.uri : undefined;
+    if (typeof uri === 'string' && !URL.canParse(uri)) {
+      return {
+        ok: false,
+        status: 200,
+        body: jsonRpcError(message.id, ErrorCode.InvalidParams, `Invalid params for resources/read: uri "${uri.slice(0, 200)}" is not an absolute URI`),
+      };
+    }
   }
   return { ok: true, message };
+}
+
+/** Most keys one object of a message may have: tool arguments have about a dozen. */
+export const MAX_OBJECT_KEYS = 100;
+/** Most problems one error reports; the rest are counted, not listed. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/** The largest number of keys of any object in a parsed JSON value (iterative: depth cannot overflow the stack). */
+function widestObject(root: unknown): number {
+  let widest = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    if (!Array.isArray(value)) widest = Math.max(widest, children.length);
+    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
+  }
+  return widest;
+}
+
+function requestIdOf(value: unknown): RequestId | undefined {
+  if (typeof value !== 'object' || value === null || !('method' in value) || !('id' in value)) return undefined;
+  const id = (value as { id: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
 }
 
 function refuse(status: number, code: number, message: string): MessageCheck {

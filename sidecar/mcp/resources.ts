@@ -53,12 +53,21 @@ export function registerResources(server: McpServer, deps: McpServerDeps): void 
       mimeType: JSON_TYPE,
     },
     (uri, variables) => {
-      const id = decodeURIComponent(String(variables.id));
-      const review = deps.getLive().byId.get(id);
+      // A malformed escape (`%ff`) names no review: not found, rather than a raw URIError (-32603).
+      const id = safeDecode(String(variables.id));
+      const review = id === undefined ? undefined : deps.getLive().byId.get(id);
       if (review === undefined) throw createProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.href}`, { uri: uri.href });
       return jsonContents(uri.href, review);
     },
   );
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function jsonContents(uri: string, value: unknown) {

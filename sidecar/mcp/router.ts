@@ -21,11 +21,18 @@ import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Js
 import { createOriginPolicy } from './origin.ts';
 import { createSessionIds } from './session-id.ts';
 import { serveMessage } from './transport.ts';
+import { clientKeyOf } from '../http/client-address.ts';
+import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type McpRouterDeps = {
   getLive: () => LiveData;
   config: Pick<Config, 'publicUrl'> & { mcp: Config['mcp'] & { sessionSecret: string } };
+  /** Per client address (IPv6 by /64); none when absent (the composition root passes the configured one). */
+  rateLimit?: RateLimitOptions;
 };
+
+/** A burst of 120, then 20 requests a second: an agent's working pace, far below what hurts others. */
+export const MCP_RATE_LIMIT_DEFAULT: RateLimitOptions = { capacity: 120, refillPerSecond: 20 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const ALLOW = 'POST, OPTIONS';
@@ -35,7 +42,16 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, allowedOrigins: deps.config.mcp.allowedOrigins });
   const sessions = createSessionIds(deps.config.mcp.sessionSecret);
   const serverDeps = { getLive: deps.getLive };
+  const limiter = deps.rateLimit && createRateLimiter(deps.rateLimit);
   const router = express.Router();
+
+  const limitRate: RequestHandler = (req, res, next) => {
+    if (!limiter) return next();
+    const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
+    if (verdict.ok) return next();
+    res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+    sendError(res, 429, jsonRpcError(null, TRANSPORT_ERROR, `Too Many Requests: too many MCP requests from this address; retry in ${verdict.retryAfterSeconds} s`));
+  };
 
   // Full paths, so the router can be mounted with app.use(router) beside the others and touches nothing else.
   router
@@ -58,7 +74,7 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
       res.setHeader('Allow', ALLOW);
       res.status(204).end();
     })
-    .post(checkHeaders, readBody, async (req, res) => {
+    .post(limitRate, checkHeaders, readBody, async (req, res) => {
       const checked = checkMessage(typeof req.body === 'string' ? req.body : '');
       if (!checked.ok) return sendError(res, checked.status, checked.body);
       const { message } = checked;

@@ -35,5 +35,8 @@ export function buildServer(deps: McpServerDeps): McpServer {
   registerGetInsightsTool(tools, deps);
   registerResources(server, deps);
   registerPrompts(server, deps);
+  // The SDK advertises listChanged for resources and prompts, but a stateless server without a stream
+  // can never send the notification: advertise what is true.
+  server.server.registerCapabilities({ resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
 }

@@ -17,6 +17,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { MAX_REPORTED_ISSUES } from './json-rpc.ts';
 
 export type ArgumentIssue = { path: readonly PropertyKey[]; message: string };
 
@@ -93,7 +94,8 @@ export function toToolResult(value: Record<string, unknown>): CallToolResult {
  * so each line names the argument and what it must be.
  */
 export function toArgumentErrorResult(toolName: string, issues: readonly ArgumentIssue[]): CallToolResult {
-  const lines = issues.map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
+  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
+  if (issues.length > MAX_REPORTED_ISSUES) lines.push(`- … and ${issues.length - MAX_REPORTED_ISSUES} more problems`);
   return {
     content: [{ type: 'text', text: `Invalid arguments for ${toolName}:\n${lines.join('\n')}` }],
     isError: true,

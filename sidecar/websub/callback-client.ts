@@ -15,6 +15,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { checkAddress } from './address-policy.ts';
+import { callbackHostOf } from './callback-url.ts';
 import { createConcurrencyLimiter } from './concurrency-limiter.ts';
 
 export type CallbackRequest = {
@@ -115,18 +116,25 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
   }
 
   function send(request: CallbackRequest): Promise<CallbackResult> {
-    let host: string;
-    try {
-      host = new URL(request.url).hostname.toLowerCase();
-    } catch {
-      return Promise.resolve({ ok: false, reason: 'invalid-url', message: 'the callback is not an absolute URL' });
-    }
+    const host = callbackHostOf(request.url);
+    if (host === '') return Promise.resolve({ ok: false, reason: 'invalid-url', message: 'the callback is not an absolute URL' });
+    // The time limits run from the moment a request is queued, not from when a slot of its host frees up:
+    // a host that answers slowly cannot keep its queue waiting for minutes.
+    const budgetMs = o.connectTimeoutMs + o.responseTimeoutMs;
+    const queued = AbortSignal.timeout(budgetMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, queued]) : queued;
     return limiter
-      .run(host, () => sendNow(request), request.signal)
+      .run(host, () => sendNow({ ...request, signal }), signal)
+      .then((result): CallbackResult => (!result.ok && result.reason === 'aborted' && !request.signal?.aborted ? timedOut(budgetMs) : result))
       .catch((err: unknown): CallbackResult => {
         if (request.signal?.aborted) return { ok: false, reason: 'aborted', message: 'the request was cancelled' };
+        if (queued.aborted) return timedOut(budgetMs);
         throw err;
       });
+  }
+
+  function timedOut(budgetMs: number): CallbackFailure {
+    return { ok: false, reason: 'timeout', message: `the callback did not answer within ${budgetMs} ms of being queued` };
   }
 
   async function sendNow(request: CallbackRequest): Promise<CallbackResult> {

@@ -9,3 +9,11 @@ export function appendHubQuery(callback: string, params: Record<string, string>)
   if (!withoutFragment.includes('?')) return `${withoutFragment}?${query}`;
   return withoutFragment.endsWith('?') || withoutFragment.endsWith('&') ? `${withoutFragment}${query}` : `${withoutFragment}&${query}`;
 }
+
+/**
+ * The callback host that per-host limits count by (concurrent requests, pending verifications,
+ * subscriptions, fair delivery): the URL's host name, lower-cased, without the port.
+ */
+export function callbackHostOf(callback: string): string {
+  return URL.parse(callback)?.hostname.toLowerCase() ?? '';
+}

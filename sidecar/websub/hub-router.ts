@@ -8,7 +8,8 @@ import express, { type ErrorRequestHandler, type Request, type RequestHandler, t
 import { PATHS } from '../../core/urls.ts';
 import { methodNotAllowed, sendError, sendHttpError } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
-import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { clientKeyOf } from '../http/client-address.ts';
+import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type HubRouterOptions = {
   hub: Hub;
@@ -26,7 +27,7 @@ export function createHubRouter(options: HubRouterOptions): Router {
   const router = Router();
 
   const limitRate: RequestHandler = (req, res, next) => {
-    const verdict = limiter.take(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
     if (verdict.ok) return next();
     sendError(res, 429, 'rate_limited', `Too many hub requests from this address; retry in ${verdict.retryAfterSeconds} s.`, {
       headers: { 'Retry-After': String(verdict.retryAfterSeconds) },

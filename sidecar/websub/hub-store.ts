@@ -60,6 +60,8 @@ export type HubStore = {
   saveSubscription(input: SubscriptionInput, now: number): Promise<Subscription>;
   findSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
   listSubscriptions(topic?: string): Promise<Subscription[]>;
+  /** How many subscriptions (any topic) have a callback on this host (`callbackHostOf`). */
+  countSubscriptionsOfHost(host: string): Promise<number>;
   /** Removes a subscription and its pending delivery. */
   removeSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
   removeSubscriptionById(id: string): Promise<Subscription | undefined>;
@@ -74,7 +76,11 @@ export type HubStore = {
    */
   recordTopicContent(snapshot: TopicSnapshot, now: number): Promise<{ changed: boolean; enqueued: number }>;
 
-  /** Claims up to `limit` due deliveries of unexpired subscriptions that nobody holds (or whose claim ran out). */
+  /**
+   * Claims up to `limit` due deliveries of unexpired subscriptions that nobody holds (or whose claim ran
+   * out), taking callback hosts in turn (each host's oldest first, then each host's second…), so a host
+   * with thousands of subscriptions cannot make the others wait behind it.
+   */
   claimDueDeliveries(input: { now: number; limit: number; claimToken: string; claimUntil: number }): Promise<ClaimedDelivery[]>;
   /**
    * A 2xx for the content with `deliveredHash`: removes the pending delivery, or, when a newer change

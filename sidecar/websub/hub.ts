@@ -14,7 +14,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ErrorBody } from '../../core/schemas/errors.ts';
-import { appendHubQuery } from './callback-url.ts';
+import { appendHubQuery, callbackHostOf } from './callback-url.ts';
 import { createCallbackClient, type CallbackClient } from './callback-client.ts';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
@@ -28,7 +28,16 @@ export type HubOptions = {
   /** Waits before the 2nd and 3rd delivery attempt. */
   retryDelaysMs: readonly number[];
   lease: LeaseBounds;
-} & Partial<DeliveryWorkerOptions & { maxPendingVerifications: number }>;
+} & Partial<DeliveryWorkerOptions & HubLimits>;
+
+export type HubLimits = {
+  /** Verifications under way at once, all hosts together. */
+  maxPendingVerifications: number;
+  /** Verifications under way at once for callbacks on one host: a slow host fills its own queue only. */
+  maxPendingVerificationsPerHost: number;
+  /** Subscriptions (all topics) whose callbacks are on one host. */
+  maxSubscriptionsPerHost: number;
+};
 
 export const HUB_DEFAULTS = {
   maxAttempts: 3,
@@ -37,6 +46,8 @@ export const HUB_DEFAULTS = {
   maxInFlight: 64,
   sweepIntervalMs: 60_000,
   maxPendingVerifications: 1_000,
+  maxPendingVerificationsPerHost: 50,
+  maxSubscriptionsPerHost: 1_000,
 } as const;
 
 export type HubDeps = {
@@ -53,7 +64,7 @@ export type HubDeps = {
 };
 
 /** What the router answers: 202, or an error status with the service's error body. */
-export type HubAnswer = { status: 202 } | { status: 400 | 503; body: ErrorBody; retryAfterSeconds?: number };
+export type HubAnswer = { status: 202 } | { status: 400 | 403 | 503; body: ErrorBody; retryAfterSeconds?: number };
 
 export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
 
@@ -81,6 +92,8 @@ export function createHub(deps: HubDeps): Hub {
   const schema = createHubRequestSchema(topics.topicUrls, options.lease);
   const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
   const background = new Set<Promise<unknown>>();
+  /** Verifications under way per callback host, and how many of them are subscribes. */
+  const pendingByHost = new Map<string, { all: number; subscribes: number }>();
   let abort = new AbortController();
   let notifyChain: Promise<unknown> = Promise.resolve();
   const lastRecorded = new Map<string, string>();
@@ -106,14 +119,27 @@ export function createHub(deps: HubDeps): Hub {
       log.info('websub intent not verified', { ...fields, why });
       return;
     }
-    if (request.mode === 'subscribe') {
-      const at = now();
-      const { topic, callback, secret, leaseSeconds } = request;
-      await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
-    } else {
-      await store.removeSubscription(request.topic, request.callback);
+    try {
+      if (request.mode === 'subscribe') {
+        const at = now();
+        const { topic, callback, secret, leaseSeconds } = request;
+        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
+      } else {
+        await store.removeSubscription(request.topic, request.callback);
+      }
+    } catch (err) {
+      log.error('websub verified intent could not be saved', { ...fields, error: String(err) });
+      // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
+      // rather than wait for notifications that will never come.
+      if (request.mode === 'subscribe') await sendDenied(request, 'the hub could not save the subscription; subscribe again later', signal);
+      return;
     }
     log.info('websub intent verified', fields);
+  }
+
+  async function sendDenied(request: { topic: string; callback: string }, reason: string, signal: AbortSignal): Promise<void> {
+    const url = appendHubQuery(request.callback, { 'hub.mode': 'denied', 'hub.topic': request.topic, 'hub.reason': reason });
+    await client.send({ method: 'GET', url, signal });
   }
 
   async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
@@ -141,40 +167,88 @@ export function createHub(deps: HubDeps): Hub {
     return checks;
   }
 
-  const hub: Hub = {
-    async handleRequest(form) {
-      const parsed = parseHubRequest(schema, form);
-      if (!parsed.ok) {
+  async function answerRequest(form: URLSearchParams): Promise<HubAnswer> {
+    const parsed = parseHubRequest(schema, form);
+    if (!parsed.ok) {
+      return {
+        status: 400,
+        body: { error: 'invalid_request', message: parsed.issues.map((i) => i.message).join('; '), issues: parsed.issues },
+      };
+    }
+    const request = parsed.request;
+    if (request.mode === 'publish') {
+      runInBackground(hub.notifyIfChanged(request.topics));
+      return { status: 202 };
+    }
+    if (background.size >= options.maxPendingVerifications) {
+      return {
+        status: 503,
+        body: { error: 'hub_busy', message: 'The hub has too many verifications in progress; try again shortly.' },
+        retryAfterSeconds: 5,
+      };
+    }
+    const host = callbackHostOf(request.callback);
+    const pending = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
+    if (pending.all >= options.maxPendingVerificationsPerHost) {
+      return {
+        status: 503,
+        body: {
+          error: 'callback_host_busy',
+          message: `The hub is still verifying ${pending.all} requests for callbacks on ${host}; try again once they are answered.`,
+        },
+        retryAfterSeconds: 30,
+      };
+    }
+    if (request.mode === 'subscribe' && !(await store.findSubscription(request.topic, request.callback))) {
+      const count = (await store.countSubscriptionsOfHost(host)) + pending.subscribes;
+      if (count >= options.maxSubscriptionsPerHost) {
         return {
-          status: 400,
-          body: { error: 'invalid_request', message: parsed.issues.map((i) => i.message).join('; '), issues: parsed.issues },
-        };
-      }
-      const request = parsed.request;
-      if (request.mode === 'publish') {
-        runInBackground(hub.notifyIfChanged(request.topics));
-        return { status: 202 };
-      }
-      if (background.size >= options.maxPendingVerifications) {
-        return {
-          status: 503,
-          body: { error: 'hub_busy', message: 'The hub has too many verifications in progress; try again shortly.' },
-          retryAfterSeconds: 5,
-        };
-      }
-      const checked = await client.check(request.callback);
-      if (!checked.ok) {
-        return {
-          status: 400,
+          status: 403,
           body: {
-            error: 'callback_refused',
-            message: `hub.callback refused: ${checked.message}`,
-            issues: [{ path: ['hub.callback'], message: checked.message, code: checked.reason }],
+            error: 'subscription_limit',
+            message: `Callbacks on ${host} already hold ${count} subscriptions, the most this hub keeps for one host; unsubscribe some first.`,
+            issues: [{ path: ['hub.callback'], message: `at most ${options.maxSubscriptionsPerHost} subscriptions per callback host`, code: 'too_many_subscriptions' }],
           },
         };
       }
-      runInBackground(verifyIntent(request, abort.signal));
-      return { status: 202 };
+    }
+    const checked = await client.check(request.callback);
+    if (!checked.ok) {
+      return {
+        status: 400,
+        body: {
+          error: 'callback_refused',
+          message: `hub.callback refused: ${checked.message}`,
+          issues: [{ path: ['hub.callback'], message: checked.message, code: checked.reason }],
+        },
+      };
+    }
+    const counted = request.mode === 'subscribe' ? 1 : 0;
+    const current = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
+    pendingByHost.set(host, { all: current.all + 1, subscribes: current.subscribes + counted });
+    runInBackground(
+      verifyIntent(request, abort.signal).finally(() => {
+        const left = pendingByHost.get(host)!;
+        if (left.all === 1) pendingByHost.delete(host);
+        else pendingByHost.set(host, { all: left.all - 1, subscribes: left.subscribes - counted });
+      }),
+    );
+    return { status: 202 };
+  }
+
+  const hub: Hub = {
+    async handleRequest(form) {
+      try {
+        return await answerRequest(form);
+      } catch (err) {
+        // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
+        log.error('websub store unavailable', { error: String(err) });
+        return {
+          status: 503,
+          body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
+          retryAfterSeconds: 30,
+        };
+      }
     },
 
     notifyIfChanged(topicUrls = topics.topicUrls) {

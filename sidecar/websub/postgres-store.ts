@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
@@ -43,6 +44,8 @@ CREATE TABLE IF NOT EXISTS ${s}.deliveries (
   enqueued_at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON ${s}.deliveries (next_attempt_at);
+ALTER TABLE ${s}.subscriptions ADD COLUMN IF NOT EXISTS callback_host TEXT;
+CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON ${s}.subscriptions (callback_host);
 `;
 
 export type PostgresHubStoreOptions = {
@@ -83,6 +86,11 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
     await transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`websub-schema:${schemaName}`]);
       await c.query(tablesIn(s));
+      // Schemas made before per-host limits: fill the new column from the callbacks.
+      const { rows } = await c.query(`SELECT id, callback FROM ${s}.subscriptions WHERE callback_host IS NULL`);
+      for (const row of rows as Row[]) {
+        await c.query(`UPDATE ${s}.subscriptions SET callback_host = $1 WHERE id = $2`, [callbackHostOf(String(row.callback)), row.id]);
+      }
     });
   } catch (err) {
     await pool.end();
@@ -92,12 +100,12 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
   const store: HubStore = {
     async saveSubscription(input, now) {
       const [row] = await query(
-        `INSERT INTO ${s}.subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+        `INSERT INTO ${s}.subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
            expires_at = excluded.expires_at, updated_at = excluded.updated_at
          RETURNING *`,
-        [randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now],
+        [randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, callbackHostOf(input.callback)],
       );
       return toSubscription(row!);
     },
@@ -110,6 +118,10 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
         ? await query(`SELECT * FROM ${s}.subscriptions ORDER BY created_at, id`)
         : await query(`SELECT * FROM ${s}.subscriptions WHERE topic = $1 ORDER BY created_at, id`, [topic]);
       return rows.map(toSubscription);
+    },
+    async countSubscriptionsOfHost(host) {
+      const [row] = await query(`SELECT count(*) AS n FROM ${s}.subscriptions WHERE callback_host = $1`, [host]);
+      return Number(row!.n);
     },
     async removeSubscription(topic, callback) {
       const [row] = await query(`DELETE FROM ${s}.subscriptions WHERE topic = $1 AND callback = $2 RETURNING *`, [topic, callback]);
@@ -153,11 +165,19 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
 
     async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
       const rows = await query(
-        `WITH due AS (
-           SELECT d.subscription_id FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
+        // Hosts take turns (row_number per host); FOR UPDATE cannot sit beside a window function, so the
+        // turns are ranked first and the chosen rows locked after, skipping those another instance holds.
+        `WITH ranked AS (
+           SELECT d.subscription_id, d.next_attempt_at,
+             row_number() OVER (PARTITION BY sub.callback_host ORDER BY d.next_attempt_at, d.subscription_id) AS turn
+           FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
            WHERE d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1) AND sub.expires_at > $1
-           ORDER BY d.next_attempt_at LIMIT $2
-           FOR UPDATE OF d SKIP LOCKED)
+           ORDER BY turn, d.next_attempt_at LIMIT $2),
+         due AS (
+           SELECT d.subscription_id FROM ${s}.deliveries d
+           WHERE d.subscription_id IN (SELECT subscription_id FROM ranked)
+             AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
+           FOR UPDATE SKIP LOCKED)
          UPDATE ${s}.deliveries d SET claim_token = $3, claimed_until = $4
          FROM due, ${s}.subscriptions sub
          WHERE d.subscription_id = due.subscription_id AND sub.id = d.subscription_id

@@ -5,11 +5,17 @@
  * The file belongs to one sidecar process: on open, claims left by a previous process (killed mid
  * fan-out) are released at once, so a restart resumes every pending delivery without waiting for claim
  * deadlines. Several instances must share PostgreSQL instead.
+ *
+ * Every write reports its failure (a full disk, an I/O error): a write with `RETURNING` is stepped to
+ * completion with `all()`, because `get()` stops at the first row and an autocommit statement commits
+ * only when it completes, so a failed commit would go unseen. After SQLITE_FULL, SQLite has already
+ * rolled the transaction back; the original error is the one thrown, never the ROLLBACK's.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
@@ -47,13 +53,37 @@ CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON deliveries (next_attemp
 `;
 
 
+export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
+  /** Largest size the database may grow to (`PRAGMA max_page_count`): writes past it fail as on a full disk. */
+  maxBytes?: number;
+};
+
+/**
+ * Per-host limits and fair delivery need each subscription's callback host; files made before it existed
+ * get the column, filled from the callbacks.
+ */
+function addCallbackHostColumn(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(subscriptions)').all() as Row[];
+  if (!columns.some((c) => c.name === 'callback_host')) {
+    db.exec('ALTER TABLE subscriptions ADD COLUMN callback_host TEXT');
+    const update = db.prepare('UPDATE subscriptions SET callback_host = ? WHERE id = ?');
+    for (const row of db.prepare('SELECT id, callback FROM subscriptions').all() as Row[]) update.run(callbackHostOf(String(row.callback)), String(row.id));
+  }
+  db.exec('CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON subscriptions (callback_host)');
+}
+
 /** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
-export function createSqliteHubStore(options: { dataDir: string } | { file: string }): HubStore {
+export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
   mkdirSync(dirname(file), { recursive: true });
   const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
+  addCallbackHostColumn(db);
+  if (options.maxBytes !== undefined) {
+    const pageSize = Number((db.prepare('PRAGMA page_size').get() as Row).page_size);
+    db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
+  }
   db.exec('UPDATE deliveries SET claim_token = NULL, claimed_until = NULL WHERE claim_token IS NOT NULL');
 
   const transaction = <T>(work: () => T): T => {
@@ -63,23 +93,26 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
       db.exec('COMMIT');
       return result;
     } catch (err) {
-      db.exec('ROLLBACK');
+      // SQLITE_FULL and some I/O errors roll back by themselves; a ROLLBACK then would replace `err`.
+      if (db.isTransaction) db.exec('ROLLBACK');
       throw err;
     }
   };
   const get = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).get(...params) as Row | undefined;
+  /** A write with RETURNING, stepped to completion so a failed (auto)commit throws. */
+  const write = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).all(...params)[0] as Row | undefined;
   const all = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).all(...params) as Row[];
   const run = (sql: string, ...params: (string | number | null | Uint8Array)[]) => Number(db.prepare(sql).run(...params).changes);
 
   const store: HubStore = {
     async saveSubscription(input, now) {
-      const row = get(
-        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      const row = write(
+        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
            expires_at = excluded.expires_at, updated_at = excluded.updated_at
          RETURNING *`,
-        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now,
+        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now, callbackHostOf(input.callback),
       );
       return toSubscription(row!);
     },
@@ -93,12 +126,15 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
         : all('SELECT * FROM subscriptions WHERE topic = ? ORDER BY created_at, id', topic);
       return rows.map(toSubscription);
     },
+    async countSubscriptionsOfHost(host) {
+      return Number(get('SELECT count(*) AS n FROM subscriptions WHERE callback_host = ?', host)!.n);
+    },
     async removeSubscription(topic, callback) {
-      const row = get('DELETE FROM subscriptions WHERE topic = ? AND callback = ? RETURNING *', topic, callback);
+      const row = write('DELETE FROM subscriptions WHERE topic = ? AND callback = ? RETURNING *', topic, callback);
       return row && toSubscription(row);
     },
     async removeSubscriptionById(id) {
-      const row = get('DELETE FROM subscriptions WHERE id = ? RETURNING *', id);
+      const row = write('DELETE FROM subscriptions WHERE id = ? RETURNING *', id);
       return row && toSubscription(row);
     },
     async removeExpiredSubscriptions(now) {
@@ -111,7 +147,7 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
     },
     async recordTopicContent(snapshot, now) {
       return transaction(() => {
-        const changed = get(
+        const changed = write(
           `INSERT INTO topics (topic, hash, content_type, body, updated_at) VALUES (?, ?, ?, ?, ?)
            ON CONFLICT (topic) DO UPDATE SET hash = excluded.hash, content_type = excluded.content_type,
              body = excluded.body, updated_at = excluded.updated_at
@@ -135,9 +171,12 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
         run(
           `UPDATE deliveries SET claim_token = ?, claimed_until = ?
            WHERE subscription_id IN (
-             SELECT d.subscription_id FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
-             WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
-             ORDER BY d.next_attempt_at LIMIT ?)`,
+             SELECT subscription_id FROM (
+               SELECT d.subscription_id, d.next_attempt_at,
+                 row_number() OVER (PARTITION BY s.callback_host ORDER BY d.next_attempt_at, d.subscription_id) AS turn
+               FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
+               WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?)
+             ORDER BY turn, next_attempt_at LIMIT ?)`,
           claimToken, claimUntil, now, now, now, limit,
         );
         return all(
@@ -164,7 +203,7 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
     },
     async failDelivery(claim, { nextAttemptAt, maxAttempts }) {
       return transaction(() => {
-        const row = get(
+        const row = write(
           `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
            WHERE subscription_id = ? AND claim_token = ? RETURNING attempts`,
           nextAttemptAt, claim.subscriptionId, claim.claimToken,
@@ -172,7 +211,7 @@ export function createSqliteHubStore(options: { dataDir: string } | { file: stri
         if (!row) return { outcome: 'lost-claim' as const };
         const attempts = Number(row.attempts);
         if (attempts < maxAttempts) return { outcome: 'retry' as const, attempts };
-        const removed = get('DELETE FROM subscriptions WHERE id = ? RETURNING *', claim.subscriptionId);
+        const removed = write('DELETE FROM subscriptions WHERE id = ? RETURNING *', claim.subscriptionId);
         return { outcome: 'removed' as const, subscription: toSubscription(removed!) };
       });
     },

@@ -21,8 +21,9 @@ async function loadBuildData() {
   const dataset = buildReviewsDataset(content.value, urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
-  const insightsBody = JSON.stringify(buildInsights(content.value, dataset));
-  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insightsBody };
+  const insights = buildInsights(content.value, dataset);
+  const insightsBody = JSON.stringify(insights);
+  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insights, insightsBody };
 }
 
 export type BuildData = Awaited<ReturnType<typeof loadBuildData>>;

@@ -22,6 +22,8 @@ type Input = {
   mentions_service?: string;
   aspect?: string;
   aspect_sentiment?: 'positive' | 'neutral' | 'negative';
+  has_response?: boolean;
+  sort?: 'newest' | 'highest' | 'lowest';
   limit?: number;
 };
 
@@ -43,9 +45,11 @@ function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, 
         (needle === undefined || r.text.toLowerCase().includes(needle) || (r.title ?? '').toLowerCase().includes(needle)) &&
         (wanted === undefined || r.technicians.includes(technician!.name)) &&
         (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())) &&
-        ((aspect === undefined && input.aspect_sentiment === undefined) || hasAspect(r)),
+        ((aspect === undefined && input.aspect_sentiment === undefined) || hasAspect(r)) &&
+        (input.has_response === undefined || (r.response !== null) === input.has_response),
     )
-    .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1));
+    .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1))
+    .sort((a, b) => (input.sort === 'highest' ? b.rating - a.rating : input.sort === 'lowest' ? a.rating - b.rating : 0));
   const limit = input.limit ?? 20;
   return { total: matches.length, ids: matches.slice(offset, offset + limit).map((r) => r.id) };
 }
@@ -112,6 +116,8 @@ function pickInput(random: Random, reviews: PublishedReview[], business: Publish
     input.aspect = random.chance(0.8) ? id : ` ${id.toUpperCase()} `;
   }
   if (random.chance(0.25)) input.aspect_sentiment = random.pick(['positive', 'neutral', 'negative'] as const);
+  if (random.chance(0.2)) input.has_response = random.chance(0.5);
+  if (random.chance(0.3)) input.sort = random.pick(['newest', 'highest', 'lowest'] as const);
   if (random.chance(0.6)) input.limit = random.pick([1, 2, 5, 20, 50, 99, 100]);
   return input;
 }

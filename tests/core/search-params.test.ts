@@ -72,6 +72,11 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['aspect_sentiment=bad', [['aspect_sentiment', 'invalid_value']]],
     ['aspect_sentiment=Positive', [['aspect_sentiment', 'invalid_value']]],
     ['aspect_sentiment=', [['aspect_sentiment', 'invalid_value']]],
+    ['has_response=yes', [['has_response', 'invalid_type']]],
+    ['has_response=1', [['has_response', 'invalid_type']]],
+    ['has_response=', [['has_response', 'invalid_type']]],
+    ['sort=date', [['sort', 'invalid_value']]],
+    ['sort=Highest', [['sort', 'invalid_value']]],
   ])('refuses %s', (queryString, expected) => {
     expect(summarise(searchFromQueryString(queryString))).toEqual(expected);
   });
@@ -100,6 +105,10 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['aspect=warranty', { aspect: 'warranty', limit: 20 }],
     ['aspect_sentiment=negative', { aspect_sentiment: 'negative', limit: 20 }],
     ['aspect=price&aspect_sentiment=neutral', { aspect: 'price', aspect_sentiment: 'neutral', limit: 20 }],
+    ['has_response=true', { has_response: true, limit: 20 }],
+    ['has_response=false&sort=lowest', { has_response: false, sort: 'lowest', limit: 20 }],
+    ['sort=highest', { sort: 'highest', limit: 20 }],
+    ['sort=newest', { sort: 'newest', limit: 20 }],
   ])('accepts %j', (queryString, expected) => {
     expect(searchFromQueryString(queryString)).toEqual({ ok: true, query: expected });
   });
@@ -129,8 +138,8 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
   });
 
   it('gives messages that say what is allowed', () => {
-    const [unknown] = issuesOf(searchFromQueryString('sort=date'));
-    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, limit');
+    const [unknown] = issuesOf(searchFromQueryString('order=date'));
+    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, has_response, sort, limit');
     const [technician] = issuesOf(searchFromQueryString('mentions_technician=Nobody'));
     expect(technician!.message).toContain('"Nobody"');
     for (const t of business.technicians) expect(technician!.message).toContain(t.name);

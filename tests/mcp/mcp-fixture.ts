@@ -35,6 +35,7 @@ export type McpAppOptions = {
   secret?: string;
   publicUrl?: string;
   allowedOrigins?: string[] | '*';
+  rateLimit?: McpRouterDeps['rateLimit'];
 };
 
 /** An Express app with only the MCP router, listening on 127.0.0.1 with a free port. */
@@ -45,6 +46,7 @@ export async function startMcpApp(options: McpAppOptions): Promise<RunningApp> {
       publicUrl: options.publicUrl ?? FIXTURE_PUBLIC_URL,
       mcp: { sessionSecret: options.secret ?? TEST_SECRET, allowedOrigins: options.allowedOrigins ?? [] },
     },
+    rateLimit: options.rateLimit,
   };
   const app = express();
   app.use(createMcpRouter(deps));

@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateAtom } from '../helpers/atom-validate.ts';
 import { createOpenApiValidator, type OpenApiValidator } from '../helpers/openapi-validate.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -58,16 +55,7 @@ describe('live responses against the served OpenAPI document', () => {
 describe('served feeds', () => {
   it('serves an Atom feed that is valid against the RFC 4287 RELAX NG schema', async () => {
     const xml = await (await fetch(`${sidecar.url}/feed.xml`)).text();
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'atom-')), 'feed.xml');
-    await writeFile(file, xml);
-    const schema = path.resolve('../shared/schemas/atom.rnc');
-    const result = await promisify(execFile)('jing', ['-c', schema, file]).then(
-      (r) => ({ code: 0, ...r }),
-      (e) => ({ code: e.code as number, stdout: e.stdout as string, stderr: e.stderr as string }),
-    );
-    // Debian's jing wrapper warns about optional jars on stderr; validation errors go to stdout.
-    expect(result.stdout.trim()).toBe('');
-    expect(result.code).toBe(0);
+    expect(await validateAtom(xml)).toEqual([]);
     expect(xml).toContain(`<link rel="hub" href="${PUBLIC}/api/websub/hub"`);
     expect(xml).toContain(`<link rel="self" type="application/atom+xml" href="${PUBLIC}/feed.xml"/>`);
   });

@@ -28,9 +28,9 @@ describe('in a real browser', () => {
     const page = await browser.newPage();
     await page.goto(`${sidecar.url}/`);
     expect(await page.locator('h1').textContent()).toBe('Brightline Heating & Air');
-    expect(await page.locator('main').textContent()).toContain('from 7 verified reviews');
+    expect(await page.locator('main').textContent()).toContain('out of 5 · 7 verified reviews');
     expect(await page.locator('article.review').count()).toBe(7);
-    expect(await page.locator('article#r-0005 .stars').getAttribute('aria-label')).toBe('5 out of 5 stars');
+    expect(await page.locator('article#r-0005 h3').textContent()).toContain('Rated 5 out of 5');
     await page.close();
   });
 

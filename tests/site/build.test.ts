@@ -15,6 +15,9 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   return out.sort();
 }
 
+/** Several full builds in one test: seconds each, more on a busy machine. */
+const BUILDS_TIMEOUT = 180_000;
+
 describe('the static build', () => {
   it('is deterministic: two builds of the same content are byte-identical', async () => {
     const a = await buildTestSite();
@@ -26,7 +29,7 @@ describe('the static build', () => {
       const [x, y] = await Promise.all([readFile(path.join(a.distDir, file)), readFile(path.join(b.distDir, file))]);
       expect(x.equals(y), file).toBe(true);
     }
-  });
+  }, BUILDS_TIMEOUT);
 
   it('keeps Last-Modified across a rebuild of unchanged content, and moves it when bytes change', async () => {
     const content = path.join(await mkdtemp(path.join(tmpdir(), 'content-')), 'content');
@@ -44,7 +47,7 @@ describe('the static build', () => {
     const after = edited.manifest.files['/reviews.json']!;
     expect(after.etag).not.toBe(before.etag);
     expect(Date.parse(after.last_modified)).toBeGreaterThan(Date.parse(before.last_modified));
-  });
+  }, BUILDS_TIMEOUT);
 
   it('stops on invalid content, naming file, review and field of every problem, and leaves the last build alone', async () => {
     const content = path.join(await mkdtemp(path.join(tmpdir(), 'content-')), 'content');
@@ -70,7 +73,7 @@ describe('the static build', () => {
     expect(message).toContain('reviews/2025-01.json, review r-0003, field date');
     expect(message).toContain('reviews/2025-03.json: not valid JSON');
     expect((await readFile(path.join(good.distDir, '_manifest.json'))).equals(manifestBefore)).toBe(true);
-  });
+  }, BUILDS_TIMEOUT);
 
   it('refuses duplicate ids across files', async () => {
     const content = path.join(await mkdtemp(path.join(tmpdir(), 'content-')), 'content');

@@ -142,7 +142,7 @@ describe('the served /insights.json', () => {
     const again = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
     expect((await readFile(path.join(again.distDir, 'insights.json'))).equals(insightsBytes)).toBe(true);
     expect((await readFile(path.join(again.distDir, 'reviews.json'))).equals(await readFile(path.join(distDir, 'reviews.json')))).toBe(true);
-  });
+  }, 180_000);
 });
 
 describe('MCP get_insights on the built service', () => {

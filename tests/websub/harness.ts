@@ -14,7 +14,8 @@ import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
 import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
-import type { RateLimitOptions } from '../../sidecar/websub/rate-limit.ts';
+import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
+import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { TestCa } from '../helpers/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
@@ -57,6 +58,7 @@ export async function startHubHarness(options: {
   client?: Partial<CallbackClientOptions>;
   rateLimit?: RateLimitOptions;
   start?: boolean;
+  log?: HubLogger;
 }): Promise<HubHarness> {
   let app: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
   const server = createServer((req, res) => app(req, res));
@@ -75,7 +77,7 @@ export async function startHubHarness(options: {
     ...options.client,
   });
   let offset = 0;
-  const hub = createHub({ store, topics, hubUrl: urls.hub, options: hubOptions, client, now: () => Date.now() + offset });
+  const hub = createHub({ store, topics, hubUrl: urls.hub, options: hubOptions, client, now: () => Date.now() + offset, log: options.log });
   const express5 = express();
   express5.use(createHubRouter({ hub, rateLimit: options.rateLimit ?? { capacity: 1000, refillPerSecond: 1000 } }));
   app = express5;

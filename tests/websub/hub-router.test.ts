@@ -1,6 +1,6 @@
 /** POST /api/websub/hub over real HTTP: what is refused and how (JSON errors), methods, size and rate limits. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimiter } from '../../sidecar/websub/rate-limit.ts';
+import { createRateLimiter } from '../../sidecar/http/rate-limit.ts';
 import { startHubHarness, type HubHarness } from './harness.ts';
 
 let h: HubHarness;

@@ -13,6 +13,8 @@ export type CallbackBehaviour = {
   notifyStatus?: number | ((req: RecordedRequest) => number);
   /** Wait before answering a notification. */
   notifyDelayMs?: number;
+  /** Wait before answering a verification. */
+  verifyDelayMs?: number;
 };
 
 export type Subscriber = {
@@ -56,6 +58,7 @@ async function answer(req: RecordedRequest, res: ServerResponse, b: CallbackBeha
   if (req.method === 'GET') {
     const challenge = req.query.get('hub.challenge');
     if (req.query.get('hub.mode') === 'denied' || challenge === null) return void res.writeHead(200).end();
+    if (b.verifyDelayMs) await new Promise((r) => setTimeout(r, b.verifyDelayMs));
     if (typeof b.verify === 'number') return void res.writeHead(b.verify).end(challenge);
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(b.verify === 'wrong-body' ? `${challenge}x` : challenge);

@@ -12,7 +12,8 @@ export const searchReviewsTool = {
   title: 'Search reviews',
   description: [
     'Find verified customer reviews by star rating, date range, text, technician or service.',
-    'Filters combine with AND; results are newest first (date descending, then id).',
+    'Filters combine with AND; results are newest first (date descending, then id), or by rating with `sort` highest or lowest.',
+    '`has_response` true or false keeps the reviews with or without an owner reply.',
     'Use `mentions_technician` with a technician name or alias and `mentions_service` with a service id',
     '(both listed by get_business). Use `aspect` (e.g. punctuality, price; the ids are in get_insights) and',
     '`aspect_sentiment` (positive, neutral, negative) to find what customers praise or complain about.',

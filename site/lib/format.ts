@@ -1,0 +1,78 @@
+/**
+ * How the pages write dates, sources, ratings and phone numbers for people. Written by hand rather
+ * than with Intl, whose output depends on the machine's locale data: the build must not.
+ */
+import { formatCount } from '../../core/insights/figures.ts';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** `2026-11-14` → "November 14, 2026". */
+export function formatDate(date: string): string {
+  return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
+}
+
+/** `2026-11` → "November 2026". */
+export function formatMonth(month: string): string {
+  return `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+}
+
+/** `2026-11` → "Nov 2026", for dense lists. */
+export function formatShortMonth(month: string): string {
+  return `${MONTHS[Number(month.slice(5, 7)) - 1]!.slice(0, 3)} ${month.slice(0, 4)}`;
+}
+
+/** `2025-Q2` → "Q2 2025". */
+export function formatQuarter(quarter: string): string {
+  return `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
+}
+
+const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  google: 'Google',
+  yelp: 'Yelp',
+  facebook: 'Facebook',
+  angi: 'Angi',
+  bbb: 'BBB',
+  homeadvisor: 'HomeAdvisor',
+  nextdoor: 'Nextdoor',
+  thumbtack: 'Thumbtack',
+  trustpilot: 'Trustpilot',
+  houzz: 'Houzz',
+  direct: 'Direct',
+};
+
+/** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site". */
+export function formatSource(source: string): string {
+  return SOURCE_NAMES[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+}
+
+/** Whether a review came in through the business's own form rather than another site. */
+export function isDirectSource(source: string): boolean {
+  return source === 'direct';
+}
+
+/** "★★★☆☆" for 3. */
+export function formatStars(rating: number): string {
+  const full = Math.max(0, Math.min(5, Math.round(rating)));
+  return '★'.repeat(full) + '☆'.repeat(5 - full);
+}
+
+/** 4.36 → "4.4": one decimal, as people read a rating. */
+export function formatRatingShort(value: number): string {
+  return value.toFixed(1);
+}
+
+/** The `tel:` URI of a written phone number (RFC 3966 global number: `+` and digits). */
+export function telephoneHref(telephone: string): string {
+  return `tel:${telephone.replace(/[^+\d]/g, '')}`;
+}
+
+/** A North American `+1-865-555-0142` as people write it, "(865) 555-0142"; anything else as given. */
+export function formatTelephone(telephone: string): string {
+  const nanp = /^\+?1[-. ]?\(?(\d{3})\)?[-. ]?(\d{3})[-. ]?(\d{4})$/.exec(telephone.trim());
+  return nanp ? `(${nanp[1]}) ${nanp[2]}-${nanp[3]}` : telephone;
+}
+
+/** "1 review", "2 reviews". */
+export function pluralize(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,157 @@
+/**
+ * What the human pages show, derived once per build from the dataset and the insights: months with
+ * their neighbours, technicians and services with their reviews and pages, and the list of every
+ * page (the sitemap and the pages' own getStaticPaths read the same list, so they cannot disagree).
+ */
+import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
+import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
+import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
+import { getBuildData } from './build-data.ts';
+
+/** Reviews per page of a technician or service. */
+export const ENTITY_PAGE_SIZE = 20;
+/**
+ * At most this many pages per technician or service: the newest 200 reviews. Older ones stay on
+ * their month pages and in search, and the build stays bounded at 100,000 reviews.
+ */
+export const ENTITY_MAX_PAGES = 10;
+
+export type MonthSummary = {
+  month: string;
+  path: string;
+  count: number;
+  average: number;
+  /** Newest review or reply date in the month: the page's last change. */
+  lastmod: string;
+  reviews: PublishedReview[];
+};
+
+export type EntityPage = {
+  kind: 'technician' | 'service';
+  name: string;
+  /** The URL segment: the technician's slug or the service id. */
+  key: string;
+  path: string;
+  insight: EntityInsight | undefined;
+  /** Every review that mentions it, newest first. */
+  reviews: PublishedReview[];
+  pageCount: number;
+  pathOfPage: (page: number) => string;
+};
+
+export type SitePage = { path: string; lastmod: string | null };
+
+function lastChange(review: PublishedReview): string {
+  return review.response !== null && review.response.date > review.date ? review.response.date : review.date;
+}
+
+function newestChange(reviews: readonly PublishedReview[]): string | null {
+  let newest: string | null = null;
+  for (const review of reviews) {
+    const date = lastChange(review);
+    if (newest === null || date > newest) newest = date;
+  }
+  return newest;
+}
+
+function summarizeMonths(reviews: readonly PublishedReview[]): MonthSummary[] {
+  const byMonth = new Map<string, PublishedReview[]>();
+  for (const review of reviews) {
+    const month = review.date.slice(0, 7);
+    let list = byMonth.get(month);
+    if (!list) byMonth.set(month, (list = []));
+    list.push(review);
+  }
+  // Reviews arrive newest first, so months do too.
+  return [...byMonth].map(([month, list]) => ({
+    month,
+    path: archivePath(month),
+    count: list.length,
+    average: list.reduce((sum, r) => sum + r.rating, 0) / list.length,
+    lastmod: newestChange(list)!,
+    reviews: list,
+  }));
+}
+
+function countPages(reviews: number): number {
+  return Math.max(1, Math.min(ENTITY_MAX_PAGES, Math.ceil(reviews / ENTITY_PAGE_SIZE)));
+}
+
+function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { technicians: EntityPage[]; services: EntityPage[] } {
+  const slugs = assignTechnicianSlugs(dataset.business.technicians.map((t) => t.name));
+  const technicianInsight = new Map(insights.entities.technicians.map((e) => [e.name, e]));
+  const serviceInsight = new Map(insights.entities.services.map((e) => [e.id, e]));
+  const byTechnician = new Map<string, PublishedReview[]>(dataset.business.technicians.map((t) => [t.name, []]));
+  const byService = new Map<string, PublishedReview[]>(dataset.business.services.map((s) => [s.id, []]));
+  for (const review of dataset.reviews) {
+    for (const name of review.technicians) byTechnician.get(name)?.push(review);
+    for (const id of review.services) byService.get(id)?.push(review);
+  }
+  const technicians = dataset.business.technicians.map(({ name }): EntityPage => {
+    const slug = slugs.get(name)!;
+    const reviews = byTechnician.get(name)!;
+    return {
+      kind: 'technician',
+      name,
+      key: slug,
+      path: technicianPath(slug),
+      insight: technicianInsight.get(name),
+      reviews,
+      pageCount: countPages(reviews.length),
+      pathOfPage: (page) => technicianPath(slug, page),
+    };
+  });
+  const services = dataset.business.services.map(({ id, name }): EntityPage => {
+    const reviews = byService.get(id)!;
+    return {
+      kind: 'service',
+      name,
+      key: id,
+      path: servicePath(id),
+      insight: serviceInsight.get(id),
+      reviews,
+      pageCount: countPages(reviews.length),
+      pathOfPage: (page) => servicePath(id, page),
+    };
+  });
+  return { technicians, services };
+}
+
+async function loadSiteModel() {
+  const { dataset, insights } = await getBuildData();
+  const months = summarizeMonths(dataset.reviews);
+  const { technicians, services } = buildEntityPages(dataset, insights);
+  const reviewsById = new Map(dataset.reviews.map((r) => [r.id, r]));
+  const aspectLabels = new Map(insights.aspects.map((a) => [a.id, a.label]));
+  const serviceNames = new Map(dataset.business.services.map((s) => [s.id, s.name]));
+  const technicianPaths = new Map(technicians.map((t) => [t.name, t.path]));
+  const newest = newestChange(dataset.reviews);
+
+  const pages: SitePage[] = [
+    { path: PATHS.home, lastmod: newest },
+    { path: PATHS.reviewsIndex, lastmod: newest },
+    ...months.map((m) => ({ path: m.path, lastmod: m.lastmod })),
+    { path: PATHS.technicians, lastmod: newest },
+    ...[...technicians, ...services].flatMap((e) =>
+      Array.from({ length: e.pageCount }, (_, i) => ({ path: e.pathOfPage(i + 1), lastmod: newestChange(e.reviews) })),
+    ),
+    { path: PATHS.services, lastmod: newest },
+    { path: PATHS.about, lastmod: null },
+    { path: PATHS.developers, lastmod: null },
+    { path: PATHS.apiReference, lastmod: null },
+  ];
+  return { months, technicians, services, reviewsById, aspectLabels, serviceNames, technicianPaths, pages };
+}
+
+export type SiteModel = Awaited<ReturnType<typeof loadSiteModel>>;
+
+let loading: Promise<SiteModel> | undefined;
+
+export function getSiteModel(): Promise<SiteModel> {
+  return (loading ??= loadSiteModel());
+}
+
+/** The reviews on page `page` (1-based) of an entity. */
+export function reviewsOfPage(entity: EntityPage, page: number): PublishedReview[] {
+  return entity.reviews.slice((page - 1) * ENTITY_PAGE_SIZE, page * ENTITY_PAGE_SIZE);
+}

@@ -1,0 +1,136 @@
+/**
+ * Nobody starved (issue 10 items 4 and 5): a slow callback host fills only its own verification queue,
+ * queued requests time out from when they were queued, subscriptions are capped per callback host, and
+ * deliveries take callback hosts in turn. Two hosts on one machine: 127.0.0.1 and [::1].
+ */
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientKeyOf } from '../../sidecar/http/client-address.ts';
+import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
+import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { startHubHarness, waitUntil } from './harness.ts';
+import { startSubscriber, type Subscriber } from './subscriber.ts';
+
+let ca: TestCa;
+let slowHost: Subscriber;
+let otherHost: Subscriber;
+
+beforeAll(async () => {
+  ca = createTestCa();
+  slowHost = await startSubscriber(ca, '127.0.0.1');
+  otherHost = await startSubscriber(ca, '::1');
+});
+afterAll(async () => {
+  await slowHost?.close();
+  await otherHost?.close();
+  ca?.remove();
+});
+
+describe('pending verifications per callback host', () => {
+  it('refuses more from a slow host with 503 callback_host_busy, and keeps accepting other hosts', async () => {
+    const h = await startHubHarness({ ca, hubOptions: { maxPendingVerificationsPerHost: 5 } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        slowHost.behave(`/slow-${i}`, { verifyDelayMs: 1_500 });
+        expect((await h.subscribe(slowHost.callback(`/slow-${i}`), h.topics.feedXml)).status).toBe(202);
+      }
+      const refused = await h.subscribe(slowHost.callback('/slow-5'), h.topics.feedXml);
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ error: 'callback_host_busy', message: expect.stringContaining('127.0.0.1') });
+
+      const other = otherHost.callback('/other');
+      expect((await h.subscribe(other, h.topics.feedXml)).status).toBe(202);
+      await h.waitForSubscription(h.topics.feedXml, other);
+      // Once the slow host has answered, it may queue again.
+      await h.hub.settled();
+      expect((await h.subscribe(slowHost.callback('/slow-6'), h.topics.feedXml)).status).toBe(202);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('callback client time limits', () => {
+  it('counts a request’s time limit from when it was queued behind its host', async () => {
+    const keys = ca.issue(['127.0.0.1']);
+    const server = createServer(keys, (_req, res) => void setTimeout(() => res.end('ok'), 250));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const client = createCallbackClient({
+      allowPrivateCallbacks: true,
+      ca: ca.certPem,
+      maxConcurrencyPerHost: 1,
+      connectTimeoutMs: 300,
+      responseTimeoutMs: 400,
+    });
+    try {
+      // One at a time, 250 ms each: the fourth would start after 750 ms, past its 700 ms from queueing.
+      const results = await Promise.all([0, 1, 2, 3].map(() => client.send({ method: 'GET', url })));
+      expect(results[0]).toMatchObject({ ok: true });
+      expect(results[3]).toMatchObject({ ok: false, reason: 'timeout', message: expect.stringMatching(/of being queued/) });
+    } finally {
+      client.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('subscriptions per callback host', () => {
+  it('refuses a new subscription past the cap with 403 subscription_limit, but renews and serves other hosts', async () => {
+    const h = await startHubHarness({ ca, hubOptions: { maxSubscriptionsPerHost: 3 } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const callback = slowHost.callback(`/capped-${i}`);
+        expect((await h.subscribe(callback, h.topics.feedXml)).status).toBe(202);
+        await h.waitForSubscription(h.topics.feedXml, callback);
+      }
+      const refused = await h.subscribe(slowHost.callback('/capped-3'), h.topics.feedXml);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ error: 'subscription_limit', issues: [{ path: ['hub.callback'] }] });
+      expect((await h.subscribe(slowHost.callback('/capped-0'), h.topics.feedXml, { 'hub.lease_seconds': '120' })).status).toBe(202);
+      expect((await h.subscribe(otherHost.callback('/not-capped'), h.topics.feedXml)).status).toBe(202);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('fair delivery across callback hosts', () => {
+  it('delivers to a host with one subscriber without waiting behind a host with hundreds', async () => {
+    const h = await startHubHarness({ ca, hubOptions: { maxInFlight: 4, maxSubscriptionsPerHost: 10_000 } });
+    try {
+      const at = Date.now();
+      for (let i = 0; i < 200; i++) {
+        slowHost.behave(`/crowd-${i}`, { notifyDelayMs: 20 });
+        await h.store.saveSubscription({ topic: h.topics.feedXml, callback: slowHost.callback(`/crowd-${i}`), secret: null, leaseSeconds: 600, expiresAt: at + 600_000 }, at);
+      }
+      await h.store.saveSubscription({ topic: h.topics.feedXml, callback: otherHost.callback('/lonely'), secret: null, leaseSeconds: 600, expiresAt: at + 600_000 }, at + 1);
+      h.topics.setAll('fair');
+      await h.hub.notifyIfChanged();
+      await otherHost.waitForNotification('/lonely', () => true, 10_000);
+      // FIFO would have sent all 200 of the crowd first.
+      expect(slowHost.notifications().filter((r) => r.path.startsWith('/crowd-')).length).toBeLessThan(20);
+      await waitUntil(async () => (slowHost.notifications().filter((r) => r.path.startsWith('/crowd-')).length === 200 ? { value: true } : undefined), 20_000);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('clientKeyOf', () => {
+  it.each([
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:aaaa::1', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2:bbbb:cccc:dddd:eeee', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002::9', '2001:db8:1:2::/64'],
+    ['2001:db8:1:3::1', '2001:db8:1:3::/64'],
+    ['::1', '0:0:0:0::/64'],
+    [undefined, 'unknown'],
+  ])('counts %s as %s', (address, key) => {
+    expect(clientKeyOf(address)).toBe(key);
+  });
+});

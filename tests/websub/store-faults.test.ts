@@ -1,0 +1,141 @@
+/**
+ * Storage faults (issue 10 item 1): a full disk and a PostgreSQL outage while running. Every write
+ * reports its failure, the original error survives the rollback, and a verified subscription the hub
+ * cannot save is denied to its subscriber (hub.mode=denied) and logged, never silently lost.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
+import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { startHubHarness, waitUntil } from './harness.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
+import { startSubscriber, type Subscriber } from './subscriber.ts';
+
+let ca: TestCa;
+let sub: Subscriber;
+
+beforeAll(async () => {
+  ca = createTestCa();
+  sub = await startSubscriber(ca);
+});
+afterAll(async () => {
+  await sub?.close();
+  ca?.remove();
+});
+
+function recordingLog() {
+  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const log: HubLogger = { info: at('info'), warn: at('warn'), error: at('error') };
+  return { log, lines };
+}
+
+const FEED = 'https://reviews.example/feed.xml';
+
+describe('SQLite store on a full disk', () => {
+  const fullStore = () => createSqliteHubStore({ file: join(mkdtempSync(join(tmpdir(), 'websub-full-')), 'websub.sqlite'), maxBytes: 64 * 1024 });
+
+  it('reports "database or disk is full" from every write, the original error and not the rollback', async () => {
+    const store = fullStore();
+    const big = 'x'.repeat(900);
+    let saved = 0;
+    let error: unknown;
+    for (let i = 0; i < 500 && error === undefined; i++) {
+      try {
+        await store.saveSubscription({ topic: FEED, callback: `https://sub.example/${i}/${big}`, secret: big, leaseSeconds: 60, expiresAt: Date.now() + 60_000 }, Date.now());
+        saved += 1;
+      } catch (err) {
+        error = err;
+      }
+    }
+    expect(String(error)).toMatch(/database or disk is full/);
+    expect((await store.listSubscriptions()).length).toBe(saved);
+
+    const body = Buffer.alloc(256 * 1024, 'a');
+    const snapshot = { topic: FEED, hash: createHash('sha256').update(body).digest('hex'), contentType: 'text/plain', body };
+    await expect(store.recordTopicContent(snapshot, Date.now())).rejects.toThrow(/database or disk is full/);
+    // The failed transaction left nothing half-done, and the store keeps working for what fits.
+    expect(await store.readTopicSnapshot(FEED)).toBeUndefined();
+    expect((await store.listSubscriptions()).length).toBe(saved);
+    await store.close();
+  });
+
+  it('denies and logs every verified subscription it cannot save: each 202 ends stored or denied', async () => {
+    const { log, lines } = recordingLog();
+    const h = await startHubHarness({ ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
+    try {
+      const paths = Array.from({ length: 120 }, (_, i) => `/full-${i}-${'p'.repeat(400)}`);
+      for (const p of paths) expect((await h.subscribe(sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
+      await h.hub.settled();
+      const stored = new Set((await h.store.listSubscriptions()).map((s) => new URL(s.callback).pathname));
+      const denied = paths.filter((p) => !stored.has(p));
+      expect(stored.size).toBeGreaterThan(0);
+      expect(denied.length).toBeGreaterThan(0);
+      for (const p of denied) {
+        const [denial] = await waitUntil(async () => (sub.denials(p).length > 0 ? { value: sub.denials(p) } : undefined));
+        expect(denial!.query.get('hub.topic')).toBe(h.topics.feedXml);
+        expect(denial!.query.get('hub.reason')).toMatch(/could not save/);
+      }
+      for (const p of stored) expect(sub.denials(p)).toHaveLength(0);
+      const errors = lines.filter((l) => l.level === 'error' && l.message === 'websub verified intent could not be saved');
+      expect(errors).toHaveLength(denied.length);
+      expect(String(errors[0]!.fields?.error)).toMatch(/database or disk is full/);
+      expect(lines.filter((l) => l.message === 'websub intent verified')).toHaveLength(stored.size);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('PostgreSQL store when the connection is cut mid-run', () => {
+  beforeAll(() => assertPostgresUp());
+  afterAll(() => dropTestSchemas());
+
+  it('denies the subscription it could not save, and saves again once the database is back', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(TEST_DATABASE_URL);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const store = await createPostgresHubStore({ connectionString: viaProxy.href, schema: makeTestSchema('faults'), maxConnections: 2 });
+    const { log, lines } = recordingLog();
+    const h = await startHubHarness({ ca, store, log });
+    try {
+      const before = sub.callback('/pg-before');
+      expect((await h.subscribe(before, h.topics.feedXml)).status).toBe(202);
+      await h.waitForSubscription(h.topics.feedXml, before);
+
+      // Accepted while the database is up; the connection is cut while the callback takes its time.
+      sub.behave('/pg-during', { verifyDelayMs: 300 });
+      const during = sub.callback('/pg-during');
+      expect((await h.subscribe(during, h.topics.feedXml)).status).toBe(202);
+      await sub.waitForVerification('/pg-during');
+      await proxy.cut();
+      const denial = await sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
+      expect(denial.query.get('hub.reason')).toMatch(/could not save/);
+      expect(lines.some((l) => l.level === 'error' && l.message === 'websub verified intent could not be saved')).toBe(true);
+
+      // While it is down, nothing is accepted that could not be kept.
+      const refused = await h.subscribe(sub.callback('/pg-refused'), h.topics.feedXml);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      expect(await refused.json()).toMatchObject({ error: 'hub_unavailable' });
+
+      await proxy.restore();
+      const after = sub.callback('/pg-after');
+      expect((await h.subscribe(after, h.topics.feedXml)).status).toBe(202);
+      await h.waitForSubscription(h.topics.feedXml, after, undefined);
+      expect(await h.store.findSubscription(h.topics.feedXml, during)).toBeUndefined();
+      expect(await h.store.findSubscription(h.topics.feedXml, before)).toBeDefined();
+    } finally {
+      await h.close();
+      await proxy.close();
+    }
+  });
+});
