@@ -4,17 +4,13 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import type { Config } from '../core/config.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { buildOptionsFor, buildSite, readManifest } from './build.ts';
+import { readConfigOrExit } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
-const parsed = parseConfig(process.env);
-if (!parsed.ok) {
-  console.error(formatConfigProblems(parsed.problems));
-  process.exit(1);
-}
-const { config } = parsed;
+const config = readConfigOrExit();
 if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
   console.error(`No content folder at ${path.resolve(config.contentDir)}: set CONTENT_DIR to the folder that holds business.json and reviews/.`);
   process.exit(1);
