@@ -153,7 +153,8 @@ export function planImport(
   const refused: Skip[] = [];
   for (;;) {
     const plan = mergeImport(existing, combined, { ...options, exclude });
-    if (options.business === undefined) return { plan, refused, notes: [] };
+    // Nothing to write: the folder stays as valid, or as invalid, as it was.
+    if (options.business === undefined || plan.writes.size === 0) return { plan, refused, notes: [] };
     const checked = parseContent({
       business: { file: 'business.json', data: options.business },
       reviewFiles: plan.files.map((f) => ({ file: `reviews/${f.name}`, data: f.reviews })),
@@ -185,7 +186,7 @@ function updateReview(current: Record<string, unknown>, imported: ImportedReview
 
 function changedFields(current: Record<string, unknown>, next: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(current), ...Object.keys(next)]);
-  return [...keys].filter((k) => JSON.stringify(current[k]) !== JSON.stringify(next[k]));
+  return [...keys].filter((k) => current[k] !== next[k] && (typeof current[k] !== 'object' || JSON.stringify(current[k]) !== JSON.stringify(next[k])));
 }
 
 /** The content model's key order, then any other keys as they were. */

@@ -98,7 +98,8 @@ export function toImportedReview(
   return { ok: false, skip: { origin: context.origin, reason: 'invalid', field: field || undefined, message: issue.message } };
 }
 
-/** Removes the keys whose value is undefined, so optional fields are absent rather than undefined. */
+/** Removes (in place) the keys whose value is undefined, so optional fields are absent rather than undefined. */
 export function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+  for (const key in value) if (value[key] === undefined) delete value[key];
+  return value;
 }

@@ -56,11 +56,15 @@ function readExportDate(value: string, options: { dayFirst: boolean }): Read<str
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
 /**
  * The calendar date of an RFC 3339 timestamp (`2026-11-14T23:10:05.123Z`) in a time zone. A review
  * posted late in the evening in Tennessee is already the next day in UTC, hence `--time-zone`.
  */
 export function dateOfTimestamp(timestamp: string, timeZone: string): Read<string> {
+  // Google writes UTC (`…Z`): in UTC its date is the first ten characters (which the content schema checks).
+  if (timeZone === 'UTC' && UTC_TIMESTAMP.test(timestamp)) return { ok: true, value: timestamp.slice(0, 10) };
   const instant = Date.parse(timestamp);
   if (!/^\d{4}-\d{2}-\d{2}T/.test(timestamp) || Number.isNaN(instant)) {
     return { ok: false, message: `"${timestamp}" is not an RFC 3339 timestamp` };
