@@ -55,7 +55,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const builds = await createBuildStore({
     distDir: config.distDir,
     publicUrl: config.publicUrl,
-    log: (event, fields) => log.info(event, fields),
+    log,
   });
   const connector = options.hubStore
     ? undefined
