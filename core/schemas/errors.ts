@@ -25,6 +25,7 @@ export const ErrorCodeSchema = z
     'headers_too_large',
     'request_timeout',
     'expectation_failed',
+    'cross_origin_refused',
     'internal_error',
   ])
   .meta({
@@ -34,7 +35,8 @@ export const ErrorCodeSchema = z
       '`precondition_failed` (If-Match), `expectation_failed` (an `Expect` other than 100-continue), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
       '`hub_busy` and `callback_host_busy` (too many verifications under way), `subscription_limit` (per callback ' +
       'host), `hub_unavailable` (its store cannot be reached), `not_ready` (/readyz), `too_many_connections` (per ' +
-      'client address), `headers_too_large` (431), `request_timeout` (408), `expectation_failed` (417), `internal_error`.',
+      'client address), `headers_too_large` (431), `request_timeout` (408), `expectation_failed` (417), `cross_origin_refused` (hub ' +
+      'form posted by another site), `internal_error`.',
   });
 
 export const ErrorIssueSchema = z.object({
