@@ -17,9 +17,10 @@
  */
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, readManifest, type BuildOptions } from './build.ts';
+import { readConfigOrExit } from './lib/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -131,15 +132,11 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    console.error(formatConfigProblems(parsed.problems));
-    process.exit(1);
-  }
+  const config = readConfigOrExit();
   const pingOnly = readPingOnlyArgument(process.argv.slice(2));
-  if (pingOnly !== undefined) await runPingOnly(pingOnly, parsed.config);
-  const build = buildOptionsFor(parsed.config);
-  const { serviceUrl } = parsed.config;
+  if (pingOnly !== undefined) await runPingOnly(pingOnly, config);
+  const build = buildOptionsFor(config);
+  const { serviceUrl } = config;
   const result = await publishSite({ build, serviceUrl });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);

@@ -2,17 +2,12 @@
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
  * URL or build code changed), then serves the whole service on one origin.
  */
-import { formatConfigProblems, parseConfig } from '../core/config.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { buildOptionsFor, buildSite, readManifest } from './build.ts';
+import { readConfigOrExit } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
-const parsed = parseConfig(process.env);
-if (!parsed.ok) {
-  console.error(formatConfigProblems(parsed.problems));
-  process.exit(1);
-}
-const { config } = parsed;
+const config = readConfigOrExit();
 const options = buildOptionsFor(config);
 const manifest = await readManifest(config.distDir);
 const fingerprint = await computeSourceFingerprint(options);

@@ -3,7 +3,8 @@
  * SIGINT/SIGTERM; scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
  * parses the environment here, once.
  */
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import type { Config } from '../core/config.ts';
+import { readConfigOrExit } from '../scripts/lib/read-config.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
 
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
@@ -17,10 +18,5 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
 }
 
 if (import.meta.main) {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    console.error(formatConfigProblems(parsed.problems));
-    process.exit(1);
-  }
-  await runSidecar(parsed.config);
+  await runSidecar(readConfigOrExit());
 }

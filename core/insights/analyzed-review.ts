@@ -4,7 +4,8 @@ import type { AspectModel } from './aspect-model.ts';
 import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
 import type { Polarity } from '../schemas/aspects.ts';
 import type { ReviewAnalysis } from './analyze-review.ts';
-import { compareNewestFirst, getQuarter } from './figures.ts';
+import { compareNewestFirst } from '../order.ts';
+import { getQuarter } from './figures.ts';
 
 /** The fields of a published review that insights read. */
 export type InsightsReview = Pick<
@@ -27,7 +28,7 @@ export function analyzeReviews(reviews: readonly InsightsReview[], model: Aspect
   const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
   return [...reviews].sort(compareNewestFirst).map((review) => {
     const text = getAnalysisText(review);
-    const analysis = analyzeReviewDetailed(text, model);
+    const analysis = analyzeReviewDetailed(text, model, review.rating);
     const polarities = new Map<number, Polarity>();
     for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
     return { review, text, quarter: getQuarter(review.date), analysis, polarities };

@@ -12,6 +12,7 @@ import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { InsightsSchema } from '../../core/schemas/insights.ts';
 import { buildOpenApiExamples } from '../../core/openapi/examples.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
+import { ErrorCodeSchema } from '../../core/schemas/errors.ts';
 import { SearchFiltersShape } from '../../core/schemas/search.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from '../insights/load-fixtures.ts';
@@ -132,6 +133,11 @@ describe('buildOpenApiDocument', () => {
     expect(withInsights.components.schemas.OpenApiTestAspect.required).toEqual(['aspect', 'score']);
   });
 
+  it('lists every error code in the Error schema', () => {
+    expect(doc.components.schemas.Error.properties.error.enum).toEqual(ErrorCodeSchema.options);
+    expect(ErrorCodeSchema.options).toEqual(expect.arrayContaining(['invalid_parameters', 'not_found', 'rate_limited', 'internal_error']));
+  });
+
   it('is deterministic', () => {
     expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
   });
@@ -208,6 +214,7 @@ describe('OpenAPI schemas and examples', () => {
     Insights: [insights, { ...insights, summary: 'Mostly praise.' }],
     ReviewAspect: [review.aspects[0], { aspect: 'price', polarity: 'positive', score: 2 }],
     AspectPolarity: ['neutral', 'mixed'],
+    EvidenceSpan: [review.aspects[0]!.evidence[0], { field: 'author', start: 0, end: 4 }],
     AspectInsight: [aspect, { ...aspect, net_score: 101 }],
     InsightQuote: [aspect.quotes[0], { ...aspect.quotes[0], rating: 0 }],
     EntityInsight: [technician, { ...technician, reviews: -1 }],
