@@ -12,6 +12,7 @@ export const ErrorCodeSchema = z
     'not_found',
     'method_not_allowed',
     'precondition_failed',
+    'expectation_failed',
     'payload_too_large',
     'unsupported_media_type',
     'rate_limited',
@@ -25,7 +26,7 @@ export const ErrorCodeSchema = z
     description:
       'Machine-readable code: `invalid_parameters` (search), `invalid_date` (since path), `invalid_request` and ' +
       '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `method_not_allowed`, ' +
-      '`precondition_failed` (If-Match), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
+      '`precondition_failed` (If-Match), `expectation_failed` (an `Expect` other than 100-continue), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
       '`hub_busy` and `callback_host_busy` (too many verifications under way), `subscription_limit` (per callback ' +
       'host), `hub_unavailable` (its store cannot be reached), `internal_error`.',
   });
