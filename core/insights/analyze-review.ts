@@ -86,7 +86,7 @@ export function prepareReview(text: string, model: AspectModel, withFeatures = t
       rule.spans.push(...spans);
     }
   }
-  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized) : [];
+  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized, model.technicians) : [];
   return { sentences, rules, features, reviewFeatures: mergeFeatures(features) };
 }
 
