@@ -82,6 +82,7 @@ function printCorpusReport(split: CorpusSplit, r: ReviewEvalReport) {
       `  (${d.true_positives} of ${d.labels} found, ${d.detected} detected)`,
   );
   console.log(`every aspect and polarity right: ${pct(r.exact_reviews)} of reviews`);
+  console.log(`reviews with a labelled complaint given a negative aspect: ${pct(r.complaints_flagged)}`);
   console.log(`polarity on the ${r.system.pairs} detected labelled aspects:`);
   printPolarityTable([
     ['analyzer', r.system],
