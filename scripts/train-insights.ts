@@ -57,7 +57,7 @@ for (const p of prepared) {
     const rule = p.rules[a];
     const weights = detection[label.aspect]?.weights;
     if (rule === undefined || weights === undefined) continue;
-    const spans = rule.mentioned ? rule.spans : findStrongestSpans(p.reviewFeatures, weights);
+    const spans = rule.mentioned ? rule.spans : findStrongestSpans(p.reviewFeatures, (name) => weights[name] ?? 0);
     polarityFeatures.push(listPolarityFeatures(selectContext(p.features, spans), rule, p.review.rating, label.aspect));
     polarityLabels.push(LEARNED_CLASSES.map((c) => (c === label.polarity ? 1 : 0)));
   }
