@@ -12,8 +12,8 @@
  */
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
-import { formatConfigProblems, parseConfig } from '../core/config.ts';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
+import { readConfigOrExit } from './lib/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -108,13 +108,9 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    console.error(formatConfigProblems(parsed.problems));
-    process.exit(1);
-  }
-  const build = buildOptionsFor(parsed.config);
-  const { serviceUrl } = parsed.config;
+  const config = readConfigOrExit();
+  const build = buildOptionsFor(config);
+  const { serviceUrl } = config;
   const result = await publishSite({ build, serviceUrl });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);

@@ -52,7 +52,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const builds = await createBuildStore({
     distDir: config.distDir,
     publicUrl: config.publicUrl,
-    log: (event, fields) => log.info(event, fields),
+    log,
   });
   const store = options.hubStore ?? (await openHubStore(config));
   const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
