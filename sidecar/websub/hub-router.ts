@@ -4,12 +4,13 @@
  * "Every error is JSON"). Requests are rate-limited per client address (`req.ip`, so the app's
  * `trust proxy` setting decides what the address is behind a proxy).
  */
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
 import { methodNotAllowed, sendError, sendHttpError, type ErrorOptions } from '../http/errors.ts';
 import type { ErrorCode } from '../../core/schemas/errors.ts';
 import type { Hub } from './hub.ts';
 import { clientKeyOf } from '../http/client-address.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type HubRouterOptions = {
@@ -42,7 +43,7 @@ export function createHubRouter(options: HubRouterOptions): Router {
     refuse(res, 403, 'cross_origin_refused', 'The hub does not accept requests made by web pages of other origins; subscribe from your server.');
   };
   const limiter = createRateLimiter(options.rateLimit ?? { capacity: 30, refillPerSecond: 1 });
-  const router = Router();
+  const router = createStrictRouter();
 
   const limitRate: RequestHandler = (req, res, next) => {
     const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
