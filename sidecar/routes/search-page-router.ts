@@ -1,0 +1,29 @@
+/**
+ * `GET /search/`: the human search page, rendered on demand by the build's Astro code (the Node
+ * adapter in middleware mode) with the live data of the same build, so the page and
+ * `GET /api/reviews/search` answer from one index. `/search` redirects to `/search/`, query kept.
+ */
+import { Router } from 'express';
+import { PATHS } from '../../core/urls.ts';
+import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import type { LoadedBuild } from '../static/load-build.ts';
+
+export function createSearchPageRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
+  const router = Router({ strict: true });
+  const slashless = PATHS.searchPage.slice(0, -1);
+  router.all(slashless, (req, res) => {
+    const q = req.originalUrl.indexOf('?');
+    res.redirect(301, `${PATHS.searchPage}${q === -1 ? '' : req.originalUrl.slice(q)}`);
+  });
+  router
+    .route(PATHS.searchPage)
+    .get(async (req, res, next) => {
+      const build = getBuild();
+      if (build.pages === undefined) throw new HttpError(503, 'search_page_unavailable', 'This build has no search page; use /api/reviews/search.');
+      await build.pages(req, res, next, { live: build.live });
+    })
+    .all(() => {
+      throw methodNotAllowed(['GET', 'HEAD']);
+    });
+  return router;
+}
