@@ -42,7 +42,7 @@ function asFormSubmission(filled: Record<string, string>): string {
 }
 
 describe('the search page', () => {
-  it.each([
+  it.each<Record<string, string>>([
     {},
     { rating: '5' },
     { query: 'furnace' },
