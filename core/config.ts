@@ -25,6 +25,21 @@ const IntegerList = (count: number) =>
     .transform((s) => s.split(',').map((n) => Number(n.trim())))
     .refine((list) => list.length === count, `must have exactly ${count} values`);
 
+const WholeNumber = (min: number) =>
+  z
+    .string()
+    .regex(/^\s*\d+\s*$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min, `must be at least ${min}`);
+
+/** `burst,per-second`: a client may send `burst` requests at once, then `per-second` on average. */
+const RateFromEnv = z
+  .string()
+  .regex(/^\s*\d+\s*,\s*\d+(\.\d+)?\s*$/, 'must be burst,per-second, e.g. 30,1')
+  .transform((s) => s.split(',').map((n) => Number(n.trim())))
+  .refine(([burst, rate]) => burst! >= 1 && rate! > 0, 'must allow a burst of at least 1 and a positive rate')
+  .transform(([burst, rate]) => ({ capacity: burst!, refillPerSecond: rate! }));
+
 /** Express's preset subnet names (`trust proxy` accepts them beside addresses and CIDR ranges). */
 const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
 const ProxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(PROXY_PRESETS)]);
@@ -75,6 +90,12 @@ export const EnvSchema = z.object({
   WEBSUB_LEASE_SECONDS: IntegerList(3)
     .refine(([def, min, max]) => min! <= def! && def! <= max!, 'must be default,minimum,maximum with minimum <= default <= maximum')
     .default([864_000, 60, 2_592_000]),
+  WEBSUB_RATE_LIMIT: RateFromEnv.default({ capacity: 30, refillPerSecond: 1 }),
+  WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: WholeNumber(1).default(1_000),
+  WEBSUB_MAX_PENDING_PER_HOST: WholeNumber(1).default(50),
+  MCP_RATE_LIMIT: RateFromEnv.default({ capacity: 120, refillPerSecond: 20 }),
+  MAX_CONNECTIONS: WholeNumber(1).default(10_000),
+  MAX_CONNECTIONS_PER_ADDRESS: WholeNumber(0).default(256),
   MCP_SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
@@ -102,12 +123,20 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       /** Waits before the 2nd and 3rd delivery attempt. */
       retryDelaysMs: e.WEBSUB_RETRY_DELAYS_MS,
       lease: { defaultSeconds, minSeconds, maxSeconds },
+      /** Hub requests per client address (IPv6 by /64). */
+      rateLimit: e.WEBSUB_RATE_LIMIT,
+      maxSubscriptionsPerHost: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
+      maxPendingVerificationsPerHost: e.WEBSUB_MAX_PENDING_PER_HOST,
     },
+    /** Connection limits of the HTTP server; 0 per address means no per-address cap. */
+    connections: { max: e.MAX_CONNECTIONS, perAddress: e.MAX_CONNECTIONS_PER_ADDRESS },
     mcp: {
       /** Unset: the sidecar draws a random one at start (sessions then last as long as the process). */
       sessionSecret: e.MCP_SESSION_SECRET,
       /** Browser origins allowed besides the public origin; `'*'` allows any. */
       allowedOrigins: origins === '*' ? ('*' as const) : origins.split(',').map((o) => o.trim()).filter(Boolean),
+      /** `/mcp` requests per client address (IPv6 by /64). */
+      rateLimit: e.MCP_RATE_LIMIT,
     },
     logLevel: e.LOG_LEVEL,
   };

@@ -3,13 +3,14 @@
  * on port 0 with a literal config; sidecar/main.ts starts it from the environment.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServiceUrls } from '../core/urls.ts';
 import { createApp } from './app.ts';
 import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { createMcpRouter, MCP_RATE_LIMIT_DEFAULT } from './mcp/index.ts';
+import { createMcpRouter } from './mcp/index.ts';
+import { createHttpServer } from './http/http-server.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
 import { createBuildTopicSource } from './static/topic-source.ts';
@@ -70,10 +71,9 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     log,
     trustProxy: config.trustProxy,
-    routers: [createHubRouter({ hub }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? MCP_RATE_LIMIT_DEFAULT })],
+    routers: [createHubRouter({ hub, rateLimit: config.websub.rateLimit }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit })],
   });
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
-  server.maxHeadersCount = 100;
+  const server = createHttpServer(listener, config.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());

@@ -3,7 +3,7 @@
  * only verified reviews, explicit tags merged with mentions found in the text, canonical names,
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
-import { analyzeReview, getAnalysisText } from '../insights/analyze-review.ts';
+import { analyzePublishedReview, getAnalysisText } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -47,7 +47,7 @@ export function publishReviews(content: Content, urls: ServiceUrls, model: Aspec
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
-      aspects: analyzeReview(searchable, model),
+      aspects: analyzePublishedReview(review, model),
     };
   }
 }

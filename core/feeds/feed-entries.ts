@@ -61,16 +61,24 @@ export function getFeedUpdatedTimestamp(reviews: readonly PublishedReview[]): st
   return latest === '' ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(latest);
 }
 
-/** The review's own title, or a neutral one such as "5 stars from Maria G.". */
-export function getEntryTitle(review: PublishedReview): string {
-  if (review.title !== null) return review.title;
-  return `${review.rating} ${review.rating === 1 ? 'star' : 'stars'} from ${review.author}`;
+/** "★★★★☆" for 4: the rating as feed readers can show it in a title. */
+export function formatRatingStars(rating: number): string {
+  return '★'.repeat(rating) + '☆'.repeat(5 - rating);
 }
 
-/** Plain text of an entry: the review, then the owner's reply when there is one. */
+/**
+ * The rating as stars, then the review's own title or "Review by Maria G.": feed readers show
+ * only the title in their lists, so the rating has to be in it (issue 12).
+ */
+export function getEntryTitle(review: PublishedReview): string {
+  return `${formatRatingStars(review.rating)} ${review.title ?? `Review by ${review.author}`}`;
+}
+
+/** Plain text of an entry: a "Rating: 4 of 5" line, the review, then the owner's reply when there is one. */
 export function getEntryText(review: PublishedReview): string {
-  if (review.response === null) return review.text;
-  return `${review.text}\n\nResponse from the owner (${review.response.date}):\n${review.response.text}`;
+  const body = `Rating: ${review.rating} of 5\n\n${review.text}`;
+  if (review.response === null) return body;
+  return `${body}\n\nResponse from the owner (${review.response.date}):\n${review.response.text}`;
 }
 
 /** Services of a review as `{ id, name }`, with the id standing in for a name the business no longer lists. */

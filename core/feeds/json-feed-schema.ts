@@ -34,8 +34,8 @@ export const JsonFeedReviewExtensionSchema = PublishedReviewSchema.pick({
 export const JsonFeedItemSchema = z.object({
   id: z.string().meta({ description: "The review's permanent URL, also used as its id." }),
   url: z.url(),
-  title: z.string().meta({ description: 'The review title, or e.g. "5 stars from Maria G.".' }),
-  content_text: z.string().meta({ description: "The review text, followed by the owner's reply when there is one." }),
+  title: z.string().meta({ description: 'The rating as stars, then the review title or "Review by" its author, e.g. "★★★★★ Review by Maria G.".' }),
+  content_text: z.string().meta({ description: "A \"Rating: 4 of 5\" line, the review text, then the owner's reply when there is one." }),
   date_published: TimestampSchema,
   date_modified: TimestampSchema.optional().meta({ description: 'Date of the owner reply, when later than the review.' }),
   authors: z.array(JsonFeedAuthorSchema).min(1),

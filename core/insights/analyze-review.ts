@@ -2,15 +2,27 @@
  * Per-review aspect sentiment: what a published review's `aspects` field holds.
  * Deterministic and allocation-light: one tokenization and one phrase-index pass per sentence.
  */
-import type { Polarity, ReviewAspect } from '../schemas/aspects.ts';
+import type { EvidenceSpan, Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
+import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures, scoreDetection, scorePolarity } from './learned-model.ts';
+import { extractFeatures } from './review-features.ts';
+import type { FeatureSpans, SentenceFeatures } from './review-features.ts';
 import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
 
+/** An aspect entry as the analysis finds it; the published one adds `evidence` (analyzePublishedReview). */
+export type AspectVerdict = Omit<ReviewAspect, 'evidence'>;
+
 export type ReviewAnalysis = {
   /** One entry per aspect mentioned, in the aspect set's order. */
-  aspects: ReviewAspect[];
+  aspects: AspectVerdict[];
+  /**
+   * For each entry of `aspects`, the character spans (into the analysed text) of the words that
+   * decided it: the aspect's terms and the opinions attached to them, else the words and cues the
+   * learned layer weighed most.
+   */
+  evidence: [number, number][][];
   /** Per sentence: offsets into the analysed text, aspects (model indexes) with raw scores, overall tone. */
   sentences: SentenceScore[];
 };
@@ -25,26 +37,140 @@ export function getAnalysisText(review: { title?: string | null; text: string })
 
 /**
  * `rating` (1–5) is the review's star rating: strong evidence about every aspect the review raises,
- * used as a prior that the words of a mention can overturn. Without it (a bare sentence) only the
- * words decide.
+ * which the learned layer weighs against the words of each mention. Without it (a bare sentence) only
+ * the words decide.
  */
 export function analyzeReview(text: string, model: AspectModel, rating?: number | null): ReviewAspect[] {
-  return analyzeReviewDetailed(text, model, rating).aspects;
+  return analyzePublishedReview({ title: null, text, rating }, model);
+}
+
+/**
+ * A review's published `aspects`: the analysis of its title and text (getAnalysisText), with each
+ * evidence span moved to the field it lies in, offsets into that field.
+ */
+export function analyzePublishedReview(
+  review: { title?: string | null; text: string; rating?: number | null },
+  model: AspectModel,
+): ReviewAspect[] {
+  const analysis = analyzeReviewDetailed(getAnalysisText(review), model, review.rating);
+  const titleEnd = review.title ? review.title.length : -1;
+  return analysis.aspects.map((verdict, i) => ({
+    ...verdict,
+    evidence: (analysis.evidence[i] ?? []).flatMap(([start, end]): EvidenceSpan[] => {
+      if (start < titleEnd) return [{ field: 'title', start, end: Math.min(end, titleEnd) }];
+      const shift = titleEnd + 1;
+      return start >= shift ? [{ field: 'text', start: start - shift, end: end - shift }] : [];
+    }),
+  }));
+}
+
+/** What the rules and the feature extraction find in a text, before any learned decision. */
+export type PreparedReview = {
+  sentences: SentenceScore[];
+  /** By aspect index. */
+  rules: { mentioned: boolean; raw: number; spans: [number, number][] }[];
+  features: SentenceFeatures[];
+  reviewFeatures: FeatureSpans;
+};
+
+export function prepareReview(text: string, model: AspectModel, withFeatures = true): PreparedReview {
+  const tokenized = tokenizeText(text);
+  const sentences = tokenized.map((sentence) => scoreSentence(sentence, model));
+  const rules = model.aspects.map(() => ({ mentioned: false, raw: 0, spans: [] as [number, number][] }));
+  for (const sentence of sentences) {
+    for (const { aspect, raw, spans } of sentence.aspects) {
+      const rule = rules[aspect];
+      if (rule === undefined) continue;
+      rule.mentioned = true;
+      rule.raw += raw;
+      rule.spans.push(...spans);
+    }
+  }
+  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized) : [];
+  return { sentences, rules, features, reviewFeatures: mergeFeatures(features) };
+}
+
+/** The features of the sentences that hold the spans (all sentences when none does). */
+export function selectContext(features: readonly SentenceFeatures[], spans: readonly [number, number][]): FeatureSpans {
+  const context = features.filter((f) => spans.some(([start]) => start >= f.start && start < f.end));
+  return mergeFeatures(context.length > 0 ? context : features);
 }
 
 export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
-  const sentences = tokenizeText(text).map((sentence) => scoreSentence(sentence, model));
-  const totals = new Map<number, number>();
+  const rated = rating !== undefined && rating !== null;
+  const { sentences, rules, features, reviewFeatures } = prepareReview(text, model, rated);
+  // The learned layer is trained on rated reviews: a bare sentence (no rating) is left to the rules.
+  const learned = rating === undefined || rating === null ? null : model.learned;
+  const aspects: AspectVerdict[] = [];
+  const evidence: [number, number][][] = [];
+  const stars = rating ?? null;
+  model.aspects.forEach((info, a) => {
+    const rule = rules[a]!;
+    const detector = learned?.detection[info.id];
+    if (learned === null || detector === undefined) {
+      if (!rule.mentioned) return;
+      const score = normalizeScore(rule.raw);
+      aspects.push({ aspect: info.id, polarity: toPolarity(score), score });
+      evidence.push(sortSpans(rule.spans));
+      return;
+    }
+    const detectionFeatures = listDetectionFeatures(reviewFeatures, rule, stars);
+    if (scoreDetection(detector, detectionFeatures) < learned.detection_threshold) return;
+    const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, detector.weights);
+    const context = selectContext(features, spans);
+    const probabilities = scorePolarity(learned.polarity, listPolarityFeatures(context, rule, stars, info.id));
+    const best = probabilities.indexOf(Math.max(...probabilities));
+    const polarity = LEARNED_CLASSES[best] ?? 'neutral';
+    aspects.push({ aspect: info.id, polarity, score: toBandedScore(probabilities[0] - probabilities[2], polarity) });
+    evidence.push(sortSpans(spans));
+  });
+  return { aspects, evidence, sentences };
+}
+
+/** P(positive) − P(negative), kept inside the band of the chosen polarity so `score` and `polarity` agree. */
+function toBandedScore(value: number, polarity: Polarity): number {
+  const bounded =
+    polarity === 'positive'
+      ? Math.max(POLARITY_THRESHOLD, value)
+      : polarity === 'negative'
+        ? Math.min(-POLARITY_THRESHOLD, value)
+        : Math.max(-0.099, Math.min(0.099, value));
+  const rounded = Math.round(bounded * 1000) / 1000;
+  return rounded === 0 ? 0 : rounded;
+}
+
+function mergeFeatures(sentences: readonly SentenceFeatures[]): FeatureSpans {
+  const merged: FeatureSpans = new Map();
   for (const sentence of sentences) {
-    for (const { aspect, raw } of sentence.aspects) totals.set(aspect, (totals.get(aspect) ?? 0) + raw);
+    for (const [name, spans] of sentence.features) {
+      const list = merged.get(name);
+      if (list === undefined) merged.set(name, [...spans]);
+      else list.push(...spans);
+    }
   }
-  const aspects = [...totals]
-    .sort((a, b) => a[0] - b[0])
-    .map(([aspect, raw]) => {
-      const score = normalizeScore(raw);
-      return { aspect: model.aspects[aspect]?.id ?? String(aspect), polarity: toPolarity(score), score };
-    });
-  return { aspects, sentences };
+  return merged;
+}
+
+/**
+ * The spans of the (at most two) present features that weigh most for the aspect, leaving out
+ * function words, which carry weight for a model but explain nothing to a reader.
+ */
+export function findStrongestSpans(features: FeatureSpans, weights: Record<string, number>): [number, number][] {
+  const ranked = [...features.keys()]
+    .filter((name) => !name.startsWith('n:') && !FUNCTION_WORDS.has(name.slice(2)) && (weights[name] ?? 0) > 0)
+    .sort((x, y) => (weights[y] ?? 0) - (weights[x] ?? 0) || (x < y ? -1 : 1));
+  return ranked.slice(0, 2).flatMap((name) => (features.get(name) ?? []).slice(0, 2));
+}
+
+const FUNCTION_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'so', 'to', 'of', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'it', 'its', 'was',
+  'is', 'are', 'were', 'be', 'been', 'he', 'she', 'they', 'we', 'i', 'me', 'my', 'our', 'us', 'you', 'your', 'his', 'her',
+  'their', 'them', 'that', 'this', 'had', 'has', 'have', 'did', 'do', 'just', 'up', 'out', 'all', 'as', 'if', 'then',
+]);
+
+function sortSpans(spans: [number, number][]): [number, number][] {
+  const unique = new Map(spans.map((span) => [`${span[0]}:${span[1]}`, span]));
+  return [...unique.values()].sort((x, y) => x[0] - y[0] || x[1] - y[1]);
 }
 
 /** Maps an unbounded sum of valences into (-1, 1), as VADER's compound score does, at 3 decimals. */

@@ -27,7 +27,7 @@ export function analyzeReviews(reviews: readonly InsightsReview[], model: Aspect
   const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
   return [...reviews].sort(compareNewestFirst).map((review) => {
     const text = getAnalysisText(review);
-    const analysis = analyzeReviewDetailed(text, model);
+    const analysis = analyzeReviewDetailed(text, model, review.rating);
     const polarities = new Map<number, Polarity>();
     for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
     return { review, text, quarter: getQuarter(review.date), analysis, polarities };

@@ -14,6 +14,9 @@ import {
   INTENSIFIERS,
   NEGATORS,
 } from './lexicon.ts';
+import { LearnedWeightsSchema } from './learned-model.ts';
+import type { LearnedWeights } from './learned-model.ts';
+import learnedWeights from './learned-weights.json' with { type: 'json' };
 import { createPhraseIndex } from './phrase-index.ts';
 import type { PatternToken, PhraseIndex, Shifter } from './phrase-index.ts';
 import { tokenizeTerm } from './tokenize.ts';
@@ -28,7 +31,12 @@ export type AspectInfo = {
 export type AspectModel = {
   aspects: AspectInfo[];
   index: PhraseIndex;
+  /** The learned layer stacked on the rules; null runs the rules alone. */
+  learned: LearnedWeights | null;
 };
+
+/** The shipped learned layer (npm run train). */
+export const DEFAULT_LEARNED_WEIGHTS: LearnedWeights = LearnedWeightsSchema.parse(learnedWeights);
 
 export type ConfigIssue = { path: (string | number)[]; message: string; code: string };
 
@@ -43,7 +51,7 @@ export function parseAspectModel(raw: unknown): ParseAspectModelResult {
   return { ok: true, model: compileAspectModel(parsed.data) };
 }
 
-export function compileAspectModel(config: AspectConfig): AspectModel {
+export function compileAspectModel(config: AspectConfig, learned: LearnedWeights | null = DEFAULT_LEARNED_WEIGHTS): AspectModel {
   const index = createPhraseIndex();
   for (const [word, valence] of Object.entries(GENERAL_LEXICON)) {
     for (const pattern of patternsOf(word)) index.entry(pattern).valence = valence;
@@ -105,6 +113,7 @@ export function compileAspectModel(config: AspectConfig): AspectModel {
       question: a.question ?? null,
     })),
     index,
+    learned,
   };
 }
 

@@ -27,13 +27,16 @@ import type { Sentence } from './tokenize.ts';
 export type SentenceScore = {
   start: number;
   end: number;
-  /** Aspects mentioned in the sentence (by model index, ascending) with their summed raw score. */
-  aspects: { aspect: number; raw: number }[];
+  /**
+   * Aspects mentioned in the sentence (by model index, ascending) with their summed raw score and the
+   * character spans (into the analysed text) of the terms and opinions that decided them.
+   */
+  aspects: { aspect: number; raw: number; spans: [number, number][] }[];
   /** Sum of every opinion in the sentence, whatever it is about. */
   tone: number;
 };
 
-type Target = { start: number; end: number; clause: number; entry: IndexEntry; received: number[] };
+type Target = { start: number; end: number; clause: number; entry: IndexEntry; received: number[]; opinions: Opinion[] };
 type Opinion = { start: number; end: number; clause: number; entry: IndexEntry; factor: number };
 
 const MAX_ATTACH_DISTANCE = 10;
@@ -91,7 +94,7 @@ export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceS
     const clause = clauseWeights.length - 1;
     const isTarget = entry.terms.length > 0 || entry.anchor;
     const hasOpinion = (entry.valence !== undefined && entry.valence !== 0) || entry.opinions.size > 0;
-    if (isTarget) targets.push({ start, end, clause, entry, received: [] });
+    if (isTarget) targets.push({ start, end, clause, entry, received: [], opinions: [] });
     if (!hasOpinion) continue;
     let factor = 1;
     if (intensity !== undefined && start - intensity.end <= 1) factor *= intensity.factor;
@@ -108,21 +111,27 @@ export function scoreSentence(sentence: Sentence, model: AspectModel): SentenceS
     tone += (entry.valence ?? firstOpinion(entry)) * opinion.factor;
     const target = targetAt.get(opinion.start) ?? findNearestTarget(opinion, targets, pausesBefore);
     if (target === undefined) continue;
+    target.opinions.push(opinion);
     target.entry.terms.forEach((term, t) => {
       const valence = entry.opinions.get(term.aspect) ?? entry.valence;
       if (valence !== undefined) target.received[t] = (target.received[t] ?? 0) + valence * weight;
     });
   }
 
-  const raw = new Map<number, number>();
+  const raw = new Map<number, { raw: number; spans: [number, number][] }>();
+  const span = (from: number, to: number): [number, number] => [tokens[from]?.start ?? 0, tokens[to - 1]?.end ?? 0];
   for (const target of targets) {
     target.entry.terms.forEach((term, t) => {
       const received = target.received[t] ?? 0;
       if (term.weak && received === 0) return;
-      raw.set(term.aspect, (raw.get(term.aspect) ?? 0) + received);
+      const found = raw.get(term.aspect) ?? { raw: 0, spans: [] };
+      found.raw += received;
+      found.spans.push(span(target.start, target.end));
+      for (const o of target.opinions) if (o.start !== target.start) found.spans.push(span(o.start, o.end));
+      raw.set(term.aspect, found);
     });
   }
-  const aspects = [...raw].map(([aspect, value]) => ({ aspect, raw: value })).sort((a, b) => a.aspect - b.aspect);
+  const aspects = [...raw].map(([aspect, value]) => ({ aspect, ...value })).sort((a, b) => a.aspect - b.aspect);
   return { start: sentence.start, end: sentence.end, aspects, tone };
 }
 

@@ -45,9 +45,8 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     url: urls.review(reviewKey),
     // What the default aspect set (content/aspects.json) finds in the text above.
     aspects: [
-      { aspect: 'quality', polarity: 'positive', score: 0.447 },
-      { aspect: 'cleanliness', polarity: 'positive', score: 0.707 },
-      { aspect: 'scheduling', polarity: 'positive', score: 0.707 },
+      { aspect: 'quality', polarity: 'positive', score: 0.999, evidence: [{ field: 'text', start: 5, end: 10 }] },
+      { aspect: 'cleanliness', polarity: 'positive', score: 0.998, evidence: [{ field: 'text', start: 56, end: 61 }] },
     ],
   };
   return {

@@ -8,7 +8,7 @@ import { loadContent } from '../../core/content/load-content.ts';
 import { formatContentProblems } from '../../core/content/problems.ts';
 import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
 import { buildInsights } from '../../core/dataset/build-insights.ts';
-import { analyzeReview, getAnalysisText } from '../../core/insights/analyze-review.ts';
+import { analyzePublishedReview } from '../../core/insights/analyze-review.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { ensureBenchContent } from './bench-content.ts';
 import type { BenchRow } from './types.ts';
@@ -25,7 +25,7 @@ export async function run(): Promise<BenchRow[]> {
 
   let started = performance.now();
   let mentions = 0;
-  for (const review of dataset.reviews) mentions += analyzeReview(getAnalysisText(review), model).length;
+  for (const review of dataset.reviews) mentions += analyzePublishedReview(review, model).length;
   const analysisSeconds = (performance.now() - started) / 1000;
 
   started = performance.now();

@@ -26,13 +26,10 @@ import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts'
 
 export type McpRouterDeps = {
   getLive: () => LiveData;
-  config: Pick<Config, 'publicUrl'> & { mcp: Config['mcp'] & { sessionSecret: string } };
-  /** Per client address (IPv6 by /64); none when absent (the composition root passes the configured one). */
+  config: Pick<Config, 'publicUrl'> & { mcp: Pick<Config['mcp'], 'allowedOrigins'> & { sessionSecret: string } };
+  /** Per client address (IPv6 by /64); none when absent (the composition root passes `config.mcp.rateLimit`). */
   rateLimit?: RateLimitOptions;
 };
-
-/** A burst of 120, then 20 requests a second: an agent's working pace, far below what hurts others. */
-export const MCP_RATE_LIMIT_DEFAULT: RateLimitOptions = { capacity: 120, refillPerSecond: 20 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const ALLOW = 'POST, OPTIONS';

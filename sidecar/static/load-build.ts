@@ -16,8 +16,10 @@ import { loadPageHandler, type PageHandler } from './load-pages.ts';
 export type LoadedBuild = {
   id: string;
   manifest: Manifest;
-  /** URL path → representation; directory pages answer with and without the trailing slash. */
+  /** URL path → representation. */
   resources: ReadonlyMap<string, Representation>;
+  /** A directory page's path without its trailing slash → its one canonical path, with it. */
+  redirects: ReadonlyMap<string, string>;
   live: LiveData;
   reviewJson: ReviewJsonCache;
   /** Last-Modified of the dataset, used for live answers derived from it. */
@@ -39,6 +41,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   const manifest = ManifestSchema.parse(JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), 'utf8')));
   const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
+  const redirects = new Map<string, string>();
   const bodies = new Map<string, Buffer>();
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
     const identity = await readFile(path.join(distDir, entry.file));
@@ -54,7 +57,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
       variants,
     };
     resources.set(urlPath, representation);
-    if (urlPath.length > 1 && urlPath.endsWith('/')) resources.set(urlPath.slice(0, -1), representation);
+    if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
   }
   const reviewsBody = bodies.get(PATHS.reviewsJson);
   if (!reviewsBody) throw new Error(`${distDir} has no ${PATHS.reviewsJson}: not a complete build`);
@@ -65,6 +68,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     id: manifest.build_id,
     manifest,
     resources,
+    redirects,
     live: createLiveData({ dataset, insights, publicUrl }),
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),

@@ -14,8 +14,16 @@ export function createStaticHandler({ builds }: { builds: BuildStore }) {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const representation = builds.current().resources.get(pathname);
-    if (!representation) return false;
+    const build = builds.current();
+    const representation = build.resources.get(pathname);
+    if (!representation) {
+      const canonical = build.redirects.get(pathname);
+      if (canonical === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+      // One URL per page: the slash-less form of a page redirects to the canonical one, query kept.
+      res.writeHead(301, { Location: q === -1 ? canonical : `${canonical}${url.slice(q)}`, 'Cache-Control': 'public, max-age=3600' });
+      res.end();
+      return true;
+    }
     if (req.method === 'GET' || req.method === 'HEAD') {
       sendRepresentation(req, res, representation);
     } else if (req.method === 'OPTIONS') {

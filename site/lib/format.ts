@@ -76,3 +76,8 @@ export function formatTelephone(telephone: string): string {
 export function pluralize(count: number, one: string, many = `${one}s`): string {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
+
+/** ISO dates inside generated prose ("from 2023-03-07 to 2026-11-14") written as people write them. */
+export function formatDatesIn(text: string): string {
+  return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => formatDate(date));
+}

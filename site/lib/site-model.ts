@@ -7,14 +7,8 @@ import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
+import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
 
-/** Reviews per page of a technician or service. */
-export const ENTITY_PAGE_SIZE = 20;
-/**
- * At most this many pages per technician or service: the newest 200 reviews. Older ones stay on
- * their month pages and in search, and the build stays bounded at 100,000 reviews.
- */
-export const ENTITY_MAX_PAGES = 10;
 
 export type MonthSummary = {
   month: string;
@@ -73,8 +67,9 @@ function summarizeMonths(reviews: readonly PublishedReview[]): MonthSummary[] {
   }));
 }
 
-function countPages(reviews: number): number {
-  return Math.max(1, Math.min(ENTITY_MAX_PAGES, Math.ceil(reviews / ENTITY_PAGE_SIZE)));
+function listEntityPages(entity: EntityPage): SitePage[] {
+  const lastmod = newestChange(entity.reviews);
+  return Array.from({ length: entity.pageCount }, (_, i) => ({ path: entity.pathOfPage(i + 1), lastmod }));
 }
 
 function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { technicians: EntityPage[]; services: EntityPage[] } {
@@ -97,7 +92,7 @@ function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { techni
       path: technicianPath(slug),
       insight: technicianInsight.get(name),
       reviews,
-      pageCount: countPages(reviews.length),
+      pageCount: countEntityPages(reviews.length),
       pathOfPage: (page) => technicianPath(slug, page),
     };
   });
@@ -110,7 +105,7 @@ function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { techni
       path: servicePath(id),
       insight: serviceInsight.get(id),
       reviews,
-      pageCount: countPages(reviews.length),
+      pageCount: countEntityPages(reviews.length),
       pathOfPage: (page) => servicePath(id, page),
     };
   });
@@ -132,10 +127,9 @@ async function loadSiteModel() {
     { path: PATHS.reviewsIndex, lastmod: newest },
     ...months.map((m) => ({ path: m.path, lastmod: m.lastmod })),
     { path: PATHS.technicians, lastmod: newest },
-    ...[...technicians, ...services].flatMap((e) =>
-      Array.from({ length: e.pageCount }, (_, i) => ({ path: e.pathOfPage(i + 1), lastmod: newestChange(e.reviews) })),
-    ),
+    ...technicians.flatMap(listEntityPages),
     { path: PATHS.services, lastmod: newest },
+    ...services.flatMap(listEntityPages),
     { path: PATHS.about, lastmod: null },
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },

@@ -81,13 +81,19 @@ describe('publishReviews', () => {
     });
   });
 
-  it('gives each review the aspects of its title and text, as analyzeReview finds them', () => {
+  it('gives each review the aspects of its title and text, with evidence offsets into the field that holds it', () => {
     const [late, onTime] = publish([
-      review({ id: 'a', date: '2025-01-02', text: 'The tech was late.' }),
-      review({ id: 'b', date: '2025-01-01', title: 'Right on time', text: 'Fixed it.' }),
+      review({ id: 'a', date: '2025-01-02', rating: 2, text: 'The tech was late.' }),
+      review({ id: 'b', date: '2025-01-01', rating: 5, title: 'Right on time', text: 'He was late once, never again.' }),
     ]);
-    expect(late!.aspects).toEqual([{ aspect: 'punctuality', polarity: 'negative', score: expect.any(Number) }]);
-    expect(onTime!.aspects).toEqual([{ aspect: 'punctuality', polarity: 'positive', score: expect.any(Number) }]);
+    expect(late!.aspects).toEqual([
+      { aspect: 'punctuality', polarity: 'negative', score: expect.any(Number), evidence: [{ field: 'text', start: 13, end: 17 }] },
+    ]);
+    const punctuality = onTime!.aspects.find((a) => a.aspect === 'punctuality');
+    expect(punctuality?.polarity).toBe('positive');
+    const quoted = punctuality!.evidence.map((e) => onTime![e.field]!.slice(e.start, e.end));
+    expect(quoted).toEqual(['on time', 'late']);
+    expect(punctuality!.evidence.map((e) => e.field)).toEqual(['title', 'text']);
   });
 
   it('merges explicit tags with whole-word, case-insensitive mentions in the text, under canonical names', () => {

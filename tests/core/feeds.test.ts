@@ -117,8 +117,8 @@ describe('renderJsonFeed', () => {
     expect(item).toEqual({
       id: urls.review(review),
       url: urls.review(review),
-      title: `4 stars from Customer 3`,
-      content_text: `${review.text}\n\nResponse from the owner (2025-07-15):\nThank you & see you soon!`,
+      title: '★★★★☆ Review by Customer 3',
+      content_text: `Rating: 4 of 5\n\n${review.text}\n\nResponse from the owner (2025-07-15):\nThank you & see you soon!`,
       date_published: `${review.date}T00:00:00Z`,
       date_modified: '2025-07-15T00:00:00Z',
       authors: [{ name: 'Customer 3' }],
@@ -135,9 +135,14 @@ describe('renderJsonFeed', () => {
     });
   });
 
-  it('uses the review title when there is one and "1 star" in the singular', () => {
-    expect(feed.items[1].title).toBe(NASTY_TITLE);
-    expect(feed.items[0].title).toBe('1 star from Customer 0');
+  it('puts the rating in every title, before the review title or "Review by" its author, and atop the content', () => {
+    expect(feed.items[1].title).toBe(`★★☆☆☆ ${NASTY_TITLE}`);
+    expect(feed.items[0].title).toBe('★☆☆☆☆ Review by Customer 0');
+    for (const [i, item] of (feed.items as { title: string; content_text: string }[]).entries()) {
+      const rating = input.reviews[i]!.rating;
+      expect(item.title.startsWith('★'.repeat(rating) + '☆'.repeat(5 - rating) + ' ')).toBe(true);
+      expect(item.content_text.startsWith(`Rating: ${rating} of 5\n\n`)).toBe(true);
+    }
   });
 
   it('sets date_modified only when the reply is later than the review', () => {
@@ -230,10 +235,10 @@ describe('renderAtomFeed', () => {
   });
 
   it('maps title, author, text content and service categories', () => {
-    expect(feed.entry[0]!.title).toEqual({ '#text': '1 star from Customer 0', '@_type': 'text' });
+    expect(feed.entry[0]!.title).toEqual({ '#text': '★☆☆☆☆ Review by Customer 0', '@_type': 'text' });
     expect(feed.entry[3]!.author.name).toBe('Customer 3');
     expect(feed.entry[3]!.content).toEqual({
-      '#text': `${input.reviews[3]!.text}\n\nResponse from the owner (2025-07-15):\nThank you & see you soon!`,
+      '#text': `Rating: 4 of 5\n\n${input.reviews[3]!.text}\n\nResponse from the owner (2025-07-15):\nThank you & see you soon!`,
       '@_type': 'text',
     });
     expect(feed.entry[3]!.category).toEqual([
@@ -245,9 +250,9 @@ describe('renderAtomFeed', () => {
 
   it('escapes <&"\' and drops characters XML 1.0 forbids, keeping tabs, newlines and emoji', () => {
     const entry = feed.entry[1]!;
-    expect(entry.title['#text']).toBe(`<b>"Great" & 'fast'</b>`);
+    expect(entry.title['#text']).toBe(`★★☆☆☆ <b>"Great" & 'fast'</b>`);
     expect(entry.author.name).toBe(`Zoë <O'Neil> & "Co"`);
-    expect(entry.content['#text']).toBe(`Fixed <furnace> & "thermostat"; it's fine.\tTabbed\nNext line 😀`);
+    expect(entry.content['#text']).toBe(`Rating: 2 of 5\n\nFixed <furnace> & "thermostat"; it's fine.\tTabbed\nNext line 😀`);
     expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|\p{Cs}/u);
   });
 

@@ -208,6 +208,7 @@ describe('OpenAPI schemas and examples', () => {
     Insights: [insights, { ...insights, summary: 'Mostly praise.' }],
     ReviewAspect: [review.aspects[0], { aspect: 'price', polarity: 'positive', score: 2 }],
     AspectPolarity: ['neutral', 'mixed'],
+    EvidenceSpan: [review.aspects[0]!.evidence[0], { field: 'author', start: 0, end: 4 }],
     AspectInsight: [aspect, { ...aspect, net_score: 101 }],
     InsightQuote: [aspect.quotes[0], { ...aspect.quotes[0], rating: 0 }],
     EntityInsight: [technician, { ...technician, reviews: -1 }],

@@ -48,7 +48,7 @@ describe('computeInsights', () => {
 
   it('counts aspects per review, matching an independent count from analyzeReview', () => {
     for (const aspect of insights.aspects) {
-      const mentions = reviews.map((r) => analyzeReview(getAnalysisText(r), model).find((m) => m.aspect === aspect.id));
+      const mentions = reviews.map((r) => analyzeReview(getAnalysisText(r), model, r.rating).find((m) => m.aspect === aspect.id));
       const count = (p: string) => mentions.filter((m) => m?.polarity === p).length;
       expect([aspect.mentions, aspect.positive, aspect.neutral, aspect.negative], aspect.id).toEqual([
         mentions.filter(Boolean).length,
@@ -73,7 +73,7 @@ describe('computeInsights', () => {
       for (const quote of aspect.quotes) {
         const review = reviews.find((r) => r.id === quote.review_id);
         expect(getAnalysisText(review ?? { text: '' })).toContain(quote.text);
-        const mention = analyzeReview(getAnalysisText(review ?? { text: '' }), model).find((m) => m.aspect === aspect.id);
+        const mention = analyzeReview(getAnalysisText(review ?? { text: '' }), model, review?.rating).find((m) => m.aspect === aspect.id);
         expect(mention?.polarity).toBe(quote.polarity);
       }
     }

@@ -26,8 +26,12 @@ describe('parseConfig', () => {
         allowPrivateCallbacks: false,
         retryDelaysMs: [60_000, 300_000],
         lease: { defaultSeconds: 864_000, minSeconds: 60, maxSeconds: 2_592_000 },
+        rateLimit: { capacity: 30, refillPerSecond: 1 },
+        maxSubscriptionsPerHost: 1_000,
+        maxPendingVerificationsPerHost: 50,
       },
-      mcp: { sessionSecret: undefined, allowedOrigins: [] },
+      connections: { max: 10_000, perAddress: 256 },
+      mcp: { sessionSecret: undefined, allowedOrigins: [], rateLimit: { capacity: 120, refillPerSecond: 20 } },
       logLevel: 'info',
     });
   });
@@ -47,6 +51,12 @@ describe('parseConfig', () => {
       MCP_SESSION_SECRET: 'a-secret-of-16-chars',
       MCP_ALLOWED_ORIGINS: 'http://a.example, http://b.example',
       TRUST_PROXY: '2',
+      WEBSUB_RATE_LIMIT: '5,0.5',
+      WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST: '20',
+      WEBSUB_MAX_PENDING_PER_HOST: '3',
+      MCP_RATE_LIMIT: '60,10',
+      MAX_CONNECTIONS: '900',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
       LOG_LEVEL: 'warn',
     });
     expect(config).toEqual({
@@ -59,8 +69,16 @@ describe('parseConfig', () => {
       distDir: 'o',
       databaseUrl: 'postgres://u@db/x',
       trustProxy: 2,
-      websub: { allowPrivateCallbacks: true, retryDelaysMs: [10, 20], lease: { defaultSeconds: 100, minSeconds: 10, maxSeconds: 1000 } },
-      mcp: { sessionSecret: 'a-secret-of-16-chars', allowedOrigins: ['http://a.example', 'http://b.example'] },
+      websub: {
+        allowPrivateCallbacks: true,
+        retryDelaysMs: [10, 20],
+        lease: { defaultSeconds: 100, minSeconds: 10, maxSeconds: 1000 },
+        rateLimit: { capacity: 5, refillPerSecond: 0.5 },
+        maxSubscriptionsPerHost: 20,
+        maxPendingVerificationsPerHost: 3,
+      },
+      connections: { max: 900, perAddress: 0 },
+      mcp: { sessionSecret: 'a-secret-of-16-chars', allowedOrigins: ['http://a.example', 'http://b.example'], rateLimit: { capacity: 60, refillPerSecond: 10 } },
       logLevel: 'warn',
     });
   });

@@ -64,9 +64,12 @@ describe('static datasets', () => {
     }
   });
 
-  it('serves pages with and without the trailing slash', async () => {
+  it('serves each page at one URL, with the trailing slash, and redirects the slash-less one there', async () => {
     expect((await get('/reviews/2025-01/')).status).toBe(200);
-    expect((await get('/reviews/2025-01')).status).toBe(200);
+    const bare = await get('/reviews/2025-01');
+    expect(bare.status).toBe(301);
+    expect(header(bare, 'location')).toBe('/reviews/2025-01/');
+    expect(header(await get('/reviews/2025-01?from=feed'), 'location')).toBe('/reviews/2025-01/?from=feed');
     expect(header(await get('/'), 'content-type')).toBe('text/html; charset=utf-8');
   });
 });

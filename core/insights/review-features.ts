@@ -1,0 +1,112 @@
+/**
+ * The features the learned layer of the analyzer reads (learned-model.ts), each with where it occurs
+ * in the analysed text, so a decision can point at the words behind it.
+ *
+ * - `w:word` and `b:word_word`: words and word pairs, lowercase, apostrophes dropped ("didnt").
+ * - `n:word`: a word within three words after a negator in the same clause ("never called" gives
+ *   `n:called`), for polarity.
+ * - `c:…`: implicit cues the lexicon cannot list: money amounts (`c:money`, two or more: `c:money2`),
+ *   clock times and arrival windows (`c:clock`, `c:window`), durations (`c:duration`), repeat visits
+ *   (`c:repeat`), a person named as the subject (`c:person`: a capitalised first name), sarcasm
+ *   quotes around a fee (`c:scare-quote`).
+ */
+import type { Sentence } from './tokenize.ts';
+
+export type FeatureSpans = Map<string, [number, number][]>;
+
+export type SentenceFeatures = { start: number; end: number; features: FeatureSpans };
+
+const NEGATORS = new Set([
+  'not', 'no', 'never', 'nobody', 'nothing', 'none', 'cant', 'cannot', 'dont', 'didnt', 'doesnt', 'wasnt', 'werent',
+  'isnt', 'arent', 'couldnt', 'wouldnt', 'wont', 'havent', 'hasnt', 'hadnt', 'aint', 'without', 'zero',
+]);
+const CLAUSE_BREAKS = new Set([',', 'but', 'though', 'although', 'however', 'and']);
+
+const CUES: [string, RegExp][] = [
+  ['c:money', /\$\s?\d[\d,.]*k?|\b\d[\d,.]*\s?(?:bucks|dollars)\b/gi],
+  ['c:clock', /\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\bnoon\b/gi],
+  ['c:window', /\bwindow\b|\bbetween \d{1,2}(?::\d\d)? and \d{1,2}|\b\d{1,2}\s?(?:-|–|to)\s?\d{1,2}\b(?! (?:years|months|weeks|days))/gi],
+  [
+    'c:duration',
+    /\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|few|couple(?: of)?|half an?)\s+(?:more\s+)?(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?)\b/gi,
+  ],
+  [
+    'c:repeat',
+    /\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th))\s+(?:visit|time|trip|tech|technician|call)|\bcame back|\bcome back|\bcoming back|\b(?:two|three|four|five|\d)\s+(?:times|visits|trips)\b|\bagain\b/gi,
+  ],
+  ['c:scare-quote', /["“][^"”]{2,40}(?:fee|charge|surcharge|special|deal|plan)["”]/gi],
+];
+
+/** Capitalised words that are not people's names. */
+const NOT_NAMES = new Set([
+  'i', 'im', 'ive', 'id', 'the', 'a', 'an', 'and', 'but', 'so', 'we', 'he', 'she', 'they', 'it', 'my', 'our', 'ac', 'hvac',
+  'riverbend', 'knoxville', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january',
+  'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'google', 'yelp', 'angi', 'facebook', 'tn', 'ok', 'okay', 'lol', 'omg', 'thanks', 'thank', 'great', 'very', 'highly',
+  'this', 'that', 'these', 'those', 'when', 'then', 'if', 'in', 'on', 'at', 'for', 'from', 'to', 'after', 'also', 'not',
+  'no', 'yes', 'just', 'will', 'would', 'called', 'had', 'got', 'was', 'is', 'did', 'do', 'had', 'has', 'have', 'one',
+  'two', 'best', 'good', 'first', 'last', 'next', 'even', 'everyone', 'everything', 'nobody', 'someone', 'overall',
+  'farragut', 'maryville', 'oak', 'ridge', 'powell', 'halls', 'seymour', 'lenoir', 'city', 'west', 'north', 'south',
+  'east', 'fountain', 'city', 'bearden', 'sevierville', 'ev', 'a/c', 'tv', 'usa', 'us', 'mr', 'ms', 'mrs', 'dr',
+]);
+const SUBJECT_VERBS = new Set([
+  'was', 'is', 'were', 'are', 'did', 'does', 'knew', 'knows', 'came', 'showed', 'fixed', 'explained', 'got', 'had',
+  'went', 'made', 'rocks', 'rocked', 'took', 'found', 'diagnosed', 'replaced', 'cleaned', 'walked', 'called', 'arrived',
+  'handled', 'answered', 'worked', 'helped', 'has', 'and', 'from', 'at', 'in', 'really', 'even', 'always', 'never',
+]);
+
+/** Features by sentence, in reading order. */
+export function extractFeatures(text: string, sentences: readonly Sentence[]): SentenceFeatures[] {
+  const result = sentences.map((sentence) => ({ start: sentence.start, end: sentence.end, features: extractSentence(text, sentence) }));
+  for (const [name, pattern] of CUES) {
+    for (const match of text.matchAll(pattern)) {
+      const start = match.index;
+      const owner = result.find((s) => start >= s.start && start < s.end);
+      if (owner !== undefined) add(owner.features, name, [start, start + match[0].length]);
+    }
+  }
+  const money = result.reduce((n, s) => n + (s.features.get('c:money')?.length ?? 0), 0);
+  if (money >= 2) {
+    for (const s of result) for (const span of s.features.get('c:money') ?? []) add(s.features, 'c:money2', span);
+  }
+  return result;
+}
+
+function extractSentence(text: string, sentence: Sentence): FeatureSpans {
+  const features: FeatureSpans = new Map();
+  const words = sentence.tokens.map((t) => (t.pause ? ',' : t.text.replaceAll("'", '')));
+  let negatedUntil = -1;
+  words.forEach((word, i) => {
+    const token = sentence.tokens[i]!;
+    const span: [number, number] = [token.start, token.end];
+    if (word === ',' || CLAUSE_BREAKS.has(word)) negatedUntil = -1;
+    if (word === ',') return;
+    add(features, `w:${word}`, span);
+    const stem = stemWord(word);
+    if (stem !== word) add(features, `w:${stem}`, span);
+    if (i <= negatedUntil) add(features, `n:${word}`, span);
+    if (NEGATORS.has(word) || token.text.endsWith("n't")) negatedUntil = i + 3;
+    const next = words[i + 1];
+    if (next !== undefined && next !== ',') add(features, `b:${word}_${next}`, [token.start, sentence.tokens[i + 1]!.end]);
+    const raw = text.slice(token.start, token.end);
+    if (/^[A-Z][a-z]{2,}(?:'s)?$/.test(raw) && !NOT_NAMES.has(word.replace(/s$/, '')) && !NOT_NAMES.has(word)) {
+      if (i > 0 || SUBJECT_VERBS.has(next ?? '')) add(features, 'c:person', span);
+    }
+  });
+  return features;
+}
+
+function add(features: FeatureSpans, name: string, span: [number, number]) {
+  const spans = features.get(name);
+  if (spans === undefined) features.set(name, [span]);
+  else spans.push(span);
+}
+
+/** A light suffix stripper, so "leaked", "leaking" and "leaks" share a feature with "leak". */
+function stemWord(word: string): string {
+  if (word.length <= 4) return word;
+  for (const suffix of ['ing', 'ed', 'es', 's', 'ly']) {
+    if (word.endsWith(suffix) && !word.endsWith('ss') && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
+  }
+  return word;
+}

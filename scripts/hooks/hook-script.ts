@@ -1,0 +1,59 @@
+/**
+ * The git hooks that publish on commit, as shell text. Pure: install.ts finds the paths and writes
+ * the files.
+ *
+ * Git runs a hook from the top of the work tree. `post-commit` looks at what the new commit changed
+ * (`git diff-tree --root HEAD`, so the first commit counts too), `post-merge` at what the merge or
+ * pull brought in (`ORIG_HEAD..HEAD`). Only a change under the content folder publishes. A hook's exit
+ * status cannot undo a commit, so a failed publish is reported and the hook exits 0.
+ */
+export type HookName = 'post-commit' | 'post-merge';
+
+export const HOOK_NAMES: readonly HookName[] = ['post-commit', 'post-merge'];
+
+/** The first line after the shebang: how install.ts recognises its own hooks (and leaves others alone). */
+export const HOOK_MARKER = '# reviews-service: publish on commit';
+
+export type HookSettings = {
+  /** The content folder, relative to the repository's top (`content`). */
+  contentFromTop: string;
+  /** The project (where package.json is), relative to the repository's top (`.`, or `../service`). */
+  projectFromTop: string;
+  /** Defaults for `npm run publish` taken at install time (DIST_DIR, PUBLIC_URL, HOST, PORT); the commit's environment wins. */
+  defaults: Record<string, string>;
+};
+
+export function renderHookScript(hook: HookName, settings: HookSettings): string {
+  const changed =
+    hook === 'post-commit'
+      ? 'changed=$(git diff-tree -r --name-only --no-commit-id --root HEAD -- "$content")'
+      : 'changed=$(git diff --name-only ORIG_HEAD HEAD -- "$content" 2>/dev/null)';
+  const defaults = Object.entries(settings.defaults)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, value]) => `[ -n "\${${name}:-}" ] || ${name}=${quote(value)}; export ${name}`);
+  return [
+    '#!/bin/sh',
+    HOOK_MARKER,
+    `# Installed by \`npm run hooks:install\`; run it again after moving the project or changing CONTENT_DIR.`,
+    `# When the ${hook === 'post-commit' ? 'commit' : 'merge or pull'} touched the content folder, runs \`npm run publish\` and prints what it published.`,
+    `content=${quote(settings.contentFromTop)}`,
+    `project=${quote(settings.projectFromTop)}`,
+    changed,
+    '[ -n "$changed" ] || exit 0',
+    'top=$(pwd)',
+    'CONTENT_DIR="$top/$content"; export CONTENT_DIR',
+    ...defaults,
+    `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; publishing (npm run publish)"`,
+    'cd "$top/$project" || exit 0',
+    'if ! npm run --silent publish; then',
+    '  echo "reviews: npm run publish failed (above). The commit stands; fix the content, commit again or run npm run publish." >&2',
+    'fi',
+    'exit 0',
+    '',
+  ].join('\n');
+}
+
+/** POSIX shell single quotes: nothing inside is expanded. */
+function quote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}

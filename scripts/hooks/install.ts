@@ -1,0 +1,79 @@
+/**
+ * `npm run hooks:install [-- --force]`: installs the `post-commit` and `post-merge` hooks
+ * (hook-script.ts) into the git repository that holds CONTENT_DIR: this project's own repository, or
+ * a separate repository of content. The hooks go where git looks for them (`git rev-parse --git-path
+ * hooks`, so `core.hooksPath` and worktrees are honoured).
+ *
+ * DIST_DIR, PUBLIC_URL, HOST and PORT, when set at install time, become the hooks' defaults, so a
+ * commit made from any shell publishes the same way; a value in the committing shell still wins.
+ * A hook of another tool is left alone unless `--force` is given.
+ */
+import { execFile } from 'node:child_process';
+import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { formatConfigProblems, parseConfig } from '../../core/config.ts';
+import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PUBLISH_VARIABLES = ['DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'];
+
+export type InstallResult = { ok: true; hooksDir: string; installed: string[]; settings: HookSettings } | { ok: false; message: string };
+
+export async function installHooks(options: { contentDir: string; env: Record<string, string | undefined>; force: boolean }): Promise<InstallResult> {
+  const contentDir = path.resolve(options.contentDir);
+  const git = async (...args: string[]) => (await promisify(execFile)('git', ['-C', contentDir, ...args])).stdout.trim();
+  let top: string;
+  let hooksDir: string;
+  try {
+    top = await git('rev-parse', '--show-toplevel');
+    // --git-path answers relative to the directory git runs in.
+    hooksDir = path.resolve(contentDir, await git('rev-parse', '--git-path', 'hooks'));
+  } catch (error) {
+    return { ok: false, message: `${contentDir} is not inside a git repository (${(error as Error).message.trim().split('\n').at(-1)}); run git init there first` };
+  }
+  const fromTop = (p: string) => path.relative(top, p) || '.';
+  const defaults: Record<string, string> = {};
+  for (const name of PUBLISH_VARIABLES) {
+    const value = options.env[name];
+    if (value) defaults[name] = name === 'DIST_DIR' ? path.resolve(value) : value;
+  }
+  const settings: HookSettings = { contentFromTop: fromTop(contentDir), projectFromTop: fromTop(PROJECT_ROOT), defaults };
+
+  const scripts = HOOK_NAMES.map((hook) => ({ hook, file: path.join(hooksDir, hook), text: renderHookScript(hook, settings) }));
+  const foreign: string[] = [];
+  for (const { file } of scripts) {
+    const existing = await readFile(file, 'utf8').catch(() => undefined);
+    if (existing !== undefined && !existing.includes(HOOK_MARKER)) foreign.push(file);
+  }
+  if (foreign.length > 0 && !options.force) {
+    return { ok: false, message: `${foreign.join(' and ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not ours; add the publish step to it by hand, or pass --force to replace ${foreign.length === 1 ? 'it' : 'them'}` };
+  }
+  for (const { file, text } of scripts) {
+    const temp = `${file}.${process.pid}.tmp`;
+    await writeFile(temp, text);
+    await chmod(temp, 0o755);
+    await rename(temp, file);
+  }
+  return { ok: true, hooksDir, installed: scripts.map((s) => s.hook), settings };
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({ options: { force: { type: 'boolean', default: false } } });
+  const config = parseConfig(process.env);
+  if (!config.ok) {
+    console.error(formatConfigProblems(config.problems));
+    process.exit(1);
+  }
+  const result = await installHooks({ contentDir: config.config.contentDir, env: process.env, force: values.force ?? false });
+  if (!result.ok) {
+    console.error(`Hooks not installed: ${result.message}`);
+    process.exit(1);
+  }
+  const { settings } = result;
+  console.log(`Installed ${result.installed.join(' and ')} in ${result.hooksDir}.`);
+  console.log(`A commit, merge or pull that changes ${settings.contentFromTop}/ now runs npm run publish in ${PROJECT_ROOT}.`);
+  const pinned = Object.entries(settings.defaults).map(([k, v]) => `${k}=${v}`);
+  if (pinned.length > 0) console.log(`Defaults kept for publishing: ${pinned.join(' ')}`);
+}

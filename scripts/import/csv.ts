@@ -1,0 +1,153 @@
+/**
+ * Any CSV export of reviews (Yelp, Angi, Facebook, a CRM, a form tool), parsed by csv-parse: RFC 4180
+ * quoting (a quoted field may hold the delimiter, quotes and line breaks), a UTF-8 byte order mark,
+ * and a delimiter guessed from the header line (`,`, `;`, tab or `|`) unless the mapping names one.
+ *
+ * Columns are found by the mapping (flags or a mapping file, csv-mapping.ts) or else by their usual
+ * headers. A row's id is the id column when there is one; without it, the row's date and author, so
+ * one customer's two reviews on one day would count as one (the later row wins).
+ */
+import { parse, type CsvError } from 'csv-parse/sync';
+import { COLUMN_FIELDS, type ColumnField, type CsvMapping } from './csv-mapping.ts';
+import {
+  applyAuthorStyle,
+  deriveReviewId,
+  toImportedReview,
+  withoutUndefined,
+  type FileFailure,
+  type MapOptions,
+  type MappedExport,
+  type Origin,
+  type ReviewField,
+} from './record.ts';
+import { parseExportDate, parseStarRating } from './values.ts';
+
+/** The headers exports use for each field, compared case-insensitively. */
+const USUAL_HEADERS: Record<ColumnField, string[]> = {
+  id: ['id', 'review id', 'review_id', 'reviewid'],
+  rating: ['rating', 'stars', 'star rating', 'star_rating', 'score', 'overall rating'],
+  date: ['date', 'review date', 'review_date', 'created', 'created at', 'created_at', 'date created', 'submitted', 'submitted at', 'time'],
+  text: ['text', 'review', 'review text', 'review_text', 'comment', 'comments', 'body', 'content', 'feedback'],
+  author: ['author', 'name', 'reviewer', 'reviewer name', 'customer', 'customer name', 'user', 'full name'],
+  title: ['title', 'headline', 'subject', 'review title'],
+  response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text'],
+  response_date: ['response date', 'reply date', 'owner response date', 'response_date'],
+};
+
+const REQUIRED: readonly ColumnField[] = ['rating', 'date', 'text', 'author'];
+
+const ANONYMOUS = 'Anonymous';
+
+export function mapCsvExport(text: string, file: string, mapping: CsvMapping, options: MapOptions): MappedExport | FileFailure {
+  let rows: { record: string[]; info: { records: number } }[];
+  try {
+    rows = parse(text, {
+      bom: true,
+      delimiter: mapping.delimiter ?? guessDelimiter(text),
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as unknown as typeof rows;
+  } catch (error) {
+    return { ok: false, file, message: `is not valid CSV: ${(error as CsvError).message}` };
+  }
+  const [header, ...records] = rows;
+  if (!header) return { ok: false, file, message: 'is empty: expected a header row and one row per review' };
+  const columns = findColumns(header.record, mapping);
+  if (!columns.ok) return { ok: false, file, message: columns.message };
+
+  const at = columns.value;
+  const headerOf = (field: ColumnField) => (at[field] === undefined ? undefined : header.record[at[field]!]);
+  const fieldNames = Object.fromEntries(COLUMN_FIELDS.filter((f) => f !== 'response_date').map((f) => [f, headerOf(f)])) as Partial<Record<ReviewField, string>>;
+  const supplied: ReviewField[] = ['id', 'rating', 'date', 'text', 'author', 'source'];
+  if (at.title !== undefined) supplied.push('title');
+  if (at.response !== undefined) supplied.push('response');
+
+  const mapped: MappedExport = { reviews: [], skipped: [], listedIds: [] };
+  for (const { record, info } of records) {
+    const origin: Origin = { file, row: info.records };
+    const cell = (field: ColumnField) => (at[field] === undefined ? '' : (record[at[field]!] ?? '').trim());
+    const invalid = (field: ColumnField, message: string) => void mapped.skipped.push({ origin, reason: 'invalid', field: headerOf(field), message });
+    if (record.every((value) => value.trim() === '')) continue;
+    if (record.length !== header.record.length) {
+      mapped.skipped.push({ origin, reason: 'invalid', message: `has ${record.length} fields where the header has ${header.record.length}` });
+      continue;
+    }
+    if (at.id !== undefined && cell('id') !== '') origin.review = cell('id');
+    const date = parseExportDate(cell('date'), { dayFirst: mapping.day_first });
+    if (!date.ok) {
+      invalid('date', date.message);
+      continue;
+    }
+    const rawAuthor = cell('author');
+    const sourceId = at.id !== undefined ? cell('id') : `${date.value} ${rawAuthor}`;
+    if (sourceId === '') {
+      invalid('id', 'is empty');
+      continue;
+    }
+    const id = deriveReviewId(mapping.source, sourceId);
+    mapped.listedIds.push(id);
+
+    const rating = parseStarRating(cell('rating'));
+    if (!rating.ok) {
+      invalid('rating', rating.message === 'is empty' ? 'is empty: a review needs a star rating' : rating.message);
+      continue;
+    }
+    if (cell('text') === '') {
+      mapped.skipped.push({ origin, reason: 'no-text', message: 'a rating without text: the content model requires text' });
+      continue;
+    }
+    let response: { text: string; date: string } | undefined;
+    if (cell('response') !== '') {
+      // Without a reply date column the reply is dated as the review: the earliest date it can have.
+      const replied = at.response_date === undefined || cell('response_date') === '' ? date : parseExportDate(cell('response_date'), { dayFirst: mapping.day_first });
+      if (!replied.ok) {
+        invalid('response_date', replied.message);
+        continue;
+      }
+      response = { text: cell('response'), date: replied.value };
+    }
+    const candidate = withoutUndefined({
+      id,
+      rating: rating.value,
+      date: date.value,
+      text: cell('text'),
+      author: rawAuthor === '' ? ANONYMOUS : applyAuthorStyle(rawAuthor, options.authorStyle),
+      verified: options.verified,
+      title: cell('title') || undefined,
+      source: mapping.source,
+      response,
+    });
+    const result = toImportedReview(candidate, { origin, supplied, fieldNames });
+    if (result.ok) mapped.reviews.push(result.value);
+    else mapped.skipped.push(result.skip);
+  }
+  return mapped;
+}
+
+/** The candidate that occurs most often in the header line, outside quotes; a comma when none does. */
+function guessDelimiter(text: string): string {
+  const firstLine = /^\uFEFF?([^\r\n]*)/.exec(text)![1]!.replace(/"[^"]*"/g, '');
+  let best = ',';
+  let bestCount = 0;
+  for (const candidate of [',', ';', '\t', '|']) {
+    const count = firstLine.split(candidate).length - 1;
+    if (count > bestCount) [best, bestCount] = [candidate, count];
+  }
+  return best;
+}
+
+function findColumns(header: string[], mapping: CsvMapping): { ok: true; value: Partial<Record<ColumnField, number>> } | { ok: false; message: string } {
+  const normalised = header.map((h) => h.trim().toLowerCase());
+  const found: Partial<Record<ColumnField, number>> = {};
+  const problems: string[] = [];
+  for (const field of COLUMN_FIELDS) {
+    const named = mapping.columns[field];
+    const index = named !== undefined ? normalised.indexOf(named.trim().toLowerCase()) : normalised.findIndex((h) => USUAL_HEADERS[field].includes(h));
+    if (index >= 0) found[field] = index;
+    else if (named !== undefined) problems.push(`no column "${named}" for ${field}`);
+    else if (REQUIRED.includes(field)) problems.push(`no column for ${field}: pass --column ${field}=<header>`);
+  }
+  if (problems.length === 0) return { ok: true, value: found };
+  return { ok: false, message: `${problems.join('; ')} (the header row has: ${header.map((h) => JSON.stringify(h)).join(', ')})` };
+}

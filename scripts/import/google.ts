@@ -1,0 +1,138 @@
+/**
+ * Google Business Profile reviews: the `Review` object of the Business Profile API v4
+ * (`accounts.locations.reviews.list`) and of Google Takeout's Business Profile export, which share it:
+ * `reviewId` (or the `name` …/reviews/{id}), `reviewer.displayName` / `isAnonymous`, `starRating`
+ * ONE…FIVE, `comment`, `createTime`, `updateTime`, `reviewReply.comment` / `updateTime`.
+ *
+ * A file may hold one API page or Takeout file (`{ "reviews": [...] }`), an array of such pages, or an
+ * array of reviews. Pure: the caller reads the file and passes the parsed JSON.
+ */
+import { z } from 'zod';
+import {
+  applyAuthorStyle,
+  deriveReviewId,
+  toImportedReview,
+  withoutUndefined,
+  type FileFailure,
+  type MapOptions,
+  type MappedExport,
+  type ReviewField,
+} from './record.ts';
+import { dateOfTimestamp } from './values.ts';
+
+export const GOOGLE_SOURCE = 'google';
+
+const STARS = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 } as const;
+
+/** Exports carry more fields than these (profile photos, location names): they are ignored. */
+const GoogleReviewSchema = z
+  .looseObject({
+    name: z.string().optional(),
+    reviewId: z.string().min(1).optional(),
+    reviewer: z.looseObject({ displayName: z.string().optional(), isAnonymous: z.boolean().optional() }).optional(),
+    starRating: z.enum(['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'], { error: 'must be ONE, TWO, THREE, FOUR or FIVE' }),
+    comment: z.string().optional(),
+    createTime: z.string(),
+    updateTime: z.string().optional(),
+    reviewReply: z.looseObject({ comment: z.string(), updateTime: z.string().optional() }).optional(),
+  })
+  .refine((r) => r.reviewId !== undefined || r.name?.includes('/reviews/'), { error: 'has neither a reviewId nor a name ending in /reviews/{id}', path: ['reviewId'] });
+
+/** Fields a Google export supplies; title and the owner's tags are left to the content folder. */
+const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'author', 'source', 'response'];
+
+const FIELD_NAMES: Partial<Record<ReviewField, string>> = {
+  id: 'reviewId',
+  rating: 'starRating',
+  date: 'createTime',
+  text: 'comment',
+  author: 'reviewer.displayName',
+  response: 'reviewReply',
+};
+
+const ANONYMOUS = 'Anonymous';
+
+/** The keys of a `reviews.list` page besides `reviews`. */
+const PAGE_KEYS = ['averageRating', 'totalReviewCount', 'nextPageToken'];
+
+export type GoogleOptions = MapOptions & { timeZone: string };
+
+export function mapGoogleExport(data: unknown, file: string, options: GoogleOptions): MappedExport | FileFailure {
+  const items = listReviewItems(data);
+  if (items === undefined) {
+    return { ok: false, file, message: 'is not a Google reviews export: expected { "reviews": [...] }, an array of such pages, or an array of reviews' };
+  }
+  const mapped: MappedExport = { reviews: [], skipped: [], listedIds: [] };
+  items.forEach((item, index) => {
+    const rawId = (item as { reviewId?: unknown } | null)?.reviewId;
+    const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
+    const parsed = GoogleReviewSchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
+      return;
+    }
+    const g = parsed.data;
+    const sourceId = g.reviewId ?? g.name!.slice(g.name!.lastIndexOf('/reviews/') + '/reviews/'.length);
+    origin.review = sourceId;
+    const id = deriveReviewId(GOOGLE_SOURCE, sourceId);
+    mapped.listedIds.push(id);
+
+    const text = keepOriginalText(g.comment ?? '');
+    if (text === '') {
+      mapped.skipped.push({ origin, reason: 'no-text', message: 'a rating without text: the content model requires text' });
+      return;
+    }
+    const date = dateOfTimestamp(g.createTime, options.timeZone);
+    if (!date.ok) return void mapped.skipped.push({ origin, reason: 'invalid', field: 'createTime', message: date.message });
+    let response: { text: string; date: string } | undefined;
+    if (g.reviewReply && keepOriginalText(g.reviewReply.comment) !== '') {
+      const replied = dateOfTimestamp(g.reviewReply.updateTime ?? g.createTime, options.timeZone);
+      if (!replied.ok) return void mapped.skipped.push({ origin, reason: 'invalid', field: 'reviewReply.updateTime', message: replied.message });
+      // A reply cannot precede its review; the dates can only cross through time-zone rounding.
+      response = { text: keepOriginalText(g.reviewReply.comment), date: replied.value < date.value ? date.value : replied.value };
+    }
+    const named = !g.reviewer?.isAnonymous && g.reviewer?.displayName?.trim();
+    const candidate = withoutUndefined({
+      id,
+      rating: STARS[g.starRating],
+      date: date.value,
+      text,
+      author: named ? applyAuthorStyle(named, options.authorStyle) : ANONYMOUS,
+      verified: options.verified,
+      source: GOOGLE_SOURCE,
+      response,
+    });
+    const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: FIELD_NAMES, version: g.updateTime ?? g.createTime });
+    if (result.ok) mapped.reviews.push(result.value);
+    else mapped.skipped.push(result.skip);
+  });
+  return mapped;
+}
+
+function listReviewItems(data: unknown): unknown[] | undefined {
+  const reviewsOf = (page: unknown) =>
+    page !== null && typeof page === 'object' && !Array.isArray(page) && 'reviews' in page && Array.isArray(page.reviews) ? (page.reviews as unknown[]) : undefined;
+  // An API page with no reviews omits the key: `{}` or `{ "totalReviewCount": 0 }`.
+  const isEmptyPage = (page: unknown) =>
+    page !== null && typeof page === 'object' && !Array.isArray(page) && Object.keys(page).every((k) => PAGE_KEYS.includes(k));
+  const single = reviewsOf(data);
+  if (single) return single;
+  if (isEmptyPage(data)) return [];
+  if (!Array.isArray(data)) return undefined;
+  if (data.every((page) => reviewsOf(page) || isEmptyPage(page))) return data.flatMap((page) => reviewsOf(page) ?? []);
+  return data;
+}
+
+/**
+ * Google shows a review written in another language as `(Translated by Google) <translation>
+ * (Original) <original>`, or as `<original> (Translated by Google) <translation>`: the customer's own
+ * words are the review, in either layout.
+ */
+export function keepOriginalText(comment: string): string {
+  const translated = comment.indexOf('(Translated by Google)');
+  if (translated < 0) return comment.trim();
+  const original = comment.indexOf('(Original)', translated);
+  if (original >= 0) return comment.slice(original + '(Original)'.length).trim();
+  return translated > 0 ? comment.slice(0, translated).trim() : comment.slice('(Translated by Google)'.length).trim();
+}

@@ -1,0 +1,172 @@
+/**
+ * The import's disk side: reading the content folder's review files and business.json, and writing a
+ * merge plan all or nothing.
+ *
+ * All or nothing: the new reviews folder is staged beside the old one (unchanged files hard-linked,
+ * changed ones written and flushed), then swapped in with two renames, as the build swaps dist/. A
+ * crash leaves either the old folder or the new one; a crash between the two renames leaves the old
+ * one aside, and the next import puts it back. A lock file keeps two imports from interleaving.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { copyFile, cp, link, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExistingFile } from './merge.ts';
+
+const REVIEWS = 'reviews';
+const STAGING_PREFIX = '.reviews-staging-';
+const RETIRED_PREFIX = '.reviews-retired-';
+const LOCK = '.import.lock';
+
+export type ReadResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Every `reviews/*.json` (sorted by name), each as text and parsed; a folder without reviews/ has none. */
+export async function readReviewFiles(contentDir: string): Promise<ReadResult<ExistingFile[]>> {
+  let names: string[];
+  try {
+    names = (await readdir(path.join(contentDir, REVIEWS))).filter((n) => n.endsWith('.json')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: [] };
+    return { ok: false, problems: [`${REVIEWS}/: cannot read: ${(error as Error).message}`] };
+  }
+  const files: ExistingFile[] = [];
+  const problems: string[] = [];
+  for (const name of names) {
+    const text = await readFile(path.join(contentDir, REVIEWS, name), 'utf8');
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      problems.push(`${REVIEWS}/${name}: not valid JSON (${(error as Error).message}); fix it before importing`);
+      continue;
+    }
+    if (!Array.isArray(data) || !data.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+      problems.push(`${REVIEWS}/${name}: must be a JSON array of review objects; fix it before importing`);
+      continue;
+    }
+    files.push({ name, text, reviews: data as Record<string, unknown>[] });
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
+}
+
+/** business.json parsed, or undefined when the folder has none yet (or it is not JSON: the build says so). */
+export async function readBusinessFile(contentDir: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes the folder's import lock, first tidying what an interrupted import left behind. */
+export async function lockContentFolder(contentDir: string): Promise<{ ok: true; release: () => Promise<void>; recovered: string[] } | { ok: false; message: string }> {
+  await mkdir(contentDir, { recursive: true });
+  const lockFile = path.join(contentDir, LOCK);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockFile, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      const recovered = await recoverInterrupted(contentDir);
+      return { ok: true, release: () => unlink(lockFile).catch(() => undefined), recovered };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(lockFile, 'utf8').catch(() => ''));
+      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+        return { ok: false, message: `another import (process ${pid}) is writing ${contentDir}; wait for it to finish` };
+      }
+      await rm(lockFile, { force: true });
+    }
+  }
+  return { ok: false, message: `cannot take the import lock ${lockFile}` };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Puts back a reviews folder set aside by an import that died between its two renames; drops stale staging. */
+async function recoverInterrupted(contentDir: string): Promise<string[]> {
+  const notes: string[] = [];
+  const entries = await readdir(contentDir);
+  const hasReviews = entries.includes(REVIEWS);
+  for (const name of entries.filter((n) => n.startsWith(RETIRED_PREFIX)).sort()) {
+    if (!hasReviews && notes.length === 0) {
+      await rename(path.join(contentDir, name), path.join(contentDir, REVIEWS));
+      notes.push(`an earlier import was interrupted: ${REVIEWS}/ is back as it was before it`);
+    } else await rm(path.join(contentDir, name), { recursive: true, force: true });
+  }
+  for (const name of entries.filter((n) => n.startsWith(STAGING_PREFIX))) {
+    await rm(path.join(contentDir, name), { recursive: true, force: true });
+  }
+  return notes;
+}
+
+/** Writes the plan's files (null deletes) into reviews/, all or nothing. */
+export async function writeReviewFiles(contentDir: string, writes: ReadonlyMap<string, string | null>): Promise<void> {
+  if (writes.size === 0) return;
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const staging = path.join(contentDir, `${STAGING_PREFIX}${tag}`);
+  const current = path.join(contentDir, REVIEWS);
+  const retired = path.join(contentDir, `${RETIRED_PREFIX}${tag}`);
+  try {
+    await mkdir(staging);
+    const entries = await readdir(current, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      if (writes.has(entry.name)) continue;
+      const from = path.join(current, entry.name);
+      const to = path.join(staging, entry.name);
+      if (entry.isDirectory()) await cp(from, to, { recursive: true });
+      else await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+    }
+    for (const [name, text] of writes) {
+      if (text === null) continue;
+      const handle = await open(path.join(staging, name), 'wx');
+      await handle.writeFile(text);
+      await handle.sync();
+      await handle.close();
+    }
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const hadFolder = await rename(current, retired).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+  try {
+    await rename(staging, current);
+  } catch (error) {
+    if (hadFolder) await rename(retired, current);
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (hadFolder) await rm(retired, { recursive: true, force: true });
+}
+
+/** Writes business.json when the folder has none (a restore from /reviews.json), atomically. */
+export async function writeBusinessFileIfMissing(contentDir: string, business: unknown): Promise<boolean> {
+  const file = path.join(contentDir, 'business.json');
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(business, null, 2)}\n`);
+  try {
+    await link(temp, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * `npm run import -- <google|csv|json> <file…> [options]`: reviews from where they live into the
+ * content folder (CONTENT_DIR), safe to run again and again. See USAGE in cli-options.ts and the
+ * README's "Getting your reviews in".
+ *
+ * Exit 0 when the import was written (or, with --dry-run, planned), 1 when it was refused (a file
+ * that is not its format, a review folder that cannot be read, --strict with an invalid review), 2 for
+ * a bad command line. Every run ends with the summary line.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
+import { mapCsvExport } from './csv.ts';
+import { GOOGLE_SOURCE, mapGoogleExport } from './google.ts';
+import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
+import { combineExports, planImport, type MergeOptions } from './merge.ts';
+import type { FileFailure, MappedExport } from './record.ts';
+import { formatChange, formatSkip, formatSummary } from './report.ts';
+import { mapServiceExport } from './service-json.ts';
+import { formatConfigProblems, parseConfig } from '../../core/config.ts';
+import { formatContentProblem } from '../../core/content/problems.ts';
+import type { BusinessContent } from '../../core/schemas/content.ts';
+
+export type ImportIo = { contentDir: string; out: (line: string) => void; err: (line: string) => void };
+
+export async function runImport(options: ImportOptions, io: ImportIo): Promise<0 | 1> {
+  const empty = { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: [], outcome: 'refused' } as const;
+  const mapped: MappedExport[] = [];
+  const failures: FileFailure[] = [];
+  let restoredBusiness: BusinessContent | undefined;
+  for (const file of options.files) {
+    const result = await mapFile(file, options);
+    if ('ok' in result) failures.push(result);
+    else {
+      mapped.push(result);
+      restoredBusiness ??= 'business' in result ? (result.business as BusinessContent | undefined) : undefined;
+    }
+  }
+  if (failures.length > 0) {
+    for (const f of failures) io.err(`${f.file}: ${f.message}`);
+    io.err('Nothing was imported.');
+    io.out(formatSummary(empty));
+    return 1;
+  }
+  const combined = combineExports(mapped);
+
+  const lock = options.dryRun ? undefined : await lockContentFolder(io.contentDir);
+  if (lock && !lock.ok) {
+    io.err(lock.message);
+    io.out(formatSummary(empty));
+    return 1;
+  }
+  try {
+    for (const note of lock?.recovered ?? []) io.err(`note: ${note}`);
+    const existing = await readReviewFiles(io.contentDir);
+    if (!existing.ok) {
+      for (const p of existing.problems) io.err(p);
+      io.err('Nothing was imported.');
+      io.out(formatSummary(empty));
+      return 1;
+    }
+    const business = (await readBusinessFile(io.contentDir)) ?? restoredBusiness;
+    const { plan, refused, notes } = planImport(existing.value, combined, { business, pruneScope: options.prune ? pruneScopeOf(options) : undefined });
+    const skipped = [...combined.skipped, ...refused];
+    const count = (kind: string) => plan.changes.filter((c) => c.kind === kind).length;
+    const summary = { added: count('added'), updated: count('updated'), unchanged: plan.unchanged, removed: count('removed'), skipped };
+
+    for (const skip of skipped) io.out(formatSkip(skip));
+    for (const change of plan.changes) if (options.dryRun || change.kind !== 'added') io.out(formatChange(change));
+    const invalid = skipped.filter((s) => s.reason === 'invalid').length;
+    if (options.strict && invalid > 0) {
+      io.err(`Refused (--strict): ${invalid} invalid review${invalid === 1 ? '' : 's'}; nothing was written.`);
+      io.out(formatSummary({ ...summary, outcome: 'refused' }));
+      return 1;
+    }
+    if (!options.dryRun) {
+      await writeReviewFiles(io.contentDir, plan.writes);
+      if (restoredBusiness && (await writeBusinessFileIfMissing(io.contentDir, restoredBusiness))) io.out('business.json written from the export');
+    }
+    if (business === undefined) io.err(`note: ${io.contentDir} has no business.json yet: the build needs one (see the README's "Content")`);
+    for (const note of notes.slice(0, 20)) io.err(`note: the build will also report: ${formatContentProblem(note)}`);
+    io.out(formatSummary({ ...summary, outcome: options.dryRun ? 'dry-run' : 'written' }));
+    return 0;
+  } finally {
+    if (lock?.ok) await lock.release();
+  }
+}
+
+async function mapFile(file: string, options: ImportOptions): Promise<MappedExport | FileFailure> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return { ok: false, file, message: `cannot read: ${(error as Error).message}` };
+  }
+  if (options.format === 'csv') return mapCsvExport(text, file, options.mapping!, options);
+  let data: unknown;
+  try {
+    data = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    return { ok: false, file, message: `not valid JSON: ${(error as Error).message}` };
+  }
+  return options.format === 'google' ? mapGoogleExport(data, file, options) : mapServiceExport(data, file, options);
+}
+
+/**
+ * What `--prune` may remove: the reviews this importer made for the same source (platform ids), or,
+ * for a backup of the whole /reviews.json, every published review (a backup never lists the others).
+ */
+function pruneScopeOf(options: ImportOptions): MergeOptions['pruneScope'] {
+  if (options.format === 'json') return (review) => review.verified === true;
+  const source = options.format === 'google' ? GOOGLE_SOURCE : options.mapping!.source;
+  return (review) => review.source === source && typeof review.id === 'string' && review.id.startsWith(`${source}-`);
+}
+
+if (import.meta.main) {
+  const parsed = await parseImportArgs(process.argv.slice(2));
+  if (!parsed.ok) {
+    console.error(`${parsed.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const config = parseConfig(process.env);
+  if (!config.ok) {
+    console.error(formatConfigProblems(config.problems));
+    process.exit(2);
+  }
+  const contentDir = path.resolve(config.config.contentDir);
+  const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
+  process.exit(code);
+}

@@ -1,0 +1,105 @@
+/**
+ * What every export format maps to, and the rules they share: the stable id of an imported review,
+ * and turning a candidate into a content review through the content model's own schema
+ * (core/schemas/content.ts), so an import can never write a review the build would refuse.
+ */
+import { createHash } from 'node:crypto';
+import { ReviewContentSchema, type ReviewContent } from '../../core/schemas/content.ts';
+
+export type ReviewField = keyof ReviewContent;
+
+/** The content fields in the order the schema declares them: imported files list keys in this order. */
+export const REVIEW_FIELDS = Object.keys(ReviewContentSchema.shape) as ReviewField[];
+
+/**
+ * Fields an owner sets by hand in the content folder. A re-import never touches them, whatever the
+ * export says; everything else an export supplies is the platform's to change.
+ */
+export const OWNER_FIELDS: readonly ReviewField[] = ['verified', 'technicians', 'services', 'service_area'];
+
+/** Where a review came from, for messages: a file and a row (CSV: the header is row 1) or the review's id in the export. */
+export type Origin = { file: string; row?: number; review?: string };
+
+/** One review of an export, valid under the content model. */
+export type ImportedReview = {
+  origin: Origin;
+  review: ReviewContent;
+  /** The fields this export supplies; the others stay as the content folder has them on re-import. */
+  supplied: readonly ReviewField[];
+  /** When the export says it last changed (Google's updateTime): the newest copy of a review wins. */
+  version?: string;
+};
+
+/**
+ * Why a review was left out. `invalid` is bad data (and what `--strict` refuses the import for);
+ * the others are reviews the content model cannot hold or that the export lists twice.
+ */
+export type SkipReason = 'invalid' | 'no-text' | 'duplicate';
+
+export type Skip = { origin: Origin; reason: SkipReason; field?: string; message: string };
+
+/** What a format's mapper returns for one file. */
+export type MappedExport = {
+  reviews: ImportedReview[];
+  skipped: Skip[];
+  /**
+   * Ids of every review the export lists, skipped ones included, so that `--prune` removes only
+   * what the export no longer has, never a review that is merely invalid this time.
+   */
+  listedIds: string[];
+};
+
+/** A file that cannot be read as its format at all: the whole import stops. */
+export type FileFailure = { ok: false; file: string; message: string };
+
+/** Options every format shares. */
+export type MapOptions = {
+  /** `full` keeps the display name; `initials` keeps the first name and the last name's initial. */
+  authorStyle: 'full' | 'initials';
+  /** `verified` given to reviews added by this import (an owner's later edit is kept). */
+  verified: boolean;
+};
+
+/**
+ * The id of an imported review: the source and a hash of the source's own id. A hash, because source
+ * ids are case-sensitive and unrestricted (Google's look like `AbFvOq…_x-Z`) while content ids are
+ * `[a-z0-9-]+`; 16 hex digits make a collision among one business's reviews practically impossible.
+ */
+export function deriveReviewId(source: string, sourceId: string): string {
+  return `${source}-${createHash('sha256').update(sourceId).digest('hex').slice(0, 16)}`;
+}
+
+/** "Latoya Williams" → "Latoya W.": the first word, then the initial of the last one. */
+export function applyAuthorStyle(name: string, style: MapOptions['authorStyle']): string {
+  const words = name.trim().split(/\s+/);
+  if (style === 'full' || words.length < 2) return name.trim();
+  const last = words.at(-1)!;
+  const initial = [...last.replace(/^[^\p{L}\p{N}]+/u, '')][0];
+  return initial === undefined ? words[0]! : `${words[0]} ${initial.toUpperCase()}.`;
+}
+
+/**
+ * Validates a candidate with the content model. A failure names the export's own field
+ * (`fieldNames` maps a content field to it: `rating` → `starRating`, or a CSV column header).
+ */
+export function toImportedReview(
+  candidate: Record<string, unknown>,
+  context: { origin: Origin; supplied: readonly ReviewField[]; fieldNames: Partial<Record<ReviewField, string>>; version?: string },
+): { ok: true; value: ImportedReview } | { ok: false; skip: Skip } {
+  const parsed = ReviewContentSchema.safeParse(candidate);
+  if (parsed.success) {
+    const value: ImportedReview = { origin: context.origin, review: parsed.data, supplied: context.supplied };
+    if (context.version !== undefined) value.version = context.version;
+    return { ok: true, value };
+  }
+  const issue = parsed.error.issues[0]!;
+  const [first, ...rest] = issue.path.map(String);
+  const field = [context.fieldNames[first as ReviewField] ?? first, ...rest].filter(Boolean).join('.');
+  return { ok: false, skip: { origin: context.origin, reason: 'invalid', field: field || undefined, message: issue.message } };
+}
+
+/** Removes (in place) the keys whose value is undefined, so optional fields are absent rather than undefined. */
+export function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  for (const key in value) if (value[key] === undefined) delete value[key];
+  return value;
+}

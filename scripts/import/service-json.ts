@@ -1,0 +1,77 @@
+/**
+ * The service's own `/reviews.json` (moving to another instance, or restoring from a backup). Its
+ * reviews keep their ids, so their URLs do not move. Everything in it was published, so every review
+ * is verified; its technician and service tags (which include the mentions the build found in the
+ * text) and its service area become the review's tags when it is added, and must exist in the target's
+ * business.json. Unlike the platform formats, a re-import leaves those tags as the owner has them.
+ */
+import { z } from 'zod';
+import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
+import { PublishedReviewSchema } from '../../core/schemas/published.ts';
+import { toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
+
+const ItemSchema = PublishedReviewSchema.pick({
+  id: true,
+  rating: true,
+  date: true,
+  text: true,
+  title: true,
+  author: true,
+  source: true,
+  technicians: true,
+  services: true,
+  service_area: true,
+  response: true,
+}).partial({ title: true, technicians: true, services: true, service_area: true, response: true });
+
+/**
+ * `source` is set when a review is added but not updated: the dataset writes `direct` for a review
+ * that has none, and a review's source does not change.
+ */
+const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'title', 'author', 'response'];
+
+/** The published business, keys the content model does not have left out. */
+const BusinessSchema = z.object(BusinessContentSchema.shape);
+
+/** `business` is the dataset's business, for a content folder that has no business.json yet. */
+export function mapServiceExport(
+  data: unknown,
+  file: string,
+  options: Pick<MapOptions, 'verified'>,
+): (MappedExport & { business?: BusinessContent }) | FileFailure {
+  const items = data !== null && typeof data === 'object' && 'reviews' in data && Array.isArray(data.reviews) ? (data.reviews as unknown[]) : undefined;
+  if (!items) return { ok: false, file, message: "is not the service's /reviews.json: expected an object with a reviews array" };
+  const mapped: MappedExport & { business?: BusinessContent } = { reviews: [], skipped: [], listedIds: [] };
+  const business = BusinessSchema.safeParse((data as { business?: unknown }).business);
+  if (business.success) mapped.business = business.data;
+  items.forEach((item, index) => {
+    const rawId = (item as { id?: unknown } | null)?.id;
+    const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
+    if (typeof rawId === 'string') mapped.listedIds.push(rawId);
+    const parsed = ItemSchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
+      return;
+    }
+    const r = parsed.data;
+    const candidate = withoutUndefined({
+      id: r.id,
+      rating: r.rating,
+      date: r.date,
+      text: r.text,
+      author: r.author,
+      verified: options.verified,
+      title: r.title ?? undefined,
+      source: r.source,
+      technicians: r.technicians?.length ? r.technicians : undefined,
+      services: r.services?.length ? r.services : undefined,
+      service_area: r.service_area ?? undefined,
+      response: r.response ?? undefined,
+    });
+    const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: {} });
+    if (result.ok) mapped.reviews.push(result.value);
+    else mapped.skipped.push(result.skip);
+  });
+  return mapped;
+}

@@ -1,0 +1,99 @@
+/**
+ * The sidecar's HTTP server and its defences against slow or abusive clients (issue 10 item 3):
+ *
+ * - `headersTimeout` (10 s) and `requestTimeout` (30 s) are enforced every second
+ *   (`connectionsCheckingInterval`; Node's default, 30 s, let partial-header connections pile up);
+ * - `maxConnections` keeps the process below its file-descriptor limit (Node drops connections past it);
+ * - a per-address cap (IPv6 by /64): a connection past it gets a 503 JSON answer and is closed, so one
+ *   client cannot hold every connection. Behind a reverse proxy every connection comes from the proxy:
+ *   raise or disable the cap there (0);
+ * - errors of Node's HTTP parser (431 oversized headers, 400 malformed request line, 408 timeout) and an
+ *   unsupported `Expect` (417) are answered with the service's JSON error body, as everything else is.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import { clientKeyOf } from './client-address.ts';
+import { sendError } from './errors.ts';
+
+export type ConnectionLimits = {
+  /** Most open connections in all. */
+  max: number;
+  /** Most open connections from one address (IPv6 by /64); 0: no cap. */
+  perAddress: number;
+};
+
+export const SERVER_TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionsCheckingIntervalMs: 1_000,
+} as const;
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createHttpServer(listener: Listener, limits: ConnectionLimits): Server {
+  const server = createServer(
+    {
+      headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs,
+      requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
+      keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeoutMs,
+      connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingIntervalMs,
+    },
+    listener,
+  );
+  server.maxHeadersCount = 100;
+  server.maxConnections = limits.max;
+  if (limits.perAddress > 0) capConnectionsPerAddress(server, limits.perAddress);
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    sendError(res, 417, 'expectation_failed', 'Only "Expect: 100-continue" is supported.');
+  });
+  return server;
+}
+
+function capConnectionsPerAddress(server: Server, cap: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const key = clientKeyOf(socket.remoteAddress);
+    const count = (open.get(key) ?? 0) + 1;
+    open.set(key, count);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left === 0) open.delete(key);
+      else open.set(key, left);
+    });
+    if (count > cap) {
+      const body = JSON.stringify({ error: 'too_many_connections', message: `At most ${cap} connections from one address at a time.` });
+      socket.end(rawResponse(503, body, { 'Retry-After': '5' }));
+    }
+  });
+}
+
+/** Node's parser failed before any request object existed: answer on the socket itself, in JSON. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers are too large (at most 16 KiB).']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time.']
+        : [400, 'bad_request', 'The request could not be parsed as HTTP/1.1 (check the request line and header syntax).'];
+  socket.end(rawResponse(status, JSON.stringify({ error: code, message })));
+}
+
+function rawResponse(status: number, body: string, headers: Record<string, string> = {}): string {
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}

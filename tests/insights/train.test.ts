@@ -1,0 +1,24 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..');
+
+describe('npm run train', () => {
+  it('reproduces the committed learned weights byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'train-insights-'));
+    try {
+      const out = join(dir, 'weights.json');
+      await run(process.execPath, [join(ROOT, 'scripts/train-insights.ts'), '--out', out], { cwd: ROOT });
+      const committed = await readFile(join(ROOT, 'core/insights/learned-weights.json'), 'utf8');
+      // Compared as text, not parsed: the promise is the same bytes.
+      expect((await readFile(out, 'utf8')) === committed, 'learned-weights.json is stale: run npm run train').toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

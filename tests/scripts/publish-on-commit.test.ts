@@ -1,0 +1,165 @@
+/**
+ * The issue's "done when", end to end: in a git repository of content, `npm run hooks:install`, then
+ * `npm run import -- google takeout.json` and `git commit`: the post-commit hook runs `npm run publish`,
+ * the running service (the real sidecar on an ephemeral port) serves the imported reviews, and a real
+ * HTTPS subscriber (test CA) is notified. Then a pull that brings a content change (post-merge), and
+ * a commit that does not touch content (no publish).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServiceUrls } from '../../core/urls.ts';
+import { deriveReviewId } from '../../scripts/import/record.ts';
+import type { RunningSidecar } from '../../sidecar/server.ts';
+import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { startSubscriber, type Subscriber } from '../websub/subscriber.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+const urls = createServiceUrls(PUBLIC);
+const PROJECT = path.resolve('.');
+const TAKEOUT = path.resolve('tests/fixtures/import/google-takeout.json');
+const CALLBACK = '/sub/reviews-json';
+
+/** The environment of someone's shell: no service variables (the hooks carry their own defaults). */
+const GIT_ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CONTENT_DIR', 'DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'].includes(k))),
+  GIT_AUTHOR_NAME: 'Owner',
+  GIT_AUTHOR_EMAIL: 'owner@example.com',
+  GIT_COMMITTER_NAME: 'Owner',
+  GIT_COMMITTER_EMAIL: 'owner@example.com',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+};
+
+const git = async (cwd: string, ...args: string[]) => {
+  const { stdout, stderr } = await promisify(execFile)('git', args, { cwd, env: GIT_ENV, maxBuffer: 1 << 22 });
+  return stdout + stderr;
+};
+
+function npmRun(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', ['run', '--silent', ...args], { cwd: PROJECT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+let ca: TestCa;
+let sub: Subscriber;
+let service: RunningSidecar;
+let repo: string;
+let contentDir: string;
+let distDir: string;
+
+beforeAll(async () => {
+  ca = createTestCa();
+  sub = await startSubscriber(ca);
+  const work = await mkdtemp(path.join(tmpdir(), 'publish-on-commit-'));
+  repo = path.join(work, 'reviews-content');
+  contentDir = path.join(repo, 'content');
+  distDir = path.join(work, 'dist');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  await git(work, 'init', '--quiet', '--initial-branch=main', repo);
+  await git(repo, 'add', 'content');
+  await git(repo, 'commit', '--quiet', '-m', 'Content as it was');
+
+  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+  service = await startTestSidecar({
+    distDir,
+    publicUrl: PUBLIC,
+    env: { DATA_DIR: path.join(work, 'data'), WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true' },
+    sidecar: { callbackClient: { ca: ca.certPem } },
+  });
+  const subscribed = await fetch(`${service.url}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.reviewsJson, 'hub.callback': sub.callback(CALLBACK) }).toString(),
+  });
+  expect(subscribed.status).toBe(202);
+  await service.hub.settled();
+  expect(sub.verifications(CALLBACK)).toHaveLength(1);
+}, 120_000);
+
+afterAll(async () => {
+  await service?.close();
+  await sub?.close();
+  ca?.remove();
+});
+
+const servedReviewIds = async () => {
+  const dataset = (await fetch(`${service.url}/reviews.json`).then((r) => r.json())) as { reviews: { id: string }[] };
+  return dataset.reviews.map((r) => r.id);
+};
+
+describe('publish on commit', () => {
+  it('npm run hooks:install puts post-commit and post-merge hooks into the content’s repository', async () => {
+    const { port } = new URL(service.url);
+    const run = await npmRun(['hooks:install'], { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, PUBLIC_URL: PUBLIC, HOST: '127.0.0.1', PORT: port });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Installed post-commit and post-merge in ${path.join(repo, '.git', 'hooks')}.`);
+    const hook = await readFile(path.join(repo, '.git', 'hooks', 'post-commit'), 'utf8');
+    expect(hook).toContain(`[ -n "\${PORT:-}" ] || PORT='${port}'; export PORT`);
+  });
+
+  it('import, commit: the hook publishes, the service serves the reviews and the hub notifies the subscriber', async () => {
+    const imported = await npmRun(['import', '--', 'google', TAKEOUT], { ...GIT_ENV, CONTENT_DIR: contentDir });
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('Summary: 5 added, 0 updated, 0 unchanged, 2 skipped');
+    const newId = deriveReviewId('google', 'AbFvOqTr1sLaTeD0nE_es9Xw2Qe4Rt6Yu8Io0Pa');
+    expect(await servedReviewIds()).not.toContain(newId);
+
+    await git(repo, 'add', 'content');
+    const commit = await git(repo, 'commit', '-m', 'Reviews from Google Takeout');
+    expect(commit).toContain('reviews: the commit changed content/; publishing (npm run publish)');
+    expect(commit).toMatch(/Topics changed: .*reviews\.json/);
+    expect(commit).toContain(`The service at ${service.url} now serves build`);
+
+    // publish returned only once the service served the new build.
+    expect(await servedReviewIds()).toContain(newId);
+    const pushed = await sub.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
+    const live = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
+  }, 120_000);
+
+  it('a commit that does not touch the content folder publishes nothing', async () => {
+    await writeFile(path.join(repo, 'NOTES.md'), 'Ask Dana about the Chatham invoice.\n');
+    await git(repo, 'add', 'NOTES.md');
+    const commit = await git(repo, 'commit', '-m', 'Notes');
+    expect(commit).not.toContain('publishing');
+  });
+
+  it('a pull that brings a content change publishes it (post-merge)', async () => {
+    const elsewhere = path.join(path.dirname(repo), 'laptop');
+    await git(path.dirname(repo), 'clone', '--quiet', repo, elsewhere);
+    const file = path.join(elsewhere, 'content', 'reviews', '2025-02.json');
+    const reviews = JSON.parse(await readFile(file, 'utf8'));
+    reviews.push({ id: 'r-0200', rating: 5, date: '2025-02-27', text: 'Added on the laptop, published by the pull.', author: 'Kim', verified: true });
+    await writeFile(file, JSON.stringify(reviews, null, 2));
+    await git(elsewhere, 'commit', '--quiet', '-am', 'One more review');
+
+    const pull = await git(repo, 'pull', '--quiet', '--no-rebase', elsewhere, 'main');
+    expect(pull).toContain('reviews: the merge changed content/; publishing (npm run publish)');
+    expect(pull).toContain('now serves build');
+    expect(await servedReviewIds()).toContain('r-0200');
+    await sub.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
+  }, 120_000);
+
+  it('leaves another tool’s hook alone unless told to replace it', async () => {
+    const other = path.join(path.dirname(repo), 'other');
+    await git(path.dirname(repo), 'init', '--quiet', other);
+    await writeFile(path.join(other, '.git', 'hooks', 'post-merge'), '#!/bin/sh\necho lint\n');
+    const refused = await npmRun(['hooks:install'], { ...GIT_ENV, CONTENT_DIR: other });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${path.join(other, '.git', 'hooks', 'post-merge')} already exists and is not ours`);
+    const forced = await npmRun(['hooks:install', '--', '--force'], { ...GIT_ENV, CONTENT_DIR: other });
+    expect(forced.code).toBe(0);
+    expect(await readFile(path.join(other, '.git', 'hooks', 'post-merge'), 'utf8')).toContain('npm run --silent publish');
+  });
+});

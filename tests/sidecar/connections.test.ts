@@ -1,0 +1,104 @@
+/**
+ * The HTTP server under slow or abusive clients (issue 10 items 3 and 8): partial headers are cut off
+ * within a second of `headersTimeout`, one address cannot hold more than its share of connections, and
+ * the errors of Node's HTTP parser answer with the service's JSON error body.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../core/config.ts';
+import { SERVER_TIMEOUTS } from '../../sidecar/http/http-server.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
+let port: number;
+
+beforeAll(async () => {
+  const { distDir } = await buildTestSite({ publicUrl: PUBLIC });
+  sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, env: { MAX_CONNECTIONS_PER_ADDRESS: '5', MAX_CONNECTIONS: '500' } });
+  port = Number(new URL(sidecar.url).port);
+});
+afterAll(() => sidecar?.close());
+
+/** Sends raw bytes and resolves with everything the server wrote before closing the connection. */
+function exchange(bytes: string | Buffer, options: { keepOpen?: boolean } = {}): { socket: Socket; answer: Promise<{ text: string; ms: number }> } {
+  const socket = connect(port, '127.0.0.1');
+  const started = performance.now();
+  const chunks: Buffer[] = [];
+  socket.on('data', (c: Buffer) => chunks.push(c));
+  const answer = new Promise<{ text: string; ms: number }>((resolve) => {
+    socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString('latin1'), ms: performance.now() - started }));
+    socket.on('error', () => {});
+  });
+  socket.write(bytes);
+  if (!options.keepOpen) socket.end();
+  return { socket, answer };
+}
+
+function parse(text: string) {
+  const [head, body] = text.split('\r\n\r\n') as [string, string];
+  return { status: Number(head.split(' ')[1]), head, body: JSON.parse(body) as { error: string; message: string } };
+}
+
+describe('connection limits', () => {
+  it('answers a connection past the per-address cap with 503 JSON, and serves again once one closes', async () => {
+    const held = Array.from({ length: 5 }, () => exchange('', { keepOpen: true }));
+    await new Promise((r) => setTimeout(r, 200));
+    const extra = exchange('GET /reviews.json HTTP/1.1\r\nHost: x\r\n\r\n', { keepOpen: true });
+    const { status, body, head } = parse((await extra.answer).text);
+    expect(status).toBe(503);
+    expect(head).toMatch(/retry-after: 5/i);
+    expect(body.error).toBe('too_many_connections');
+    held[0]!.socket.destroy();
+    await held[0]!.answer;
+    const ok = await fetch(`${sidecar.url}/reviews.json`, { headers: { connection: 'close' } });
+    expect(ok.status).toBe(200);
+    for (const h of held) h.socket.destroy();
+  });
+
+  it('keeps the total below the configured maximum', () => {
+    expect(sidecar.server.maxConnections).toBe(500);
+  });
+
+  it('cuts a connection that never finishes its headers within a second of headersTimeout, with 408 JSON', async () => {
+    const { answer } = exchange('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ', { keepOpen: true });
+    const { text, ms } = await answer;
+    expect(ms).toBeLessThan(SERVER_TIMEOUTS.headersTimeoutMs + 2 * SERVER_TIMEOUTS.connectionsCheckingIntervalMs + 500);
+    const { status, body } = parse(text);
+    expect(status).toBe(408);
+    expect(body.error).toBe('request_timeout');
+  }, 20_000);
+});
+
+describe('errors of the HTTP parser are JSON', () => {
+  it.each([
+    ['oversized headers', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['raw non-ASCII in the request line', Buffer.concat([Buffer.from('GET /caf'), Buffer.from([0xc3, 0xa9]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]), 400, 'bad_request'],
+    ['a malformed request line', 'NOT HTTP AT ALL\r\n\r\n', 400, 'bad_request'],
+  ])('answers %s with its status and a JSON body', async (_label, bytes, status, code) => {
+    const { answer } = exchange(bytes);
+    const parsed = parse((await answer).text);
+    expect(parsed.status).toBe(status);
+    expect(parsed.head).toMatch(/content-type: application\/json/i);
+    expect(parsed.body.error).toBe(code);
+  });
+
+  it('answers an unsupported Expect with 417 and a JSON body', async () => {
+    const { answer } = exchange('POST /api/websub/hub HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nContent-Length: 0\r\n\r\n');
+    const parsed = parse((await answer).text);
+    expect(parsed.status).toBe(417);
+    expect(parsed.body.error).toBe('expectation_failed');
+  });
+});
+
+describe('limits in the configuration', () => {
+  it('names each variable with a bad value', () => {
+    const bad = parseConfig({ MCP_RATE_LIMIT: 'lots', MAX_CONNECTIONS: '0', WEBSUB_RATE_LIMIT: '5,0' });
+    expect(bad.ok).toBe(false);
+    const problems = bad.ok ? [] : bad.problems;
+    expect(problems.some((p) => p.startsWith('MCP_RATE_LIMIT: must be burst,per-second'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('MAX_CONNECTIONS: must be at least 1'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('WEBSUB_RATE_LIMIT: must allow'))).toBe(true);
+  });
+});
