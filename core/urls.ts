@@ -24,6 +24,9 @@ export const PATHS = {
   searchPage: '/search/',
   /** The HTML "page not found", sent with status 404 to browsers (sidecar/http/html-not-found.ts). */
   notFoundPage: '/404.html',
+  /** The review widget for other sites: the script, and the page for an `<iframe>`. */
+  widget: '/widget.js',
+  embed: '/embed/',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   llms: '/llms.txt',

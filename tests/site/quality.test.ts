@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../core/publishing/manifest.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { launchBrowser } from '../helpers/browser.ts';
@@ -26,6 +27,7 @@ let hostSite: Server;
 let hostUrl: string;
 let axeSource: string;
 let dataset: ReviewsDataset;
+let manifest: Manifest;
 /** One page per template: name → path. */
 let templates: [string, string][];
 
@@ -44,7 +46,9 @@ function renderHostPage(serviceUrl: string, url: URL): string {
 }
 
 beforeAll(async () => {
-  const { distDir } = await buildTestSite({ contentDir: DEMO_CONTENT });
+  const built = await buildTestSite({ contentDir: DEMO_CONTENT });
+  const { distDir } = built;
+  manifest = built.manifest;
   sidecar = await startTestSidecar({ distDir });
   dataset = JSON.parse(await readFile(path.join(distDir, 'reviews.json'), 'utf8')) as ReviewsDataset;
   const technician = dataset.business.technicians[0]!.name;
@@ -59,6 +63,7 @@ beforeAll(async () => {
     ['service', servicePath(dataset.business.services[0]!.id)],
     ['about', PATHS.about],
     ['developers', PATHS.developers],
+    ['API reference', PATHS.apiReference],
     ['search', PATHS.searchPage],
     ['search results', `${PATHS.searchPage}?query=on+time&sort=highest&has_response=true`],
     ['search errors', `${PATHS.searchPage}?rating=9`],
@@ -233,14 +238,26 @@ describe('the search page', () => {
     await fresh.goto(page.url());
     expect(await fresh.locator('article.review').evaluateAll((nodes) => nodes.map((n) => n.id))).toEqual(shown);
     await fresh.close();
+    // Back: the island shows the unfiltered results again, and the form follows.
+    await page.locator('[data-search-results]').evaluate((el) => el.setAttribute('data-stale', ''));
     await page.goBack();
-    await page.waitForFunction(() => document.querySelectorAll('article.review').length === 20 && !location.search);
+    await page.waitForFunction(() => !document.querySelector('[data-search-results]')!.hasAttribute('data-stale'));
+    expect(page.url()).toBe(`${sidecar.url}/search/`);
     expect(await page.locator('#f-technician').inputValue()).toBe('');
     await page.close();
   });
 });
 
 describe('the widget on another origin', () => {
+  it('is one script under 10 KB compressed, readable from any origin', async () => {
+    const entry = manifest.files[PATHS.widget]!;
+    expect(entry.encodings.gzip!.size).toBeLessThan(10_240);
+    expect(entry.encodings.br!.size).toBeLessThan(10_240);
+    const res = await fetch(`${sidecar.url}${PATHS.widget}`);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('renders the rating, the histogram and the newest reviews, with a link back', async () => {
     const page = await browser.newPage();
     await page.goto(`${hostUrl}/?attributes=${encodeURIComponent('count="3" theme="light"')}`);
