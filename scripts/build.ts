@@ -8,10 +8,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
+import { latestDataDate } from '../core/dataset/build-dataset.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { MANIFEST_FILE, ManifestSchema, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls } from '../core/urls.ts';
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import type { Config } from '../core/config.ts';
+import { readConfigOrExit } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
@@ -55,7 +57,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const previous = await readManifest(outDir);
     const manifest = await finalizeBuild(staging, {
       urls: createServiceUrls(options.publicUrl),
-      dataDate: latestVerifiedDate(content.value.reviews),
+      dataDate: latestDataDate(content.value.reviews.filter((r) => r.verified)),
       previous,
       source: await computeSourceFingerprint(options),
     });
@@ -67,15 +69,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await rm(staging, { recursive: true, force: true });
     await rm(cacheDir, { recursive: true, force: true });
   }
-}
-
-function latestVerifiedDate(reviews: readonly { verified: boolean; date: string; response?: { date: string } }[]) {
-  let latest: string | undefined;
-  for (const r of reviews) {
-    if (!r.verified) continue;
-    for (const d of [r.date, r.response?.date]) if (d && (latest === undefined || d > latest)) latest = d;
-  }
-  return latest;
 }
 
 /**
@@ -98,12 +91,8 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    console.error(formatConfigProblems(parsed.problems));
-    process.exit(1);
-  }
-  const options = buildOptionsFor(parsed.config);
+  const config = readConfigOrExit();
+  const options = buildOptionsFor(config);
   const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
   if (!result.ok) {
     console.error(result.message);

@@ -1,12 +1,47 @@
-/** Structured JSON logs on stdout, one object per line (CONTRACT.md `LOG_LEVEL`). */
+/**
+ * The service's one log vocabulary: structured JSON on stdout, one object per line
+ * (`{"time","level","event",...fields}`), at or above `LOG_LEVEL`. Every event name is listed in
+ * `LOG_EVENTS` with what it means, in snake_case, so an operator can grep and alert on it; the README's
+ * "Logs" section lists the same names (a test compares them). To log something new, add its name here
+ * first. The sidecar, the WebSub hub and the build store all take this `Logger`.
+ *
+ * pino was considered: its default line shape (numeric levels, `msg`, pid, hostname) would change
+ * what operators already match, and the dozen lines below do all this service needs.
+ */
+export const LOG_EVENTS = {
+  listening: 'The service accepts connections: `url`, `public_url`, `build`.',
+  unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',
+  build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
+  build_reload_failed: 'A build on disk could not be loaded; the current one is still served: `error`.',
+  websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
+  websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',
+  websub_intent_not_verified: 'A verification failed, so nothing changed: `mode`, `topic`, `callback`, `why`.',
+  websub_topic_changed: "A topic's bytes changed and its subscribers are queued: `topic`, `hash`, `subscribers`.",
+  websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
+  websub_delivery_failed: 'One notification attempt failed: `topic`, `callback`, `failure`, `outcome` (`retry`, `removed`, or `lost-claim` when another instance took it over).',
+  websub_subscription_gone: 'A callback answered 410 Gone, so its subscription was removed: `topic`, `callback`.',
+  websub_subscriptions_expired: 'Subscriptions whose lease ended were removed: `count`.',
+  websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
+  websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',
+  websub_delivery_crashed: 'One delivery hit an unexpected error: `error`.',
+  websub_store_unavailable: 'The hub could not reach its store and answers 503 (at start: `message`, naming DATA_DIR or DATABASE_URL; later: `error`).',
+  websub_store_retry_failed: 'Opening the store failed again; the next try waits twice as long, up to a minute: `message`.',
+  websub_store_opened: 'The store opened after failing at start: the hub accepts requests again.',
+  websub_background_task_failed: 'A verification or publish ping hit an unexpected error: `error`.',
+} as const;
+
+export type LogEvent = keyof typeof LOG_EVENTS;
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
-export type Logger = Record<Exclude<LogLevel, 'silent'>, (event: string, fields?: Record<string, unknown>) => void>;
+export type Logger = Record<Exclude<LogLevel, 'silent'>, (event: LogEvent, fields?: Record<string, unknown>) => void>;
 
 export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
-  const at = (name: Exclude<LogLevel, 'silent'>) => (event: string, fields: Record<string, unknown> = {}) => {
+  const at = (name: Exclude<LogLevel, 'silent'>) => (event: LogEvent, fields: Record<string, unknown> = {}) => {
     if (LEVELS[name] < LEVELS[level]) return;
     write(`${JSON.stringify({ time: new Date().toISOString(), level: name, event, ...fields })}\n`);
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
+
+export const silentLogger: Logger = createLogger('silent');

@@ -3,11 +3,19 @@
  * SIGINT/SIGTERM; scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
  * parses the environment here, once.
  */
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import type { Config } from '../core/config.ts';
+import { readConfigOrExit } from '../scripts/lib/read-config.ts';
+import { describeListenError } from './listen-error.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
 
+/** A port in use or an unknown HOST ends the process with one line naming the variable to change. */
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
-  const sidecar = await startSidecar(config);
+  const sidecar = await startSidecar(config).catch((error: unknown) => {
+    const problem = describeListenError(error, config);
+    if (!problem) throw error;
+    console.error(problem);
+    process.exit(1);
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void sidecar.close().then(() => process.exit(0));
@@ -17,10 +25,5 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
 }
 
 if (import.meta.main) {
-  const parsed = parseConfig(process.env);
-  if (!parsed.ok) {
-    console.error(formatConfigProblems(parsed.problems));
-    process.exit(1);
-  }
-  await runSidecar(parsed.config);
+  await runSidecar(readConfigOrExit());
 }

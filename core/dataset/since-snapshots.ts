@@ -4,6 +4,7 @@
  * the snapshots together stay within SNAPSHOT_BUDGET_FACTOR × the size of /reviews.json. Any other
  * date is answered live by the sidecar with the same bytes.
  */
+import { countSince } from '../order.ts';
 import type { ReviewJsonCache } from './render-json.ts';
 
 export const SNAPSHOT_DAYS = 60;
@@ -19,7 +20,8 @@ export function selectSinceSnapshotDates(cache: ReviewJsonCache, datasetBytes: n
   let count = 0;
   let day = reviews[0]!.date;
   for (let i = 0; i < SNAPSHOT_DAYS; i++) {
-    while (count < reviews.length && reviews[count]!.date >= day) prefixBytes += Buffer.byteLength(cache.json(count++)) + 1;
+    const since = countSince(reviews, day);
+    while (count < since) prefixBytes += Buffer.byteLength(cache.json(count++)) + 1;
     spent += prefixBytes + 40;
     if (spent > budget) break;
     dates.push(day);

@@ -4,7 +4,8 @@ import type { AspectModel } from './aspect-model.ts';
 import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
 import type { Polarity } from '../schemas/aspects.ts';
 import type { ReviewAnalysis } from './analyze-review.ts';
-import { compareNewestFirst, getQuarter } from './figures.ts';
+import { compareNewestFirst } from '../order.ts';
+import { getQuarter } from './figures.ts';
 
 /** The fields of a published review that insights read. */
 export type InsightsReview = Pick<

@@ -71,12 +71,6 @@ export function formatRating(value: number): string {
   return value.toFixed(2);
 }
 
-/** Newest first: date descending, then id ascending (CONTRACT.md order of reviews). */
-export function compareNewestFirst(a: { date: string; id: string }, b: { date: string; id: string }): number {
-  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

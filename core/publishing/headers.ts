@@ -29,10 +29,26 @@ export function isTopicPath(path: string): boolean {
   return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson;
 }
 
-/** RFC 8288 Link header for a WebSub topic (W3C WebSub §4: discovery by HTTP header). */
-export function topicLinkHeader(urls: ServiceUrls, path: string): string {
-  return `<${urls.hub}>; rel="hub", <${urls.base}${path}>; rel="self"`;
+/**
+ * WebSub §4 discovery: a topic names its hub and its own canonical URL in one RFC 8288 `Link` header,
+ * the same on a GET of the topic and on a notification (§7). Both URLs are absolute.
+ */
+export function topicLinkHeader(hubUrl: string, topicUrl: string): string {
+  return `<${hubUrl}>; rel="hub", <${topicUrl}>; rel="self"`;
 }
+
+/**
+ * The headers of every public read answer (README "CORS"), static or live, success or error: any origin
+ * may read it, and scripts may read its validators and WebSub links. `nosniff` keeps browsers to the
+ * declared type. `/mcp` validates `Origin` instead and does not use these.
+ */
+export const NOSNIFF_HEADERS: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff' };
+export const READ_HEADERS: Readonly<Record<string, string>> = {
+  ...NOSNIFF_HEADERS,
+  'Access-Control-Allow-Origin': '*',
+  // Browsers hide non-safelisted headers from cross-origin scripts unless exposed.
+  'Access-Control-Expose-Headers': 'ETag, Link',
+};
 
 /**
  * Cache-Control: data may be cached briefly and revalidated cheaply with its ETag (a 304 costs the
@@ -46,17 +62,14 @@ export function cacheControlOf(path: string): string {
 
 /** The headers a static path carries on every response (200, 304, HEAD). */
 export function staticHeadersOf(path: string, urls: ServiceUrls): Record<string, string> {
+  const type = contentTypeOf(path);
+  // Human pages are not an API: no CORS, but still nosniff.
   const headers: Record<string, string> = {
-    'Content-Type': contentTypeOf(path),
+    'Content-Type': type,
     'Cache-Control': cacheControlOf(path),
-    'X-Content-Type-Options': 'nosniff',
+    ...(type.startsWith('text/html') ? NOSNIFF_HEADERS : READ_HEADERS),
   };
-  if (!headers['Content-Type']!.startsWith('text/html')) {
-    headers['Access-Control-Allow-Origin'] = '*';
-    // Browsers hide non-safelisted headers from cross-origin scripts unless exposed.
-    headers['Access-Control-Expose-Headers'] = 'ETag, Link';
-  }
-  if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls, path);
+  if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls.hub, `${urls.base}${path}`);
   return headers;
 }
 

@@ -1,5 +1,41 @@
-/** The one error body of the whole service (CONTRACT.md "Published shapes"). */
+/** The one error body of the whole service (CONTRACT.md "Published shapes"), and every code it may carry. */
 import { z } from 'zod';
+
+/** Each code names one kind of failure; clients branch on it, people read `message`. */
+export const ErrorCodeSchema = z
+  .enum([
+    'invalid_parameters',
+    'invalid_date',
+    'invalid_request',
+    'bad_request',
+    'callback_refused',
+    'not_found',
+    'method_not_allowed',
+    'precondition_failed',
+    'expectation_failed',
+    'payload_too_large',
+    'unsupported_media_type',
+    'rate_limited',
+    'hub_busy',
+    'callback_host_busy',
+    'subscription_limit',
+    'hub_unavailable',
+    'not_ready',
+    'too_many_connections',
+    'headers_too_large',
+    'request_timeout',
+    'expectation_failed',
+    'internal_error',
+  ])
+  .meta({
+    description:
+      'Machine-readable code: `invalid_parameters` (search), `invalid_date` (since path), `invalid_request` and ' +
+      '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `method_not_allowed`, ' +
+      '`precondition_failed` (If-Match), `expectation_failed` (an `Expect` other than 100-continue), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
+      '`hub_busy` and `callback_host_busy` (too many verifications under way), `subscription_limit` (per callback ' +
+      'host), `hub_unavailable` (its store cannot be reached), `not_ready` (/readyz), `too_many_connections` (per ' +
+      'client address), `headers_too_large` (431), `request_timeout` (408), `expectation_failed` (417), `internal_error`.',
+  });
 
 export const ErrorIssueSchema = z.object({
   path: z.array(z.union([z.string(), z.number()])).meta({ description: 'Where the problem is, e.g. `["limit"]`.' }),
@@ -9,11 +45,12 @@ export const ErrorIssueSchema = z.object({
 
 export const ErrorBodySchema = z
   .object({
-    error: z.string().meta({ description: 'Machine-readable code, e.g. `invalid_request`, `not_found`.' }),
+    error: ErrorCodeSchema,
     message: z.string().meta({ description: 'One sentence for a person.' }),
     issues: z.array(ErrorIssueSchema).optional(),
   })
   .meta({ id: 'Error' });
 
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

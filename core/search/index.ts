@@ -1,4 +1,4 @@
-export { countReviewsSince, createReviewIndex, type ReviewIndex, type ReviewIndexOptions } from './review-index.ts';
+export { createReviewIndex, type ReviewIndex, type ReviewIndexOptions } from './review-index.ts';
 export { parseSearchParams, type SearchParamsParse } from './parse-search-params.ts';
 export { resolveSearchQuery, type ResolvedSearchQuery, type SearchResolution } from './resolve-search-query.ts';
 export { searchReviews, type SearchPage } from './search-reviews.ts';

@@ -7,7 +7,7 @@
  * - text and titles have a trigram index (text-index.ts), and popular needles an exact cache
  *   (needle-cache.ts).
  */
-import { compareNewestFirst } from '../order.ts';
+import { compareNewestFirst, countAfter, countSince } from '../order.ts';
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
 import { buildBusinessTerms, type BusinessTerms } from './business-terms.ts';
 import { listAspectKeys, listReviewAspects } from './aspect-lists.ts';
@@ -21,8 +21,6 @@ export type ReviewIndex = {
   readonly business: PublishedBusiness;
   /** How technicians and services may be named in a search. */
   readonly terms: BusinessTerms;
-  /** `reviews[i].date`, kept apart so binary searches touch one compact array. */
-  readonly dates: readonly string[];
   readonly ratings: Uint8Array;
   /** Index r holds the positions rated r (index 0 is empty). */
   readonly byRating: readonly Int32Array[];
@@ -55,7 +53,6 @@ export function createReviewIndex(
   options: ReviewIndexOptions = {},
 ): ReviewIndex {
   const n = reviews.length;
-  const dates = new Array<string>(n);
   const ratings = new Uint8Array(n);
   const ratingLists: number[][] = [[], [], [], [], [], []];
   const replied: number[] = [];
@@ -65,7 +62,6 @@ export function createReviewIndex(
     if (pos > 0 && compareNewestFirst(reviews[pos - 1]!, review) >= 0) {
       throw new Error(`createReviewIndex: reviews are not newest first at position ${pos} (id ${review.id})`);
     }
-    dates[pos] = review.date;
     ratings[pos] = review.rating;
     ratingLists[review.rating]?.push(pos);
     (review.response ? replied : unreplied).push(pos);
@@ -74,7 +70,6 @@ export function createReviewIndex(
     reviews,
     business,
     terms: buildBusinessTerms(business),
-    dates,
     ratings,
     byRating: ratingLists.map((list) => (list.length === 0 ? EMPTY_LIST : Int32Array.from(list))),
     byTechnician: buildPostingLists(n, (pos) => reviews[pos]!.technicians),
@@ -87,38 +82,9 @@ export function createReviewIndex(
   };
 }
 
-/** First position whose date is before `date`: the reviews dated on or after it are positions [0, result). */
-function endOfSince(dates: readonly string[], date: string): number {
-  let lo = 0;
-  let hi = dates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dates[mid]! >= date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First position dated on or before `date`. */
-function startOfUntil(dates: readonly string[], date: string): number {
-  let lo = 0;
-  let hi = dates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dates[mid]! > date) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Positions [lo, hi) of the reviews dated within since..until, both inclusive and optional. */
 export function findDateRange(index: ReviewIndex, since?: string, until?: string): { lo: number; hi: number } {
-  const lo = until === undefined ? 0 : startOfUntil(index.dates, until);
-  const hi = since === undefined ? index.dates.length : endOfSince(index.dates, since);
+  const lo = until === undefined ? 0 : countAfter(index.reviews, until);
+  const hi = since === undefined ? index.reviews.length : countSince(index.reviews, since);
   return { lo, hi: Math.max(lo, hi) };
-}
-
-/** How many reviews are dated on or after `date` (YYYY-MM-DD); they are the first ones of `index.reviews`. */
-export function countReviewsSince(index: ReviewIndex, date: string): number {
-  return endOfSince(index.dates, date);
 }

@@ -3,15 +3,16 @@
  * throw `HttpError`; the error middleware and `sendError` are the only places that write it.
  */
 import type { ServerResponse } from 'node:http';
-import type { ErrorBody, ErrorIssue } from '../../core/schemas/errors.ts';
+import { READ_HEADERS } from '../../core/publishing/headers.ts';
+import type { ErrorBody, ErrorCode, ErrorIssue } from '../../core/schemas/errors.ts';
 
 export class HttpError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly issues: ErrorIssue[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {}) {
+  constructor(status: number, code: ErrorCode, message: string, options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {}) {
     super(message);
     this.status = status;
     this.code = code;
@@ -27,7 +28,7 @@ export class HttpError extends Error {
 export function sendError(
   res: ServerResponse,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {},
 ): void {
@@ -41,8 +42,7 @@ export function sendHttpError(res: ServerResponse, error: HttpError): void {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'Cache-Control': 'no-store',
-    'Access-Control-Allow-Origin': '*',
-    'X-Content-Type-Options': 'nosniff',
+    ...READ_HEADERS,
   });
   res.end(body);
 }

@@ -1,5 +1,6 @@
 /** A live JSON answer: strong ETag from its bytes, so clients can revalidate searches too. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { READ_HEADERS } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { sendRepresentation } from './send-representation.ts';
 
@@ -9,9 +10,7 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, json: string
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
       'Cache-Control': 'public, max-age=60',
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'ETag',
-      'X-Content-Type-Options': 'nosniff',
+      ...READ_HEADERS,
     },
     lastModifiedMs,
     identity: { body, etag: strongEtag(body) },

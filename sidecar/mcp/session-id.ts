@@ -25,8 +25,10 @@ export function createSessionIds(secret: string): SessionIds {
     verify(id) {
       const match = ID_PATTERN.exec(id);
       if (match === null) return false;
-      const given = Buffer.from(match[2]!, 'base64url');
-      const expected = sign(match[1]!);
+      // Compare the text, not decoded bytes: the last base64url character has two unused bits, so
+      // decoding would accept four spellings of one MAC.
+      const given = Buffer.from(match[2]!);
+      const expected = Buffer.from(sign(match[1]!).toString('base64url'));
       return given.length === expected.length && timingSafeEqual(given, expected);
     },
   };

@@ -7,7 +7,7 @@ import { Router } from 'express';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { IsoDateSchema } from '../../core/schemas/content.ts';
-import { countReviewsSince } from '../../core/search/index.ts';
+import { countSince } from '../../core/order.ts';
 import { renderSinceBody } from '../../core/dataset/render-json.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
@@ -50,7 +50,7 @@ export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild })
         });
       }
       const build = getBuild();
-      const identity = bodyFor(build, countReviewsSince(build.live.index, date));
+      const identity = bodyFor(build, countSince(build.live.index.reviews, date));
       sendRepresentation(req, res, {
         headers: staticHeadersOf(`${PATHS.sincePrefix}${date}`, build.live.urls),
         lastModifiedMs: build.dataLastModifiedMs,

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
+import type { Logger } from '../logger.ts';
 import { loadBuild, readBuildId, type LoadedBuild } from './load-build.ts';
 
 export type BuildStore = {
@@ -13,8 +14,6 @@ export type BuildStore = {
   /** Loads the build on disk if it differs from the one served; true when it swapped. */
   refresh(): Promise<boolean>;
 };
-
-export type BuildStoreLog = (event: string, fields: Record<string, unknown>) => void;
 
 /**
  * A cheap signature of the manifest file: a swapped-in build is a new file (new inode), so an
@@ -29,7 +28,7 @@ async function manifestSignature(distDir: string): Promise<string | undefined> {
   }
 }
 
-export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: BuildStoreLog }): Promise<BuildStore> {
+export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: Logger }): Promise<BuildStore> {
   let signature = await manifestSignature(options.distDir);
   let current = await loadBuild(options.distDir, options.publicUrl);
   let inFlight: Promise<boolean> | undefined;
@@ -48,11 +47,11 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
       const previous = current.id;
       current = next;
       signature = seen;
-      options.log?.('build_swapped', { from: previous, to: next.id });
+      options.log?.info('build_swapped', { from: previous, to: next.id });
       return true;
     } catch (error) {
       // A build being swapped in may be briefly absent or incomplete: keep serving the current one.
-      options.log?.('build_reload_failed', { error: (error as Error).message });
+      options.log?.warn('build_reload_failed', { error: (error as Error).message });
       return false;
     }
   }

@@ -13,8 +13,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { appendHubQuery } from './callback-url.ts';
 import type { CallbackClient } from './callback-client.ts';
 import type { ClaimedDelivery, HubStore, Subscription, TopicSnapshot } from './hub-store.ts';
-import type { HubLogger } from './hub-logger.ts';
-import { formatTopicLinkHeader } from './link-header.ts';
+import type { Logger } from '../logger.ts';
+import { topicLinkHeader } from '../../core/publishing/headers.ts';
 
 export type DeliveryWorkerOptions = {
   retryDelaysMs: readonly number[];
@@ -42,7 +42,7 @@ export function createDeliveryWorker(deps: {
   client: CallbackClient;
   hubUrl: string;
   now: () => number;
-  log: HubLogger;
+  log: Logger;
   options: DeliveryWorkerOptions;
 }): DeliveryWorker {
   const { store, client, hubUrl, now, log, options } = deps;
@@ -85,7 +85,7 @@ export function createDeliveryWorker(deps: {
           if (claims.length === room) continue;
         }
       } catch (err) {
-        log.error('websub delivery loop failed', { error: String(err) });
+        log.error('websub_delivery_loop_failed', { error: String(err) });
       }
       if (running) await sleep(options.pollIntervalMs);
     }
@@ -95,12 +95,12 @@ export function createDeliveryWorker(deps: {
     if (now() - lastSweep < options.sweepIntervalMs) return;
     lastSweep = now();
     const removed = await store.removeExpiredSubscriptions(lastSweep);
-    if (removed > 0) log.info('websub expired subscriptions removed', { count: removed });
+    if (removed > 0) log.info('websub_subscriptions_expired', { count: removed });
   }
 
   function track(work: Promise<void>) {
     const tracked = work
-      .catch((err: unknown) => log.error('websub delivery failed unexpectedly', { error: String(err) }))
+      .catch((err: unknown) => log.error('websub_delivery_crashed', { error: String(err) }))
       .finally(() => {
         inFlight.delete(tracked);
         wake();
@@ -121,12 +121,12 @@ export function createDeliveryWorker(deps: {
     const signal = abort.signal;
     const snapshot = await snapshotFor(claim);
     if (!snapshot) {
-      log.error('websub delivery without topic content', { topic: claim.topic });
+      log.error('websub_delivery_without_content', { topic: claim.topic });
       return store.releaseDelivery(claim);
     }
     const headers: Record<string, string> = {
       'content-type': snapshot.contentType,
-      link: formatTopicLinkHeader(hubUrl, claim.topic),
+      link: topicLinkHeader(hubUrl, claim.topic),
     };
     if (claim.secret !== null) {
       headers['x-hub-signature'] = `sha256=${createHmac('sha256', claim.secret).update(snapshot.body).digest('hex')}`;
@@ -141,13 +141,13 @@ export function createDeliveryWorker(deps: {
     }
     if (status === 410) {
       const removed = await store.removeSubscriptionById(claim.subscriptionId);
-      if (removed) log.info('websub subscription removed: callback answered 410 Gone', { topic: claim.topic, callback: claim.callback });
+      if (removed) log.info('websub_subscription_gone', { topic: claim.topic, callback: claim.callback });
       return;
     }
     const failure = result.ok ? `HTTP ${status}` : result.message;
     const delay = options.retryDelaysMs[claim.attempts] ?? options.retryDelaysMs.at(-1) ?? 0;
     const outcome = await store.failDelivery(claim, { nextAttemptAt: now() + delay, maxAttempts: options.maxAttempts });
-    log.info('websub delivery attempt failed', { topic: claim.topic, callback: claim.callback, failure, outcome: outcome.outcome });
+    log.info('websub_delivery_failed', { topic: claim.topic, callback: claim.callback, failure, outcome: outcome.outcome });
     if (outcome.outcome === 'removed') await sendDenied(outcome.subscription, failure);
   }
 

@@ -19,7 +19,7 @@ import { createCallbackClient, type CallbackClient } from './callback-client.ts'
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
-import { silentLogger, type HubLogger } from './hub-logger.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { TopicSource } from './topic-source.ts';
 
 /** `Config.websub`, plus tuning that tests and benchmarks shorten. */
@@ -60,7 +60,9 @@ export type HubDeps = {
   client?: CallbackClient;
   now?: () => number;
   challenge?: () => string;
-  log?: HubLogger;
+  log?: Logger;
+  /** False while the store cannot be opened (store-connector.ts): requests then get 503 hub_unavailable. */
+  storeReady?: () => boolean;
 };
 
 /** What the router answers: 202, or an error status with the service's error body. */
@@ -100,7 +102,7 @@ export function createHub(deps: HubDeps): Hub {
 
   const runInBackground = (work: Promise<unknown>) => {
     const tracked = work
-      .catch((err: unknown) => log.error('websub background task failed', { error: String(err) }))
+      .catch((err: unknown) => log.error('websub_background_task_failed', { error: String(err) }))
       .finally(() => background.delete(tracked));
     background.add(tracked);
   };
@@ -116,7 +118,7 @@ export function createHub(deps: HubDeps): Hub {
     const fields = { mode: request.mode, topic: request.topic, callback: request.callback };
     if (!verified) {
       const why = result.ok ? `HTTP ${result.response.status}${answer && answer.status < 300 ? ', body is not the challenge' : ''}` : result.message;
-      log.info('websub intent not verified', { ...fields, why });
+      log.info('websub_intent_not_verified', { ...fields, why });
       return;
     }
     try {
@@ -128,13 +130,13 @@ export function createHub(deps: HubDeps): Hub {
         await store.removeSubscription(request.topic, request.callback);
       }
     } catch (err) {
-      log.error('websub verified intent could not be saved', { ...fields, error: String(err) });
+      log.error('websub_intent_not_saved', { ...fields, error: String(err) });
       // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
       // rather than wait for notifications that will never come.
       if (request.mode === 'subscribe') await sendDenied(request, 'the hub could not save the subscription; subscribe again later', signal);
       return;
     }
-    log.info('websub intent verified', fields);
+    log.info('websub_intent_verified', fields);
   }
 
   async function sendDenied(request: { topic: string; callback: string }, reason: string, signal: AbortSignal): Promise<void> {
@@ -146,7 +148,7 @@ export function createHub(deps: HubDeps): Hub {
     const checks: TopicCheck[] = [];
     for (const topic of topicUrls) {
       const content = await topics.read(topic).catch((err: unknown) => {
-        log.error('websub topic could not be read', { topic, error: String(err) });
+        log.error('websub_topic_unreadable', { topic, error: String(err) });
         return undefined;
       });
       if (!content) {
@@ -161,7 +163,7 @@ export function createHub(deps: HubDeps): Hub {
       const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
       lastRecorded.set(topic, hash);
       checks.push({ topic, ...recorded });
-      if (recorded.changed) log.info('websub topic changed', { topic, hash, subscribers: recorded.enqueued });
+      if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
     }
     if (checks.some((c) => c.enqueued > 0)) worker.wake();
     return checks;
@@ -236,18 +238,21 @@ export function createHub(deps: HubDeps): Hub {
     return { status: 202 };
   }
 
+  const unavailable = (): HubAnswer => ({
+    status: 503,
+    body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
+    retryAfterSeconds: 30,
+  });
+
   const hub: Hub = {
     async handleRequest(form) {
+      if (deps.storeReady?.() === false) return unavailable();
       try {
         return await answerRequest(form);
       } catch (err) {
         // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
-        log.error('websub store unavailable', { error: String(err) });
-        return {
-          status: 503,
-          body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
-          retryAfterSeconds: 30,
-        };
+        log.error('websub_store_unavailable', { error: String(err) });
+        return unavailable();
       }
     },
 

@@ -12,6 +12,7 @@ import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { InsightsSchema } from '../../core/schemas/insights.ts';
 import { buildOpenApiExamples } from '../../core/openapi/examples.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
+import { ErrorCodeSchema } from '../../core/schemas/errors.ts';
 import { SearchFiltersShape } from '../../core/schemas/search.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from '../insights/load-fixtures.ts';
@@ -130,6 +131,11 @@ describe('buildOpenApiDocument', () => {
     const withInsights = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
     expect(withInsights.components.schemas.Insights.properties.aspects.items).toEqual({ $ref: '#/components/schemas/OpenApiTestAspect' });
     expect(withInsights.components.schemas.OpenApiTestAspect.required).toEqual(['aspect', 'score']);
+  });
+
+  it('lists every error code in the Error schema', () => {
+    expect(doc.components.schemas.Error.properties.error.enum).toEqual(ErrorCodeSchema.options);
+    expect(ErrorCodeSchema.options).toEqual(expect.arrayContaining(['invalid_parameters', 'not_found', 'rate_limited', 'internal_error']));
   });
 
   it('is deterministic', () => {

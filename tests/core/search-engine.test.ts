@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
+import { countSince } from '../../core/order.ts';
 import {
-  countReviewsSince,
   createReviewIndex,
   parseSearchParams,
   resolveSearchQuery,
@@ -288,23 +288,23 @@ describe('searchReviews', () => {
     expect(searchReviews(index, { since: '2099-01-01', limit: 20 }).total).toBe(0);
     const emptyIndex = createReviewIndex([], business);
     expect(searchReviews(emptyIndex, { query: 'leak', limit: 20 })).toEqual({ reviews: [], count: 0, total: 0, limit: 20, offset: 0 });
-    expect(countReviewsSince(emptyIndex, '2020-01-01')).toBe(0);
+    expect(countSince(emptyIndex.reviews, '2020-01-01')).toBe(0);
   });
 });
 
-describe('countReviewsSince', () => {
+describe('countSince', () => {
   const index = createReviewIndex(reviews, business);
   const dates = [...new Set(reviews.map((r) => r.date))];
 
   it.each([['1999-01-01'], ['2099-12-31'], ...dates.slice(0, 40).map((d) => [d]), ...dates.slice(-5).map((d) => [d])])(
     'counts the reviews dated on or after %s',
     (date) => {
-      expect(countReviewsSince(index, date)).toBe(reviews.filter((r) => r.date >= date).length);
+      expect(countSince(index.reviews, date)).toBe(reviews.filter((r) => r.date >= date).length);
     },
   );
 
   it('counts a prefix of the newest-first array', () => {
-    const count = countReviewsSince(index, '2025-01-01');
+    const count = countSince(index.reviews, '2025-01-01');
     expect(reviews.slice(0, count).every((r) => r.date >= '2025-01-01')).toBe(true);
     expect(reviews[count]!.date < '2025-01-01').toBe(true);
   });

@@ -117,3 +117,21 @@ describe('unknown paths and methods', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('every public read answer', () => {
+  it.each([
+    ['a static dataset', '/reviews.json'],
+    ['a since snapshot', '/api/reviews/since/2025-02-28'],
+    ['a live since answer', '/api/reviews/since/2001-01-01'],
+    ['a search', '/api/reviews/search?rating=5'],
+    ['a 400', '/api/reviews/search?rating=9'],
+    ['a 404', '/nothing-here.json'],
+  ])('%s carries the same CORS and nosniff headers', async (_label, p) => {
+    const res = await get(sidecar.url, p);
+    expect({
+      origin: header(res, 'access-control-allow-origin'),
+      exposed: header(res, 'access-control-expose-headers'),
+      nosniff: header(res, 'x-content-type-options'),
+    }).toEqual({ origin: '*', exposed: 'ETag, Link', nosniff: 'nosniff' });
+  });
+});

@@ -14,7 +14,7 @@ import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
 import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
-import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
+import type { Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { TestCa } from '../helpers/https-ca.ts';
@@ -58,7 +58,7 @@ export async function startHubHarness(options: {
   client?: Partial<CallbackClientOptions>;
   rateLimit?: RateLimitOptions;
   start?: boolean;
-  log?: HubLogger;
+  log?: Logger;
 }): Promise<HubHarness> {
   let app: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end();
   const server = createServer((req, res) => app(req, res));

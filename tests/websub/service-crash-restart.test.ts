@@ -136,7 +136,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
 
   /** Subscribes every path to the Atom feed and waits until the service logged each verification. */
   async function subscribeAll(service: Service) {
-    const verifiedBefore = service.output().split('websub intent verified').length - 1;
+    const verifiedBefore = service.output().split('websub_intent_verified').length - 1;
     for (const p of paths) {
       const res = await fetch(`${service.url}/api/websub/hub`, {
         method: 'POST',
@@ -145,7 +145,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
       });
       expect(res.status).toBe(202);
     }
-    const verified = () => service.output().split('websub intent verified').length - 1 - verifiedBefore;
+    const verified = () => service.output().split('websub_intent_verified').length - 1 - verifiedBefore;
     await waitUntil(async () => (verified() === SUBSCRIBERS ? { value: true } : undefined), 10_000);
   }
 
@@ -201,7 +201,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     const third = await startService(env);
     services.push(third);
     await waitUntil(async () => (reached('r-offline-2') === SUBSCRIBERS ? { value: true } : undefined), 10_000);
-    expect(third.output()).toContain('"event":"websub topic changed","topic":"https://reviews.example.com/feed.xml"');
+    expect(third.output()).toContain('"event":"websub_topic_changed","topic":"https://reviews.example.com/feed.xml"');
     await stopService(third, 'SIGTERM');
   }, 30_000);
 });

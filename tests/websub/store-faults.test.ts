@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { HubLogger } from '../../sidecar/websub/hub-logger.ts';
+import type { Logger, LogEvent } from '../../sidecar/logger.ts';
 import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
@@ -30,9 +30,9 @@ afterAll(async () => {
 });
 
 function recordingLog() {
-  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  const log: HubLogger = { info: at('info'), warn: at('warn'), error: at('error') };
+  const lines: { level: string; message: LogEvent; fields?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (message: LogEvent, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   return { log, lines };
 }
 
@@ -83,10 +83,10 @@ describe('SQLite store on a full disk', () => {
         expect(denial!.query.get('hub.reason')).toMatch(/could not save/);
       }
       for (const p of stored) expect(sub.denials(p)).toHaveLength(0);
-      const errors = lines.filter((l) => l.level === 'error' && l.message === 'websub verified intent could not be saved');
+      const errors = lines.filter((l) => l.level === 'error' && l.message === 'websub_intent_not_saved');
       expect(errors).toHaveLength(denied.length);
       expect(String(errors[0]!.fields?.error)).toMatch(/database or disk is full/);
-      expect(lines.filter((l) => l.message === 'websub intent verified')).toHaveLength(stored.size);
+      expect(lines.filter((l) => l.message === 'websub_intent_verified')).toHaveLength(stored.size);
     } finally {
       await h.close();
     }
@@ -119,7 +119,7 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
       await proxy.cut();
       const denial = await sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
       expect(denial.query.get('hub.reason')).toMatch(/could not save/);
-      expect(lines.some((l) => l.level === 'error' && l.message === 'websub verified intent could not be saved')).toBe(true);
+      expect(lines.some((l) => l.level === 'error' && l.message === 'websub_intent_not_saved')).toBe(true);
 
       // While it is down, nothing is accepted that could not be kept.
       const refused = await h.subscribe(sub.callback('/pg-refused'), h.topics.feedXml);

@@ -1,6 +1,6 @@
 /** `get_reviews_since`: the MCP twin of GET /api/reviews/since/{date}, paged. */
 import { z } from 'zod';
-import { countReviewsSince } from '../../../core/search/index.ts';
+import { countSince } from '../../../core/order.ts';
 import { IsoDateSchema } from '../../../core/schemas/content.ts';
 import { ReviewListSchema } from '../../../core/schemas/published.ts';
 import { SearchFiltersShape } from '../../../core/schemas/search.ts';
@@ -36,7 +36,7 @@ export function registerGetReviewsSinceTool(tools: ToolRegistry, deps: McpServer
     if (issues.length > 0) return { ok: false, issues };
     const { dataset, index } = deps.getLive();
     // Reviews are newest first, so those on or after `date` are a prefix of the dataset.
-    const total = countReviewsSince(index, date);
+    const total = countSince(index.reviews, date);
     const reviews = dataset.reviews.slice(Math.min(page.offset, total), Math.min(page.offset + limit, total));
     const result = { reviews, count: reviews.length, total, limit };
     return { ok: true, value: { ...result, next_cursor: nextCursorOf(page, result) } };

@@ -1,5 +1,5 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { countSince } from '../../../../../core/dataset/since.ts';
+import { countSince } from '../../../../../core/order.ts';
 import { renderSinceBody } from '../../../../../core/dataset/render-json.ts';
 import { selectSinceSnapshotDates } from '../../../../../core/dataset/since-snapshots.ts';
 import { getBuildData, jsonResponse } from '../../../../lib/build-data.ts';
