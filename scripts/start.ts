@@ -2,12 +2,19 @@
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
  * URL or build code changed), then serves the whole service on one origin.
  */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../core/config.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { buildOptionsFor, buildSite, readManifest } from './build.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 const config = readConfigOrExit();
+if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`No content folder at ${path.resolve(config.contentDir)}: set CONTENT_DIR to the folder that holds business.json and reviews/.`);
+  process.exit(1);
+}
 const options = buildOptionsFor(config);
 const manifest = await readManifest(config.distDir);
 const fingerprint = await computeSourceFingerprint(options);
@@ -22,4 +29,20 @@ if (manifest?.source !== fingerprint) {
     console.log(`Built ${Object.keys(result.manifest.files).length} files in ${(result.ms / 1000).toFixed(1)} s.`);
   }
 }
-await runSidecar(config);
+const sidecar = await runSidecar(config);
+console.log(describeOpenUrl(config, sidecar.url));
+
+/**
+ * The last line of the start-up output, for people: the public URL when it is this machine on this
+ * port (the default), else where this machine reaches the service, with the public URL beside it.
+ */
+function describeOpenUrl(config: Config, listening: string): string {
+  const port = new URL(listening).port;
+  const local = new URL(config.serviceUrl);
+  local.port = port;
+  const publicUrl = new URL(config.publicUrl);
+  if (['localhost', '127.0.0.1', '[::1]'].includes(publicUrl.hostname) && publicUrl.port === port) {
+    return `Reviews service ready: open ${publicUrl.origin}/ (Ctrl-C stops it)`;
+  }
+  return `Reviews service ready: open ${local.origin}/ (public URL ${publicUrl.origin}; Ctrl-C stops it)`;
+}

