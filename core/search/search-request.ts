@@ -29,7 +29,7 @@ export function runSearchRequest(index: ReviewIndex, params: URLSearchParams): S
   const cursors = filters.getAll(CURSOR_PARAMETER);
   filters.delete(CURSOR_PARAMETER);
   const parsed = parseSearchParams(filters);
-  const resolved = parsed.ok ? resolveSearchQuery(parsed.input, index) : parsed;
+  const resolved = resolveSearchQuery(parsed.input, index, parsed.issues);
   const issues = resolved.ok ? [] : [...resolved.issues];
   if (cursors.length > 1) {
     issues.push({ path: [CURSOR_PARAMETER], message: `must be given at most once (given ${cursors.length} times)`, code: 'repeated_parameter' });
