@@ -5,7 +5,7 @@
  */
 import { Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
-import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import type { LoadedBuild } from '../static/load-build.ts';
 
 export function createSearchPageRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
@@ -19,7 +19,8 @@ export function createSearchPageRouter({ getBuild }: { getBuild: () => LoadedBui
     .route(PATHS.searchPage)
     .get(async (req, res, next) => {
       const build = getBuild();
-      if (build.pages === undefined) throw new HttpError(503, 'search_page_unavailable', 'This build has no search page; use /api/reviews/search.');
+      // A build made before on-demand pages existed has none: /search/ is then unknown (404).
+      if (build.pages === undefined) return next();
       await build.pages(req, res, next, { live: build.live });
     })
     .all(() => {
