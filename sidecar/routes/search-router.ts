@@ -15,7 +15,7 @@ export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }
       const build = getBuild();
       const live = build.live;
       const params = parseSearchParams(new URLSearchParams(queryString));
-      const resolved = params.ok ? resolveSearchQuery(params.input, live.index) : params;
+      const resolved = resolveSearchQuery(params.input, live.index, params.issues);
       if (!resolved.ok) {
         throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', {
           issues: resolved.issues,
