@@ -5,14 +5,18 @@
  * opaque paging cursor of core/paging.ts, fingerprinted over the resolved filters without `limit`,
  * exactly as the MCP tool `search_reviews` issues it, so a cursor means the same page everywhere.
  */
+import { z } from 'zod';
 import { decodeCursor, encodeNextCursor, fingerprintFilters } from '../paging.ts';
 import type { ErrorIssue } from '../schemas/errors.ts';
+import { SearchFiltersShape } from '../schemas/search.ts';
 import { parseSearchParams } from './parse-search-params.ts';
 import { resolveSearchQuery, type ResolvedSearchQuery } from './resolve-search-query.ts';
 import type { ReviewIndex } from './review-index.ts';
 import { searchReviews, type SearchPage } from './search-reviews.ts';
 
 export const CURSOR_PARAMETER = 'cursor';
+/** The search parameters plus the cursor, which parseSearchParams then reads like any other (given once). */
+const SEARCH_REQUEST_SHAPE = { ...SearchFiltersShape, [CURSOR_PARAMETER]: z.string() };
 
 export type SearchRequest =
   | { ok: true; query: ResolvedSearchQuery; page: SearchPage; nextCursor: string | null }
@@ -25,21 +29,15 @@ function fingerprintOf(query: ResolvedSearchQuery): string {
 }
 
 export function runSearchRequest(index: ReviewIndex, params: URLSearchParams): SearchRequest {
-  const filters = new URLSearchParams(params);
-  const cursors = filters.getAll(CURSOR_PARAMETER);
-  filters.delete(CURSOR_PARAMETER);
-  const parsed = parseSearchParams(filters);
-  const resolved = parsed.ok ? resolveSearchQuery(parsed.input, index) : parsed;
-  const issues = resolved.ok ? [] : [...resolved.issues];
-  if (cursors.length > 1) {
-    issues.push({ path: [CURSOR_PARAMETER], message: `must be given at most once (given ${cursors.length} times)`, code: 'repeated_parameter' });
-  }
-  if (!resolved.ok || issues.length > 0) return { ok: false, issues };
+  const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE);
+  const { [CURSOR_PARAMETER]: cursor, ...filters } = input;
+  const resolved = resolveSearchQuery(filters, index, issues);
+  if (!resolved.ok) return { ok: false, issues: resolved.issues };
 
   const fingerprint = fingerprintOf(resolved.query);
   let offset = 0;
-  if (cursors.length === 1) {
-    const decoded = decodeCursor(cursors[0]!, fingerprint);
+  if (typeof cursor === 'string') {
+    const decoded = decodeCursor(cursor, fingerprint);
     if (!decoded.ok) return { ok: false, issues: [{ path: [CURSOR_PARAMETER], message: decoded.message, code: 'invalid_cursor' }] };
     offset = decoded.offset;
   }
