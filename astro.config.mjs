@@ -3,6 +3,7 @@
 // it passes the content folder and public URL through the environment, which this config parses
 // once with the service's one configuration schema (core/config.ts).
 import { defineConfig } from 'astro/config';
+import node from '@astrojs/node';
 import path from 'node:path';
 import { formatConfigProblems, parseConfig } from './core/config.ts';
 
@@ -16,13 +17,29 @@ export default defineConfig({
   // Build plumbing set by scripts/lib/run-astro-build.ts, not configuration: a fresh folder per build.
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
+  // Every page is prerendered except the search page (`prerender = false`), which the sidecar renders
+  // on demand through the Node adapter in middleware mode (sidecar/routes/search-page.ts).
   output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  // Sessions would need a store; no page uses them.
+  session: false,
   site: config.publicUrl,
   trailingSlash: 'ignore',
   // Pages carry their small stylesheet inline: one request per page, nothing render-blocking.
-  build: { format: 'directory', inlineStylesheets: 'always' },
+  // The static files stay at the root of the build, as without an adapter. The on-demand code is
+  // built in the cache folder, inside the project, where the prerendering step finds the project's
+  // packages; scripts/build.ts then copies it into the build's `_server/`, which is never served.
+  build: {
+    format: 'directory',
+    inlineStylesheets: 'always',
+    client: './',
+    server: process.env.ASTRO_CACHE_DIR ? path.join(process.env.ASTRO_CACHE_DIR, 'server/') : './_server/',
+  },
   devToolbar: { enabled: false },
   vite: {
+    // The on-demand code imports no package at run time: the build folder may live anywhere (tests
+    // build into temporary folders) and still run.
+    environments: { ssr: { resolve: { noExternal: true } } },
     define: {
       'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(path.resolve(config.contentDir)),
       'import.meta.env.REVIEWS_PUBLIC_URL': JSON.stringify(config.publicUrl),

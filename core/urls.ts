@@ -22,6 +22,11 @@ export const PATHS = {
   developers: '/developers/',
   apiReference: '/developers/api/',
   searchPage: '/search/',
+  /** The HTML "page not found", sent with status 404 to browsers (sidecar/http/html-not-found.ts). */
+  notFoundPage: '/404.html',
+  /** The review widget for other sites: the script, and the page for an `<iframe>`. */
+  widget: '/widget.js',
+  embed: '/embed/',
   sitemap: '/sitemap.xml',
   robots: '/robots.txt',
   llms: '/llms.txt',
@@ -30,6 +35,21 @@ export const PATHS = {
   faviconIco: '/favicon.ico',
   touchIcon: '/apple-touch-icon.png',
 } as const;
+
+/**
+ * Whether a path belongs to machines (the API, datasets, feeds, the OpenAPI document, /mcp, the
+ * hub), whose errors are always JSON, rather than to the human pages, where a browser gets an HTML 404.
+ * Anything under `/api/` or `/.well-known/`, `/mcp`, and any `.json` or `.xml` path counts.
+ */
+export function isMachinePath(path: string): boolean {
+  return (
+    path.startsWith('/api/') ||
+    path.startsWith('/.well-known/') ||
+    path === PATHS.mcp ||
+    path.startsWith(`${PATHS.mcp}/`) ||
+    /\.(json|xml)$/i.test(path)
+  );
+}
 
 /** Path of the human archive page that lists a month's reviews; each review is an anchor on it. */
 export function archivePath(month: string): string {

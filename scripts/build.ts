@@ -3,14 +3,14 @@
  * write the manifest, then swap it in place of the output folder. Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { latestDataDate } from '../core/dataset/build-dataset.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
-import { MANIFEST_FILE, ManifestSchema, type Manifest } from '../core/publishing/manifest.ts';
+import { MANIFEST_FILE, ManifestSchema, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
@@ -42,15 +42,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const buildsDir = path.join(path.dirname(outDir), '.builds');
   const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const staging = path.join(buildsDir, `staging-${id}`);
+  const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await mkdir(buildsDir, { recursive: true });
   try {
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
       outDir: staging,
-      cacheDir: path.join(BUILD_CACHE_DIR, id),
+      cacheDir,
       verbose: options.verbose,
     });
+    // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
+    await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
     const previous = await readManifest(outDir);
     const manifest = await finalizeBuild(staging, {
       urls: createServiceUrls(options.publicUrl),
@@ -64,7 +67,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     return { ok: false, message: (error as Error).message };
   } finally {
     await rm(staging, { recursive: true, force: true });
-    await rm(path.join(BUILD_CACHE_DIR, id), { recursive: true, force: true });
+    await rm(cacheDir, { recursive: true, force: true });
   }
 }
 

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeReview, getAnalysisText } from '../core/insights/analyze-review.ts';
-import { parseAspectModel } from '../core/insights/aspect-model.ts';
+import { parseAspectModel, withTechnicians } from '../core/insights/aspect-model.ts';
 import type { AspectModel } from '../core/insights/aspect-model.ts';
 import { EvalSetSchema, evaluateModel, POLARITIES } from '../core/insights/evaluate.ts';
 import type { EvalReport, EvalSentence, PolarityMetrics } from '../core/insights/evaluate.ts';
@@ -37,7 +37,8 @@ if (!parsedModel.ok) {
   for (const issue of parsedModel.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`);
   process.exit(1);
 }
-const model = parsedModel.model;
+const business = JSON.parse(readFileSync(join(root, 'content/business.json'), 'utf8')) as { technicians: { name: string; aliases?: string[] }[] };
+const model = withTechnicians(parsedModel.model, business.technicians);
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -81,6 +82,7 @@ function printCorpusReport(split: CorpusSplit, r: ReviewEvalReport) {
       `  (${d.true_positives} of ${d.labels} found, ${d.detected} detected)`,
   );
   console.log(`every aspect and polarity right: ${pct(r.exact_reviews)} of reviews`);
+  console.log(`reviews with a labelled complaint given a negative aspect: ${pct(r.complaints_flagged)}`);
   console.log(`polarity on the ${r.system.pairs} detected labelled aspects:`);
   printPolarityTable([
     ['analyzer', r.system],

@@ -9,10 +9,17 @@
  *   service untouched.
  * - No service listening: the build is in place; the next start serves it and notifies, because the
  *   hub compares every topic with the content it last notified when it starts. Exit 0.
+ *
+ * `npm run publish -- --ping-only <sidecar URL>` builds nothing: for a build deployed some other way
+ * (a CDN upload, a sidecar on another host), it sends the same pings to that sidecar's hub, for the
+ * topics under PUBLIC_URL. With a build in DIST_DIR it then waits until the sidecar serves that build,
+ * so a sidecar that was not given the new build is reported rather than silently notifying nobody.
  */
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
-import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
+import type { Config } from '../core/config.ts';
+import { parseArgs } from 'node:util';
+import { buildOptionsFor, buildSite, readManifest, type BuildOptions } from './build.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
@@ -50,6 +57,23 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const confirmed = await waitUntilServed(options.serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
   if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
   return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
+}
+
+export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { ok: false; message: string };
+
+/** `--ping-only`: the pings alone, to a sidecar that something else gave the new build. */
+export async function pingHub(options: { serviceUrl: string; publicUrl: string; manifest: Manifest | undefined; confirmTimeoutMs?: number }): Promise<PingResult> {
+  const topics = createServiceUrls(options.publicUrl).topics();
+  const hubUrl = `${options.serviceUrl}${PATHS.hub}`;
+  for (const topic of topics) {
+    const sent = await sendPublishPing(hubUrl, topic);
+    if (sent === 'not-running') return { ok: false, message: `nothing answers at ${options.serviceUrl} (connection refused)` };
+    if (sent !== 'accepted') return { ok: false, message: sent };
+  }
+  if (!options.manifest) return { ok: true, topics, confirmed: false };
+  const changes = topics.map((topic) => ({ topic, path: new URL(topic).pathname, changed: true }));
+  const served = await waitUntilServed(options.serviceUrl, options.manifest, changes, options.confirmTimeoutMs ?? 10_000);
+  return served.ok ? { ok: true, topics, confirmed: true } : { ok: false, message: served.message };
 }
 
 /** One ping; a 429 is retried after its Retry-After (the hub limits requests per client address). */
@@ -109,6 +133,8 @@ function errorCode(error: unknown): string | undefined {
 
 if (import.meta.main) {
   const config = readConfigOrExit();
+  const pingOnly = readPingOnlyArgument(process.argv.slice(2));
+  if (pingOnly !== undefined) await runPingOnly(pingOnly, config);
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
   const result = await publishSite({ build, serviceUrl });
@@ -135,4 +161,35 @@ if (import.meta.main) {
         (changed.length > 0 ? '; its hub is notifying the subscribers of the changed topics.' : '; no topic changed, so nobody is notified.'),
     );
   }
+}
+
+/** The sidecar URL after `--ping-only`, or undefined for a whole publish; a bad command line exits 2. */
+function readPingOnlyArgument(argv: string[]): string | undefined {
+  let value: string | undefined;
+  try {
+    value = parseArgs({ args: argv, options: { 'ping-only': { type: 'string' } }, strict: true }).values['ping-only'];
+  } catch (error) {
+    console.error(`${(error as Error).message}\nusage: npm run publish [-- --ping-only <sidecar URL>]`);
+    process.exit(2);
+  }
+  if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) {
+    console.error(`--ping-only: "${value}" is not an http(s) URL of a sidecar, e.g. https://reviews.example.com`);
+    process.exit(2);
+  }
+  return value?.replace(/\/+$/, '');
+}
+
+async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
+  const result = await pingHub({ serviceUrl: sidecarUrl, publicUrl: config.publicUrl, manifest: await readManifest(config.distDir) });
+  if (!result.ok) {
+    console.error(`Could not notify the sidecar: ${result.message}`);
+    process.exit(1);
+  }
+  console.log(`Pinged the hub at ${sidecarUrl}${PATHS.hub} for ${result.topics.join(', ')}.`);
+  console.log(
+    result.confirmed
+      ? `The sidecar serves the build in ${config.distDir}/; its hub is notifying the subscribers of each topic whose bytes changed.`
+      : `Its hub notifies the subscribers of each topic whose bytes changed (no build in ${config.distDir}/ to compare with what it serves).`,
+  );
+  process.exit(0);
 }

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findStrongestSpans, prepareReview, selectContext, getAnalysisText } from '../core/insights/analyze-review.ts';
 import { AspectConfigSchema } from '../core/schemas/aspect-config.ts';
-import { compileAspectModel } from '../core/insights/aspect-model.ts';
+import { compileAspectModel, withTechnicians } from '../core/insights/aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures } from '../core/insights/learned-model.ts';
 import type { LearnedWeights } from '../core/insights/learned-model.ts';
 import { loadCorpusSplit } from '../tests/fixtures/insights-corpus/load-corpus.ts';
@@ -33,7 +33,9 @@ const PRUNE_BELOW = option('--prune', 0.02);
 const started = performance.now();
 const config = AspectConfigSchema.parse(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
 // The rules alone, with feature extraction on: what the learned layer is stacked on.
-const model = compileAspectModel(config, { detection_threshold: 0, detection: {}, polarity: { bias: [0, 0, 0], weights: {} }, $comment: '' });
+const business = JSON.parse(readFileSync(join(root, 'content/business.json'), 'utf8')) as { technicians: { name: string; aliases?: string[] }[] };
+const emptyLayer: LearnedWeights = { $comment: '', detection_threshold: 0, detection: {}, polarity: { bias: [0, 0, 0], weights: {} } };
+const model = withTechnicians(compileAspectModel(config, emptyLayer), business.technicians);
 const reviews = loadCorpusSplit('train').sort((a, b) => (a.id < b.id ? -1 : 1));
 const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysisText(review), model) }));
 
@@ -55,7 +57,7 @@ for (const p of prepared) {
     const rule = p.rules[a];
     const weights = detection[label.aspect]?.weights;
     if (rule === undefined || weights === undefined) continue;
-    const spans = rule.mentioned ? rule.spans : findStrongestSpans(p.reviewFeatures, weights);
+    const spans = rule.mentioned ? rule.spans : findStrongestSpans(p.reviewFeatures, (name) => weights[name] ?? 0);
     polarityFeatures.push(listPolarityFeatures(selectContext(p.features, spans), rule, p.review.rating, label.aspect));
     polarityLabels.push(LEARNED_CLASSES.map((c) => (c === label.polarity ? 1 : 0)));
   }

@@ -6,7 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { HttpError, sendHttpError } from './http/errors.ts';
+import { sendHtmlNotFound } from './http/html-not-found.ts';
 import type { Logger } from './logger.ts';
+import { createSearchPageRouter } from './routes/search-page-router.ts';
 import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
 import type { BuildStore } from './static/build-store.ts';
@@ -32,8 +34,10 @@ export function createApp(deps: AppDeps): RequestListener {
   app.set('trust proxy', deps.trustProxy ?? false);
   app.use(createSearchRouter({ getBuild }));
   app.use(createSinceRouter({ getBuild }));
+  app.use(createSearchPageRouter({ getBuild }));
   for (const router of deps.routers ?? []) app.use(router);
-  app.use((req) => {
+  app.use((req, res) => {
+    if ((req.method === 'GET' || req.method === 'HEAD') && sendHtmlNotFound(req, res, getBuild())) return;
     throw new HttpError(404, 'not_found', `Nothing at ${req.path.slice(0, 200)}. The API is described at /.well-known/openapi.json.`);
   });
   app.use(createErrorHandler(deps.log));

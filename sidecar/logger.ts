@@ -24,7 +24,9 @@ export const LOG_EVENTS = {
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',
   websub_delivery_crashed: 'One delivery hit an unexpected error: `error`.',
-  websub_store_unavailable: 'The hub could not reach its store and answered 503: `error`.',
+  websub_store_unavailable: 'The hub could not reach its store and answers 503 (at start: `message`, naming DATA_DIR or DATABASE_URL; later: `error`).',
+  websub_store_retry_failed: 'Opening the store failed again; the next try waits twice as long, up to a minute: `message`.',
+  websub_store_opened: 'The store opened after failing at start: the hub accepts requests again.',
   websub_background_task_failed: 'A verification or publish ping hit an unexpected error: `error`.',
 } as const;
 

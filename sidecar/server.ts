@@ -24,6 +24,9 @@ import {
   type HubOptions,
   type HubStore,
 } from './websub/index.ts';
+import { describeStoreFailure } from './websub/open-store.ts';
+import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
+import { createHealthRouter } from './routes/health-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -54,7 +57,22 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     publicUrl: config.publicUrl,
     log,
   });
-  const store = options.hubStore ?? (await openHubStore(config));
+  const connector = options.hubStore
+    ? undefined
+    : await connectHubStore({
+        open: () => openHubStore(config),
+        describe: (error) => describeStoreFailure(config, error),
+        report: (event, message) => {
+          if (event === 'unavailable') {
+            log.error('websub_store_unavailable', { message });
+            // Also on stderr, for the person who just ran `npm start`: one line, no stack trace.
+            process.stderr.write(`${message}\n`);
+          } else if (event === 'retry-failed') log.debug('websub_store_retry_failed', { message });
+          else log.info('websub_store_opened', { message });
+        },
+      });
+  const store = options.hubStore ?? storeOf(connector!);
+  const storeReady = () => connector === undefined || connector.current() !== undefined;
   const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
   const hub = createHub({
     store,
@@ -63,6 +81,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     options: { ...config.websub, ...options.hub },
     client,
     log,
+    storeReady,
   });
   const getLive = () => builds.current().live;
   // Without a configured secret, sessions are signed with one drawn now and live as long as the process.
@@ -71,7 +90,16 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     log,
     trustProxy: config.trustProxy,
-    routers: [createHubRouter({ hub, rateLimit: config.websub.rateLimit }), createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit })],
+    routers: [
+      createHealthRouter({
+        checks: () => [
+          { name: 'build', ok: true, detail: builds.current().id },
+          { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
+        ],
+      }),
+      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
+      createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
+    ],
   });
   const server = createHttpServer(listener, config.connections);
   await new Promise<void>((resolve, reject) => {
@@ -81,8 +109,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, public_url: config.publicUrl, build: builds.current().id });
-  // Notifies topics whose bytes changed while the service was down (a publish with no service running).
-  await hub.start();
+  // Notifies topics whose bytes changed while the service was down (a publish with no service running);
+  // with the store unavailable, once it opens.
+  if (storeReady()) await hub.start();
+  else void connector!.whenOpen().then(() => hub.start());
   return {
     server,
     url: `http://${host}:${port}`,
@@ -96,7 +126,20 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       // Deliveries in progress are given back to the store, so the next start resumes them.
       await hub.stop();
       client.close();
-      if (!options.hubStore) await store.close();
+      await connector?.close();
     },
   };
+}
+
+/** The hub's view of a store that may not be open yet: every call fails fast until it is. */
+function storeOf(connector: StoreConnector): HubStore {
+  return new Proxy({} as HubStore, {
+    get: (_target, name: keyof HubStore) =>
+      (...args: unknown[]) => {
+        const store = connector.current();
+        if (name === 'close') return connector.close();
+        if (!store) return Promise.reject(new Error('the WebSub store is not open'));
+        return (store[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      },
+  });
 }

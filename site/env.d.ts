@@ -6,3 +6,10 @@ interface ImportMetaEnv {
   /** The `{base_url}` origin, normalised by core/config.ts (no trailing slash). */
   readonly REVIEWS_PUBLIC_URL: string;
 }
+
+declare namespace App {
+  interface Locals {
+    /** Set by the sidecar for pages rendered on demand: the live data of the build being served. */
+    live?: import('../core/dataset/live-data.ts').LiveData;
+  }
+}

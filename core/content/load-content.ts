@@ -5,7 +5,7 @@
  * stops the build with the same problem list as invalid reviews.
  */
 import { fileURLToPath } from 'node:url';
-import type { ConfigIssue } from '../insights/aspect-model.ts';
+import { withTechnicians, type ConfigIssue } from '../insights/aspect-model.ts';
 import { checkEditorialReviewIds } from '../insights/editorial.ts';
 import { readInsightsContent, type InsightsContent } from '../insights/insights-content-fs.ts';
 import { parseContent, type Content } from './parse-content.ts';
@@ -41,7 +41,9 @@ export async function loadContent(dir: string, options: LoadContentOptions = {})
   }
 
   if (problems.length > 0 || !parsed.ok || !insights.ok) return { ok: false, problems };
-  return { ok: true, value: { ...parsed.value, insights: insights.content } };
+  // The analyzer knows the technicians by name ("Kevin was awesome" judges a person).
+  const model = withTechnicians(insights.content.model, parsed.value.business.technicians);
+  return { ok: true, value: { ...parsed.value, insights: { ...insights.content, model } } };
 }
 
 /** Insights issues carry the file as the first path element (`aspects.json`, `insights/faq.json`). */

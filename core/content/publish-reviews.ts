@@ -41,6 +41,7 @@ export function publishReviews(content: Content, urls: ServiceUrls, model: Aspec
       title: review.title ?? null,
       author: review.author,
       source: review.source ?? DEFAULT_SOURCE,
+      ...(review.source_url === undefined ? {} : { source_url: review.source_url }),
       verified: true,
       technicians: technicianOrder.filter((name) => technicians.has(name)),
       services: serviceOrder.filter((id) => services.has(id)),

@@ -4,7 +4,16 @@
  */
 import type { EvidenceSpan, Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures, scoreDetection, scorePolarity } from './learned-model.ts';
+import {
+  compileWeights,
+  LEARNED_CLASSES,
+  listAspectFeatures,
+  listPolarityFeatures,
+  listReviewFeatures,
+  scoreDetection,
+  scorePolarity,
+  toFeatureIds,
+} from './learned-model.ts';
 import { extractFeatures } from './review-features.ts';
 import type { FeatureSpans, SentenceFeatures } from './review-features.ts';
 import { scoreSentence } from './score-sentence.ts';
@@ -86,7 +95,7 @@ export function prepareReview(text: string, model: AspectModel, withFeatures = t
       rule.spans.push(...spans);
     }
   }
-  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized) : [];
+  const features = withFeatures && model.learned !== null ? extractFeatures(text, tokenized, model.technicians) : [];
   return { sentences, rules, features, reviewFeatures: mergeFeatures(features) };
 }
 
@@ -104,21 +113,22 @@ export function analyzeReviewDetailed(text: string, model: AspectModel, rating?:
   const aspects: AspectVerdict[] = [];
   const evidence: [number, number][][] = [];
   const stars = rating ?? null;
+  const weights = learned === null ? null : compileWeights(learned);
+  const shared = weights === null ? [] : toFeatureIds(weights, listReviewFeatures(reviewFeatures));
   model.aspects.forEach((info, a) => {
     const rule = rules[a]!;
-    const detector = learned?.detection[info.id];
-    if (learned === null || detector === undefined) {
+    const detector = weights?.detection.get(info.id);
+    if (learned === null || weights === null || detector === undefined) {
       if (!rule.mentioned) return;
       const score = normalizeScore(rule.raw);
       aspects.push({ aspect: info.id, polarity: toPolarity(score), score });
       evidence.push(sortSpans(rule.spans));
       return;
     }
-    const detectionFeatures = listDetectionFeatures(reviewFeatures, rule, stars);
-    if (scoreDetection(detector, detectionFeatures) < learned.detection_threshold) return;
-    const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, detector.weights);
+    if (scoreDetection(detector, shared, toFeatureIds(weights, listAspectFeatures(rule, stars))) < learned.detection_threshold) return;
+    const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, (name) => detector.weights[weights.ids.get(name) ?? -1] ?? 0);
     const context = selectContext(features, spans);
-    const probabilities = scorePolarity(learned.polarity, listPolarityFeatures(context, rule, stars, info.id));
+    const probabilities = scorePolarity(weights.polarity, toFeatureIds(weights, listPolarityFeatures(context, rule, stars, info.id)));
     const best = probabilities.indexOf(Math.max(...probabilities));
     const polarity = LEARNED_CLASSES[best] ?? 'neutral';
     aspects.push({ aspect: info.id, polarity, score: toBandedScore(probabilities[0] - probabilities[2], polarity) });
@@ -155,10 +165,10 @@ function mergeFeatures(sentences: readonly SentenceFeatures[]): FeatureSpans {
  * The spans of the (at most two) present features that weigh most for the aspect, leaving out
  * function words, which carry weight for a model but explain nothing to a reader.
  */
-export function findStrongestSpans(features: FeatureSpans, weights: Record<string, number>): [number, number][] {
+export function findStrongestSpans(features: FeatureSpans, weightOf: (name: string) => number): [number, number][] {
   const ranked = [...features.keys()]
-    .filter((name) => !name.startsWith('n:') && !FUNCTION_WORDS.has(name.slice(2)) && (weights[name] ?? 0) > 0)
-    .sort((x, y) => (weights[y] ?? 0) - (weights[x] ?? 0) || (x < y ? -1 : 1));
+    .filter((name) => !name.startsWith('n:') && !FUNCTION_WORDS.has(name.slice(2)) && weightOf(name) > 0)
+    .sort((x, y) => weightOf(y) - weightOf(x) || (x < y ? -1 : 1));
   return ranked.slice(0, 2).flatMap((name) => (features.get(name) ?? []).slice(0, 2));
 }
 

@@ -33,7 +33,24 @@ export type AspectModel = {
   index: PhraseIndex;
   /** The learned layer stacked on the rules; null runs the rules alone. */
   learned: LearnedWeights | null;
+  /** The business's technicians, as lowercase words of their names and aliases (withTechnicians). */
+  technicians: ReadonlySet<string>;
 };
+
+/**
+ * The model, knowing the business's technicians (business.json names and aliases): a review that
+ * praises or blames "Kevin" is judging a person, which the learned layer reads as the cue
+ * `c:technician`.
+ */
+export function withTechnicians(model: AspectModel, technicians: readonly { name: string; aliases?: readonly string[] }[]): AspectModel {
+  const words = technicians
+    .flatMap((t) => [t.name, ...(t.aliases ?? [])])
+    .flatMap((name) => tokenizeTerm(name))
+    .filter((word) => /^\p{L}{2,}$/u.test(word) && !TITLES.has(word));
+  return { ...model, technicians: new Set(words) };
+}
+
+const TITLES = new Set(['mr', 'mrs', 'ms', 'dr', 'miss']);
 
 /** The shipped learned layer (npm run train). */
 export const DEFAULT_LEARNED_WEIGHTS: LearnedWeights = LearnedWeightsSchema.parse(learnedWeights);
@@ -114,6 +131,7 @@ export function compileAspectModel(config: AspectConfig, learned: LearnedWeights
     })),
     index,
     learned,
+    technicians: new Set(),
   };
 }
 

@@ -48,6 +48,8 @@ export type ReviewEvalReport = {
   star_baseline: PolarityMetrics;
   /** Share of reviews with every aspect found, none extra, and every polarity right. */
   exact_reviews: number;
+  /** Of the reviews with a negative label, the share given at least one negative aspect (any). */
+  complaints_flagged: number;
   by_tag: { tag: string; pairs: number; system_accuracy: number; baseline_accuracy: number }[];
   errors: ReviewEvalError[];
 };
@@ -68,8 +70,14 @@ export function evaluateReviews(
   const detectedBy = new Map<string, number>();
   const labelledBy = new Map<string, number>();
   let exact = 0;
+  let complaints = 0;
+  let flagged = 0;
   for (const review of reviews) {
     const predicted = new Map(analyze(review).map((m) => [m.aspect, m.polarity]));
+    if (review.labels.some((l) => l.polarity === 'negative')) {
+      complaints++;
+      if ([...predicted.values()].includes('negative')) flagged++;
+    }
     const star = getStarPolarity(review.rating);
     let right = predicted.size === review.labels.length;
     for (const aspect of predicted.keys()) detectedBy.set(aspect, (detectedBy.get(aspect) ?? 0) + 1);
@@ -113,6 +121,7 @@ export function evaluateReviews(
     system: measurePolarity(pairs.map((p) => [p.expected, p.system])),
     star_baseline: measurePolarity(pairs.map((p) => [p.expected, p.baseline])),
     exact_reviews: ratio(exact, reviews.length),
+    complaints_flagged: ratio(flagged, complaints),
     by_tag: tags.map((tag) => {
       const tagged = pairs.filter((p) => p.tags.includes(tag));
       return {

@@ -36,8 +36,17 @@ export const LEARNED_CLASSES: readonly Polarity[] = ['positive', 'neutral', 'neg
 export type RuleVerdict = { mentioned: boolean; raw: number };
 
 export function listDetectionFeatures(review: FeatureSpans, rule: RuleVerdict, rating: number | null): string[] {
-  const names = [...review.keys()].filter((name) => !name.startsWith('n:'));
-  names.push(...describeRule(rule));
+  return [...listReviewFeatures(review), ...listAspectFeatures(rule, rating)];
+}
+
+/** The part of the detection features shared by every aspect of a review (computed once per review). */
+export function listReviewFeatures(review: FeatureSpans): string[] {
+  return [...review.keys()].filter((name) => !name.startsWith('n:'));
+}
+
+/** The part of the detection features proper to one aspect. */
+export function listAspectFeatures(rule: RuleVerdict, rating: number | null): string[] {
+  const names = describeRule(rule);
   if (rating !== null) names.push(`star:${rating}`);
   return names;
 }
@@ -62,21 +71,67 @@ function describeRule(rule: RuleVerdict): string[] {
   return names;
 }
 
-export function scoreDetection(weights: LearnedWeights['detection'][string], features: readonly string[]): number {
-  let sum = weights.bias;
-  for (const name of features) sum += weights.weights[name] ?? 0;
+/**
+ * The weights compiled once per weights object: every feature name gets an integer id, and each
+ * aspect's detection weights and the polarity weights become arrays by id, so a review's features are
+ * looked up once and scored for every aspect by indexing (a record of thousands of keys is slow to read).
+ */
+export type CompiledWeights = {
+  ids: Map<string, number>;
+  detection: Map<string, { bias: number; weights: Float64Array }>;
+  polarity: { bias: [number, number, number]; weights: Float64Array };
+};
+
+const compiled = new WeakMap<LearnedWeights, CompiledWeights>();
+
+export function compileWeights(learned: LearnedWeights): CompiledWeights {
+  const cached = compiled.get(learned);
+  if (cached !== undefined) return cached;
+  const ids = new Map<string, number>();
+  const idOf = (name: string) => {
+    let id = ids.get(name);
+    if (id === undefined) ids.set(name, (id = ids.size));
+    return id;
+  };
+  for (const d of Object.values(learned.detection)) for (const name of Object.keys(d.weights)) idOf(name);
+  for (const name of Object.keys(learned.polarity.weights)) idOf(name);
+  const detection = new Map<string, { bias: number; weights: Float64Array }>();
+  for (const [aspect, d] of Object.entries(learned.detection)) {
+    const weights = new Float64Array(ids.size);
+    for (const [name, w] of Object.entries(d.weights)) weights[ids.get(name)!] = w;
+    detection.set(aspect, { bias: d.bias, weights });
+  }
+  const polarityWeights = new Float64Array(ids.size * 3);
+  for (const [name, w] of Object.entries(learned.polarity.weights)) polarityWeights.set(w, ids.get(name)! * 3);
+  const result = { ids, detection, polarity: { bias: learned.polarity.bias, weights: polarityWeights } };
+  compiled.set(learned, result);
+  return result;
+}
+
+/** The ids of the names the weights know; unknown names weigh nothing and are dropped. */
+export function toFeatureIds(weights: CompiledWeights, names: readonly string[]): number[] {
+  const result: number[] = [];
+  for (const name of names) {
+    const id = weights.ids.get(name);
+    if (id !== undefined) result.push(id);
+  }
+  return result;
+}
+
+export function scoreDetection(detector: { bias: number; weights: Float64Array }, ...idLists: (readonly number[])[]): number {
+  let sum = detector.bias;
+  for (const ids of idLists) for (const id of ids) sum += detector.weights[id]!;
   return 1 / (1 + Math.exp(-sum));
 }
 
 /** Probabilities of positive, neutral, negative. */
-export function scorePolarity(weights: LearnedWeights['polarity'], features: readonly string[]): [number, number, number] {
+export function scorePolarity(weights: CompiledWeights['polarity'], ids: readonly number[]): [number, number, number] {
   const sums = [...weights.bias] as [number, number, number];
-  for (const name of features) {
-    const w = weights.weights[name];
-    if (w === undefined) continue;
-    sums[0] += w[0];
-    sums[1] += w[1];
-    sums[2] += w[2];
+  const w = weights.weights;
+  for (const id of ids) {
+    sums[0] += w[id * 3]!;
+    sums[1] += w[id * 3 + 1]!;
+    sums[2] += w[id * 3 + 2]!;
   }
   const top = Math.max(...sums);
   const exps = sums.map((s) => Math.exp(s - top));

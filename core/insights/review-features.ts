@@ -7,7 +7,8 @@
  *   `n:called`), for polarity.
  * - `c:…`: implicit cues the lexicon cannot list: money amounts (`c:money`, two or more: `c:money2`),
  *   clock times and arrival windows (`c:clock`, `c:window`), durations (`c:duration`), repeat visits
- *   (`c:repeat`), a person named as the subject (`c:person`: a capitalised first name), sarcasm
+ *   (`c:repeat`), one of the business's technicians named (`c:technician`, by name or alias), another
+ *   person named as the subject (`c:person`: a capitalised first name), sarcasm
  *   quotes around a fee (`c:scare-quote`).
  */
 import type { Sentence } from './tokenize.ts';
@@ -55,9 +56,13 @@ const SUBJECT_VERBS = new Set([
   'handled', 'answered', 'worked', 'helped', 'has', 'and', 'from', 'at', 'in', 'really', 'even', 'always', 'never',
 ]);
 
-/** Features by sentence, in reading order. */
-export function extractFeatures(text: string, sentences: readonly Sentence[]): SentenceFeatures[] {
-  const result = sentences.map((sentence) => ({ start: sentence.start, end: sentence.end, features: extractSentence(text, sentence) }));
+/** Features by sentence, in reading order; `technicians` are lowercase words of their names. */
+export function extractFeatures(text: string, sentences: readonly Sentence[], technicians: ReadonlySet<string>): SentenceFeatures[] {
+  const result = sentences.map((sentence) => ({
+    start: sentence.start,
+    end: sentence.end,
+    features: extractSentence(text, sentence, technicians),
+  }));
   for (const [name, pattern] of CUES) {
     for (const match of text.matchAll(pattern)) {
       const start = match.index;
@@ -72,7 +77,7 @@ export function extractFeatures(text: string, sentences: readonly Sentence[]): S
   return result;
 }
 
-function extractSentence(text: string, sentence: Sentence): FeatureSpans {
+function extractSentence(text: string, sentence: Sentence, technicians: ReadonlySet<string>): FeatureSpans {
   const features: FeatureSpans = new Map();
   const words = sentence.tokens.map((t) => (t.pause ? ',' : t.text.replaceAll("'", '')));
   let negatedUntil = -1;
@@ -88,6 +93,7 @@ function extractSentence(text: string, sentence: Sentence): FeatureSpans {
     if (NEGATORS.has(word) || token.text.endsWith("n't")) negatedUntil = i + 3;
     const next = words[i + 1];
     if (next !== undefined && next !== ',') add(features, `b:${word}_${next}`, [token.start, sentence.tokens[i + 1]!.end]);
+    if (technicians.has(word.replace(/s$/, '')) || technicians.has(word)) add(features, 'c:technician', span);
     const raw = text.slice(token.start, token.end);
     if (/^[A-Z][a-z]{2,}(?:'s)?$/.test(raw) && !NOT_NAMES.has(word.replace(/s$/, '')) && !NOT_NAMES.has(word)) {
       if (i > 0 || SUBJECT_VERBS.has(next ?? '')) add(features, 'c:person', span);

@@ -60,6 +60,8 @@ export const ReviewContentSchema = z.strictObject({
   verified: z.boolean(),
   title: NonEmptyTextSchema.optional(),
   source: SlugSchema.optional(),
+  /** The review's own page on the site it was first posted on, when the owner has it. */
+  source_url: z.url({ protocol: /^https?$/ }).optional(),
   /** Technician names (canonical or alias) the customer tagged explicitly. */
   technicians: z.array(NonEmptyTextSchema).optional(),
   /** Service ids tagged explicitly. */

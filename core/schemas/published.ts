@@ -22,6 +22,10 @@ export const PublishedReviewSchema = z
     title: z.string().nullable(),
     author: z.string().meta({ description: "Reviewer's display name." }),
     source: z.string().meta({ description: 'Where the review was collected: google, yelp, direct, …' }),
+    source_url: z
+      .url()
+      .optional()
+      .meta({ description: 'The original review on the site it was first posted on; present only when the content has it.' }),
     verified: z.literal(true),
     technicians: z
       .array(z.string())

@@ -1,8 +1,9 @@
 /**
- * The one way into the search engine, for REST and MCP alike: the schema check (search-issues.ts), then
- * the names only the data can judge: `mentions_technician` (name or alias) becomes the canonical name,
- * `mentions_service` must be a known service id, `aspect` an id of the aspect set. Every problem is
- * reported at once.
+ * The one way into the search engine, and the one judge of search input, for REST and MCP alike: the
+ * schema check (search-issues.ts), then the names only the data can judge: `mentions_technician` (name
+ * or alias) becomes the canonical name, `mentions_service` must be a known service id, `aspect` an id of
+ * the aspect set. Issues found before (REST's unknown and repeated names) are merged in front, so the
+ * same bad input gives the same issues over REST and MCP, every problem at once.
  */
 import type { ErrorIssue } from '../schemas/errors.ts';
 import type { SearchQuery } from '../schemas/search.ts';
@@ -58,9 +59,9 @@ function resolveAspect(index: ReviewIndex, id: string): string | ErrorIssue {
   return { path: ['aspect'], message: `no aspect has the id ${JSON.stringify(id)}; ${known}`, code: 'unknown_aspect' };
 }
 
-export function resolveSearchQuery(input: unknown, index: ReviewIndex): SearchResolution {
+export function resolveSearchQuery(input: unknown, index: ReviewIndex, earlierIssues: readonly ErrorIssue[] = []): SearchResolution {
   const validated = validateSearchInput(input);
-  const issues = validated.ok ? [] : [...validated.issues];
+  const issues = [...earlierIssues, ...(validated.ok ? [] : validated.issues)];
   const flagged = new Set(issues.map((issue) => issue.path[0]));
   const raw = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {};
 

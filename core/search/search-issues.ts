@@ -1,7 +1,7 @@
 /**
  * Turns SearchQuerySchema's verdict into the service's issues: one per bad parameter, each
  * `{ path: [param], message, code }` (CONTRACT.md "Published shapes"), with messages a person or an
- * agent can act on. Shared by REST (after parse-search-params.ts) and MCP (tool arguments as given).
+ * agent can act on. Used by resolveSearchQuery only, the one judge of REST (after parse-search-params.ts) and MCP input.
  */
 import type { z } from 'zod';
 import type { ErrorIssue } from '../schemas/errors.ts';
@@ -27,10 +27,10 @@ const describeIssue: z.core.$ZodErrorMap = (issue) => {
   }
 };
 
-export function describeUnknownParameter(name: string): ErrorIssue {
+export function describeUnknownParameter(name: string, known: readonly string[] = SEARCH_PARAMETERS): ErrorIssue {
   return {
     path: [name],
-    message: `is not a search parameter; the parameters are ${SEARCH_PARAMETERS.join(', ')}`,
+    message: `is not a search parameter; the parameters are ${known.join(', ')}`,
     code: 'unrecognized_parameter',
   };
 }

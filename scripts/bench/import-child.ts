@@ -3,15 +3,15 @@
  * with the summary, this process's peak memory and its CPU time (which the parent cannot read of a child).
  */
 import path from 'node:path';
-import { parseConfig } from '../../core/config.ts';
 import { parseImportArgs } from '../import/cli-options.ts';
 import { runImport } from '../import/main.ts';
+import { readConfigOrExit } from '../lib/read-config.ts';
 
 const parsed = await parseImportArgs(process.argv.slice(2));
-const config = parseConfig(process.env);
-if (!parsed.ok || !config.ok) throw new Error('bad arguments or configuration');
+if (!parsed.ok) throw new Error(parsed.message);
+const { contentDir } = readConfigOrExit();
 const lines: string[] = [];
-const code = await runImport(parsed.options, { contentDir: path.resolve(config.config.contentDir), out: (l) => lines.push(l), err: (l) => lines.push(l) });
+const code = await runImport(parsed.options, { contentDir: path.resolve(contentDir), out: (l) => lines.push(l), err: (l) => lines.push(l) });
 if (code !== 0) {
   console.log(lines.join('\n'));
   process.exit(code);

@@ -13,7 +13,7 @@ import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { formatConfigProblems, parseConfig } from '../../core/config.ts';
+import { readConfigOrExit } from '../lib/read-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -61,12 +61,7 @@ export async function installHooks(options: { contentDir: string; env: Record<st
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { force: { type: 'boolean', default: false } } });
-  const config = parseConfig(process.env);
-  if (!config.ok) {
-    console.error(formatConfigProblems(config.problems));
-    process.exit(1);
-  }
-  const result = await installHooks({ contentDir: config.config.contentDir, env: process.env, force: values.force ?? false });
+  const result = await installHooks({ contentDir: readConfigOrExit().contentDir, env: process.env, force: values.force ?? false });
   if (!result.ok) {
     console.error(`Hooks not installed: ${result.message}`);
     process.exit(1);

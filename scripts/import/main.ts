@@ -17,8 +17,8 @@ import { combineExports, planImport, type MergeOptions } from './merge.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary } from './report.ts';
 import { mapServiceExport } from './service-json.ts';
-import { formatConfigProblems, parseConfig } from '../../core/config.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
+import { readConfigOrExit } from '../lib/read-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 
 export type ImportIo = { contentDir: string; out: (line: string) => void; err: (line: string) => void };
@@ -119,12 +119,7 @@ if (import.meta.main) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const config = parseConfig(process.env);
-  if (!config.ok) {
-    console.error(formatConfigProblems(config.problems));
-    process.exit(2);
-  }
-  const contentDir = path.resolve(config.config.contentDir);
+  const contentDir = path.resolve(readConfigOrExit().contentDir);
   const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
   process.exit(code);
 }

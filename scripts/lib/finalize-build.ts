@@ -12,6 +12,7 @@ import {
   lastModifiedFor,
   MANIFEST_FILE,
   renderManifest,
+  SERVER_DIR,
   strongEtag,
   urlPathOfFile,
   type Manifest,
@@ -29,6 +30,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (rel === SERVER_DIR) continue;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
     else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE) files.push(rel);
   }

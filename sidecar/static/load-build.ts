@@ -11,6 +11,7 @@ import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import type { Body, Representation } from '../http/send-representation.ts';
+import { loadPageHandler, type PageHandler } from './load-pages.ts';
 
 export type LoadedBuild = {
   id: string;
@@ -23,6 +24,8 @@ export type LoadedBuild = {
   reviewJson: ReviewJsonCache;
   /** Last-Modified of the dataset, used for live answers derived from it. */
   dataLastModifiedMs: number;
+  /** Renders the build's on-demand pages (the search page); undefined for a build without them. */
+  pages: PageHandler | undefined;
 };
 
 export async function readBuildId(distDir: string): Promise<string | undefined> {
@@ -69,5 +72,6 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     live: createLiveData({ dataset, insights, publicUrl }),
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
+    pages: await loadPageHandler(distDir, manifest.build_id),
   };
 }

@@ -61,6 +61,8 @@ export type HubDeps = {
   now?: () => number;
   challenge?: () => string;
   log?: Logger;
+  /** False while the store cannot be opened (store-connector.ts): requests then get 503 hub_unavailable. */
+  storeReady?: () => boolean;
 };
 
 /** What the router answers: 202, or an error status with the service's error body. */
@@ -236,18 +238,21 @@ export function createHub(deps: HubDeps): Hub {
     return { status: 202 };
   }
 
+  const unavailable = (): HubAnswer => ({
+    status: 503,
+    body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
+    retryAfterSeconds: 30,
+  });
+
   const hub: Hub = {
     async handleRequest(form) {
+      if (deps.storeReady?.() === false) return unavailable();
       try {
         return await answerRequest(form);
       } catch (err) {
         // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
         log.error('websub_store_unavailable', { error: String(err) });
-        return {
-          status: 503,
-          body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
-          retryAfterSeconds: 30,
-        };
+        return unavailable();
       }
     },
 

@@ -1,9 +1,20 @@
 /** Picks the hub's store from the configuration (CONTRACT.md "Configuration"): PostgreSQL when DATABASE_URL is set. */
+import path from 'node:path';
 import type { HubStore } from './hub-store.ts';
 import { createPostgresHubStore } from './postgres-store.ts';
 import { createSqliteHubStore } from './sqlite-store.ts';
+import { describeError, redactDatabaseUrl } from './store-connector.ts';
 
-export async function openHubStore(config: { dataDir: string; databaseUrl: string | undefined }): Promise<HubStore> {
+type StoreConfig = { dataDir: string; databaseUrl: string | undefined };
+
+export async function openHubStore(config: StoreConfig): Promise<HubStore> {
   if (config.databaseUrl) return createPostgresHubStore({ connectionString: config.databaseUrl });
   return createSqliteHubStore({ dataDir: config.dataDir });
+}
+
+/** The failure line's first sentence: which variable, what it points at, and what went wrong. */
+export function describeStoreFailure(config: StoreConfig, error: unknown): string {
+  return config.databaseUrl
+    ? `WebSub store unavailable: DATABASE_URL ${redactDatabaseUrl(config.databaseUrl)} cannot be used (${describeError(error)}).`
+    : `WebSub store unavailable: DATA_DIR ${path.resolve(config.dataDir)} is not a writable folder (${describeError(error)}).`;
 }

@@ -60,7 +60,8 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
   const schemaName = options.schema ?? 'websub';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) throw new Error(`invalid PostgreSQL schema name: ${schemaName}`);
   const s = `"${schemaName}"`;
-  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+  // A bounded connect: an unreachable host fails within seconds instead of hanging the caller.
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
   });

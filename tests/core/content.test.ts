@@ -48,6 +48,8 @@ describe('parseContent', () => {
     [{ service_area: 'Elsewhere' }, 'service_area'],
     [{ response: { text: 'Thanks', date: '2024-12-31' } }, 'response.date'],
     [{ id: 'Bad_Id' }, 'id'],
+    [{ source_url: 'javascript:alert(1)' }, 'source_url'],
+    [{ source_url: 'not a url' }, 'source_url'],
   ])('refuses a review with %j', (over, field) => {
     const result = parseContent(raw([review(over)]));
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toContain(field);
@@ -79,6 +81,15 @@ describe('publishReviews', () => {
       id: 'c', rating: 5, date: '2025-01-03', text: 'Fine.', title: null, author: 'A', source: 'direct', verified: true,
       technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', aspects: [],
     });
+  });
+
+  it('publishes the link to the original review only when the content has one', () => {
+    const [withLink, without] = publish([
+      review({ id: 'a', date: '2025-01-02', source: 'yelp', source_url: 'https://www.yelp.com/biz/acme?hrid=abc' }),
+      review({ id: 'b', date: '2025-01-01', source: 'google' }),
+    ]);
+    expect(withLink!.source_url).toBe('https://www.yelp.com/biz/acme?hrid=abc');
+    expect(Object.keys(without!)).not.toContain('source_url');
   });
 
   it('gives each review the aspects of its title and text, with evidence offsets into the field that holds it', () => {

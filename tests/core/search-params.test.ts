@@ -9,8 +9,7 @@ const index = createReviewIndex(createSyntheticReviews({ count: 50, seed: 3 }, b
 /** REST path: query string → parseSearchParams → resolveSearchQuery. */
 function searchFromQueryString(queryString: string) {
   const parsed = parseSearchParams(new URLSearchParams(queryString));
-  if (!parsed.ok) return parsed;
-  return resolveSearchQuery(parsed.input, index);
+  return resolveSearchQuery(parsed.input, index, parsed.issues);
 }
 
 function issuesOf(result: { ok: true } | { ok: false; issues: ErrorIssue[] }): ErrorIssue[] {
@@ -163,12 +162,22 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
 
   it('converts only strict digits and leaves the rest for the schema to refuse', () => {
     expect(parseSearchParams(new URLSearchParams('rating=3&min_rating=2.5&limit=10&query=5'))).toEqual({
-      ok: true,
       input: { rating: 3, min_rating: 2.5, limit: 10, query: '5' },
+      issues: [],
     });
     expect(parseSearchParams(new URLSearchParams('rating=2.5&limit=1e2&min_rating=NaN'))).toEqual({
-      ok: true,
       input: { rating: '2.5', limit: '1e2', min_rating: 'NaN' },
+      issues: [],
+    });
+  });
+
+  it('judges nothing itself: it only reports unknown and repeated names', () => {
+    expect(parseSearchParams(new URLSearchParams('rating=9&foo=1&limit=1&limit=2&since=never&has_response=yes'))).toEqual({
+      input: { rating: 9, since: 'never', has_response: 'yes' },
+      issues: [
+        expect.objectContaining({ path: ['foo'], code: 'unrecognized_parameter' }),
+        expect.objectContaining({ path: ['limit'], code: 'repeated_parameter' }),
+      ],
     });
   });
 });

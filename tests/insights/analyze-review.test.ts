@@ -96,4 +96,59 @@ describe('analyzeReview', () => {
       expect.objectContaining({ aspect: 'quality', polarity: 'negative' }),
     ]);
   });
+
+  it('keeps a rated review to the rules for an aspect the learned layer has no weights for', () => {
+    const config = AspectConfigSchema.parse(readJson('content/aspects.json'));
+    config.aspects.push({ id: 'warranty', label: 'Warranty', terms: ['warranty'], weak_terms: [], opinions: { void: -2 } });
+    const edited = compileAspectModel(config);
+    expect(polaritiesOf(analyzeReview('They said the warranty was void.', edited, 5))).toMatchObject({ warranty: 'negative' });
+  });
+});
+
+const polaritiesOf = (aspects: { aspect: string; polarity: Polarity }[]) => Object.fromEntries(aspects.map((m) => [m.aspect, m.polarity]));
+
+describe('analyzeReview with the rating (the failure kinds of realistic reviews, issue 11)', () => {
+  it.each<[string, string, number, Record<string, Polarity>]>([
+    ['quote against bill, no opinion word', 'They quoted $350 over the phone. Final bill was $1,140.', 2, { price: 'negative' }],
+    ['arrival against the window', 'Showed up at 4:45 for an 8-12 window.', 2, { punctuality: 'negative' }],
+    ['a duration', 'Took two weeks for a flapper.', 1, { speed: 'negative' }],
+    ['repeat visits', 'They came back 3 times for the same leak and it still drips.', 1, { quality: 'negative' }],
+    ['a technician of business.json praised by name', 'Kevin was awesome!', 5, { professionalism: 'positive' }],
+    ["\"didn't call\"", "Left two messages about the warranty and nobody called back. They just didn't call.", 1, { communication: 'negative' }],
+    ['heat back on, in an hour', 'Got our heat back on in an hour.', 5, { quality: 'positive', speed: 'positive' }],
+    ['"honestly" as a discourse marker, slang', 'Honestly, Luis is the man.', 5, { professionalism: 'positive' }],
+    ['the problem is not the company; an idiom', 'We had a slow drain in the basement. Fixed in a jiffy.', 5, { quality: 'positive', speed: 'positive' }],
+    ['water pressure is not sales pressure', 'Fixed our water pressure problem, the new valve works great.', 5, { quality: 'positive' }],
+    ['an idiom for price', 'They nickel and dimed us on every little thing.', 2, { price: 'negative' }],
+    ['sarcasm', 'Great, another $400 "diagnostic fee" for nothing.', 1, { price: 'negative' }],
+    ['a mixed 4-star review', 'Great tech, but the price was outrageous.', 4, { professionalism: 'positive', price: 'negative' }],
+    ['slang for a person', 'Priya is an angel.', 5, { professionalism: 'positive' }],
+    ['a demo error: the office unreachable', 'Getting a straight answer from the office was impossible.', 1, { communication: 'negative' }],
+    ['a demo error: inflated prices', 'The prices are incredibly inflated.', 1, { price: 'negative' }],
+    ['a demo error: "late at night" is not lateness', 'They answered the phone late at night and had someone out first thing.', 5, { communication: 'positive' }],
+  ])('%s', (_name, text, rating, expected) => {
+    expect(polaritiesOf(analyzeReview(text, model, rating))).toEqual(expected);
+  });
+
+  it('reads a factual mention by the rating, and lets clear words overturn it', () => {
+    expect(polaritiesOf(analyzeReview('The repair took about three hours.', model, 5))).toEqual({ speed: 'positive' });
+    expect(polaritiesOf(analyzeReview('The repair took about three hours.', model, 1))).toEqual({ speed: 'negative' });
+    expect(polaritiesOf(analyzeReview('Kevin replaced the capacitor and the AC works.', model, 1))).toEqual({
+      professionalism: 'positive',
+      quality: 'positive',
+    });
+  });
+
+  it('gives each aspect the evidence that decided it, as offsets into the text', () => {
+    const text = 'Great tech, but the price was outrageous.';
+    const quoted = analyzeReview(text, model, 4).map((a) => [a.aspect, a.evidence.map((e) => text.slice(e.start, e.end))]);
+    expect(quoted).toEqual([
+      ['professionalism', ['Great', 'tech']],
+      ['price', ['price', 'outrageous']],
+    ]);
+    const inferred = 'Showed up at 4:45 for an 8-12 window.';
+    const [punctuality] = analyzeReview(inferred, model, 2);
+    expect(punctuality?.evidence.length).toBeGreaterThan(0);
+    for (const e of punctuality?.evidence ?? []) expect(e.field).toBe('text');
+  });
 });

@@ -40,3 +40,31 @@ describe('REST search and the MCP tool search_reviews', () => {
     expect(rest.count).toBeGreaterThan(0);
   });
 });
+
+describe('REST search and the MCP tool search_reviews, given the same bad input', () => {
+  /** `path: message` per issue; an unknown name is worded per protocol (parameter, argument), so only its path counts. */
+  const normalise = (path: string, message: string) => (/^is not an? (search parameter|argument)/.test(message) ? `${path}: unknown` : `${path}: ${message}`);
+
+  it.each([
+    { foo: 1, mentions_technician: 'Nobody', rating: 9 },
+    { rating: 0, limit: 500, min_rating: 5.5 },
+    { since: '2024-02-30', until: '2024-01-01' },
+    { since: '2025-05-02', until: '2025-05-01', query: 'x'.repeat(201) },
+    { mentions_service: 'plumbing', aspect: 'vibes', aspect_sentiment: 'mixed' },
+    { has_response: 'yes', sort: 'date', rating: 'five' },
+    { mentions_technician: '', aspect: 'price', aspect_sentiment: 'Negative' },
+  ])('report the same issues for %j', async (params) => {
+    const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const response = await fetch(`${sidecar.url}/api/reviews/search?${qs}`);
+    expect(response.status).toBe(400);
+    const rest = ((await response.json()) as { issues: { path: string[]; message: string }[] }).issues.map((i) => normalise(i.path.join('.'), i.message));
+
+    const result = await client.callTool({ name: 'search_reviews', arguments: params });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { type: string; text: string }[])[0]!.text;
+    const mcp = [...text.matchAll(/^- ([^:]+): (.*)$/gm)].map((m) => normalise(m[1]!, m[2]!));
+
+    expect(rest.length).toBeGreaterThan(0);
+    expect(mcp.sort()).toEqual(rest.sort());
+  });
+});

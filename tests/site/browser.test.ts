@@ -31,6 +31,9 @@ describe('in a real browser', () => {
     expect(await page.locator('main').textContent()).toContain('out of 5 · 7 verified reviews');
     expect(await page.locator('article.review').count()).toBe(7);
     expect(await page.locator('article#r-0005 h3').textContent()).toContain('Rated 5 out of 5');
+    // The original of a review first posted elsewhere, when the content links it.
+    expect(await page.locator('article#r-0001 a[rel=external]').getAttribute('href')).toBe('https://www.google.com/maps/reviews/data=brightline-r-0001');
+    expect(await page.locator('article#r-0001 a[rel=external]').textContent()).toBe('Google (the original review)');
     await page.close();
   });
 

@@ -10,6 +10,7 @@ import type { Manifest } from '../../core/publishing/manifest.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
 import { InsightsSchema } from '../../core/schemas/insights.ts';
+import { PATHS } from '../../core/urls.ts';
 import { ENTITY_MAX_PAGES, ENTITY_PAGE_SIZE } from '../../site/lib/entity-paging.ts';
 import { DEMO_CONTENT, buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -21,6 +22,11 @@ let manifest: Manifest;
 let dataset: ReviewsDataset;
 /** Path → HTML of every page the build wrote. */
 const pages = new Map<string, string>();
+/**
+ * Not pages of the site: the 404 page and the widget's iframe page are not indexed, listed or linked
+ * (tests/site/search-page.test.ts and quality.test.ts check them).
+ */
+const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed]);
 
 beforeAll(async () => {
   const built = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
@@ -28,9 +34,9 @@ beforeAll(async () => {
   sidecar = await startTestSidecar({ distDir: built.distDir, publicUrl: PUBLIC });
   dataset = JSON.parse(await readFile(path.join(built.distDir, 'reviews.json'), 'utf8'));
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
-    if (entry.type.startsWith('text/html')) pages.set(urlPath, await readFile(path.join(built.distDir, entry.file), 'utf8'));
+    if (entry.type.startsWith('text/html') && !NOT_SITE_PAGES.has(urlPath)) pages.set(urlPath, await readFile(path.join(built.distDir, entry.file), 'utf8'));
   }
-});
+}, 300_000); // a full build of the demo content: seconds alone, minutes on a busy machine
 afterAll(async () => {
   await sidecar?.close();
 });

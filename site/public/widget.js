@@ -1,0 +1,189 @@
+/*
+ * <reviews-widget>: the business's rating, its histogram and a few reviews, for the owner's own site.
+ *
+ *   <script src="https://reviews.example.com/widget.js" async></script>
+ *   <reviews-widget count="3" min-rating="4" technician="Sarah Kowalski" service="ac-repair" sort="best" theme="auto"></reviews-widget>
+ *
+ * A custom element with a Shadow DOM and no framework. It reads the public search API of the origin
+ * it was loaded from (or the `origin` attribute) over CORS: one search for the reviews shown, and
+ * one `limit=1` search per star rating whose `total` gives the histogram. The browser's HTTP cache
+ * keeps the answers and revalidates them with their ETags (If-None-Match → 304), so a page view
+ * after the first costs a few empty 304s at most. Attributes:
+ *   count       reviews shown, 0 to 10 (default 3)
+ *   min-rating  only reviews with at least this many stars (1 to 5)
+ *   technician  a technician's name: rating and reviews of their jobs only
+ *   service     a service id: rating and reviews of that service only
+ *   sort        newest (default) or best
+ *   theme       light, dark or auto (default: follows the visitor's system)
+ */
+(() => {
+  if (customElements.get('reviews-widget')) return;
+  const script = document.currentScript;
+  const scriptOrigin = script && script.src ? new URL(script.src).origin : location.origin;
+  const SEARCH = '/api/reviews/search';
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+  const CSS = `
+:host { display: block; max-width: 32rem; font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+  --bg: #fff; --text: #1b1f24; --muted: #4b535d; --link: #0a58b0; --border: #c9ced4; --star: #9a5800; --track: #e9ecef; }
+:host([theme='dark']) { --bg: #14171b; --text: #e8eaed; --muted: #b0b7c0; --link: #8cc4ff; --border: #48505a; --star: #f4b740; --track: #2a3038; }
+@media (prefers-color-scheme: dark) {
+  :host(:not([theme='light']):not([theme='dark'])) { --bg: #14171b; --text: #e8eaed; --muted: #b0b7c0; --link: #8cc4ff; --border: #48505a; --star: #f4b740; --track: #2a3038; }
+}
+:host([hidden]) { display: none; }
+.box { background: var(--bg); color: var(--text); border: 1px solid var(--border); border-radius: 10px; padding: 1rem; }
+h2 { font-size: 1.05rem; margin: 0 0 0.25rem; }
+.score { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.25rem 0.6rem; margin: 0 0 0.5rem; }
+.score b { font-size: 1.9rem; line-height: 1; }
+.stars { color: var(--star); letter-spacing: 0.06em; white-space: nowrap; }
+.muted { color: var(--muted); }
+ul { list-style: none; margin: 0; padding: 0; }
+.hist li { display: grid; grid-template-columns: 3.2rem minmax(0, 1fr) 2.8rem; align-items: center; gap: 0.5rem; font-size: 0.88rem; }
+.bar { height: 0.55rem; background: var(--track); border-radius: 3px; overflow: hidden; }
+.bar span { display: block; height: 100%; background: var(--star); }
+.hist .pct { text-align: right; font-variant-numeric: tabular-nums; }
+.reviews li { border-top: 1px solid var(--border); padding: 0.6rem 0 0.2rem; margin-top: 0.6rem; }
+.reviews p { margin: 0.2rem 0; }
+.title { font-weight: 600; }
+.meta { font-size: 0.85rem; color: var(--muted); }
+a { color: var(--link); }
+a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-radius: 2px; }
+.more { margin: 0.75rem 0 0; font-weight: 600; }
+`;
+
+  const clampInt = (value, min, max, fallback) => {
+    const n = Number.parseInt(value ?? '', 10);
+    return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+  };
+  const stars = (n) => '★'.repeat(n) + '☆'.repeat(5 - n);
+  const formatDate = (iso) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`;
+  const el = (tag, attributes, ...children) => {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    node.append(...children.filter((child) => child !== null));
+    return node;
+  };
+  // A constructed stylesheet rather than a <style> element: a host page's strict CSP allows it.
+  let sheet = null;
+  const adoptStyles = (root) => {
+    if ('adoptedStyleSheets' in root && typeof CSSStyleSheet.prototype.replaceSync === 'function') {
+      if (!sheet) (sheet = new CSSStyleSheet()).replaceSync(CSS);
+      root.adoptedStyleSheets = [sheet];
+    } else root.append(el('style', {}, CSS));
+  };
+
+  class ReviewsWidget extends HTMLElement {
+    static get observedAttributes() {
+      return ['count', 'min-rating', 'technician', 'service', 'sort', 'origin'];
+    }
+
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'open' });
+      adoptStyles(root);
+      root.append(el('section', { class: 'box', 'aria-busy': 'true' }, el('p', { class: 'muted' }, 'Loading reviews…')));
+      this.generation = 0;
+    }
+
+    connectedCallback() {
+      this.load();
+    }
+
+    attributeChangedCallback() {
+      if (this.isConnected) this.load();
+    }
+
+    async load() {
+      const generation = ++this.generation;
+      const base = (this.getAttribute('origin') || scriptOrigin).replace(/\/+$/, '');
+      const filters = new URLSearchParams();
+      const technician = this.getAttribute('technician');
+      const service = this.getAttribute('service');
+      if (technician) filters.set('mentions_technician', technician);
+      if (service) filters.set('mentions_service', service);
+      const count = clampInt(this.getAttribute('count'), 0, 10, 3);
+      const minRating = clampInt(this.getAttribute('min-rating'), 1, 5, 1);
+      const shown = new URLSearchParams(filters);
+      shown.set('limit', String(Math.max(count, 1)));
+      if (minRating > 1) shown.set('min_rating', String(minRating));
+      if (this.getAttribute('sort') === 'best') shown.set('sort', 'highest');
+      const search = (params) =>
+        fetch(`${base}${SEARCH}?${params}`, { mode: 'cors', credentials: 'omit' }).then((response) => {
+          if (!response.ok) throw new Error(`${response.status}`);
+          return response.json();
+        });
+      try {
+        const byRating = [1, 2, 3, 4, 5].map((rating) => {
+          const params = new URLSearchParams(filters);
+          params.set('rating', String(rating));
+          params.set('limit', '1');
+          return search(params).then((answer) => answer.total);
+        });
+        const [reviews, ...totals] = await Promise.all([search(shown), ...byRating]);
+        if (generation === this.generation) this.render(base, filters, count, reviews.reviews, totals);
+      } catch (error) {
+        if (generation === this.generation) this.renderError(base);
+      }
+    }
+
+    render(base, filters, count, reviews, totals) {
+      const total = totals.reduce((a, b) => a + b, 0);
+      const mean = total === 0 ? 0 : totals.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
+      const who = this.getAttribute('technician') || '';
+      const link = total === 0 ? `${base}/` : `${base}/search/${String(filters) === '' ? '' : `?${filters}`}`;
+      const heading = el('h2', { id: 'rw-heading' }, who ? `Customer reviews of ${who}` : 'Customer reviews');
+      const score =
+        total === 0
+          ? el('p', { class: 'muted' }, 'No reviews yet.')
+          : el(
+              'p',
+              { class: 'score' },
+              el('b', {}, mean.toFixed(1)),
+              el('span', { class: 'stars', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, stars(Math.round(mean))),
+              el('span', { class: 'muted' }, `${total.toLocaleString('en-US')} verified review${total === 1 ? '' : 's'}`),
+            );
+      const hist =
+        total === 0
+          ? null
+          : el(
+              'ul',
+              { class: 'hist', 'aria-label': 'Share of each star rating' },
+              ...[5, 4, 3, 2, 1].map((n) => {
+                const pct = Math.round((100 * totals[n - 1]) / total);
+                const fill = el('span', {});
+                fill.style.width = `${pct}%`;
+                return el('li', {}, el('span', {}, `${n} star${n === 1 ? '' : 's'}`), el('span', { class: 'bar', 'aria-hidden': 'true' }, fill), el('span', { class: 'pct' }, `${pct}%`));
+              }),
+            );
+      const list =
+        count === 0 || reviews.length === 0
+          ? null
+          : el(
+              'ul',
+              { class: 'reviews', 'aria-label': this.getAttribute('sort') === 'best' ? 'Best reviews' : 'Newest reviews' },
+              ...reviews.slice(0, count).map((r) =>
+                el(
+                  'li',
+                  {},
+                  el('p', {}, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, stars(r.rating)), ' ', r.title ? el('span', { class: 'title' }, r.title) : null),
+                  el('p', {}, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
+                  el('p', { class: 'meta' }, `${r.author} · `, el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
+                ),
+              ),
+            );
+      const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? 'See our reviews' : `Read all ${total.toLocaleString('en-US')} reviews`));
+      this.show(el('section', { class: 'box', 'aria-labelledby': 'rw-heading' }, heading, score, hist, list, more));
+    }
+
+    renderError(base) {
+      this.show(el('section', { class: 'box' }, el('p', {}, 'Reviews could not be loaded. ', el('a', { href: `${base}/`, target: '_top' }, 'Read them on our reviews page'))));
+    }
+
+    show(box) {
+      const root = this.shadowRoot;
+      root.replaceChildren(...[...root.childNodes].filter((node) => node.nodeName === 'STYLE'), box);
+    }
+  }
+
+  customElements.define('reviews-widget', ReviewsWidget);
+})();

@@ -1,0 +1,66 @@
+/**
+ * The search filters are described in four places: the OpenAPI parameters, the MCP tool's input schema,
+ * the MCP instructions and the README table. Each is generated from, or checked here against, the one
+ * definition, SearchFiltersShape: a filter missing from any of them fails.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../core/openapi/index.ts';
+import { InsightsSchema } from '../../core/schemas/insights.ts';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchFiltersShape } from '../../core/schemas/search.ts';
+import { PATHS } from '../../core/urls.ts';
+import { connectClient, loadFixtureLive, startMcpApp, type RunningApp } from './mcp-fixture.ts';
+
+const FILTERS = Object.entries(SearchFiltersShape).map(([name, schema]) => {
+  const { description } = z.toJSONSchema(schema, { io: 'input' }) as { description?: string };
+  return { name, description: description ?? '' };
+});
+
+let app: RunningApp;
+let client: Client;
+beforeAll(async () => {
+  app = await startMcpApp({ live: await loadFixtureLive() });
+  ({ client } = await connectClient(app.mcpUrl));
+});
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+});
+
+describe('the search filters, described from SearchFiltersShape', () => {
+  it('are all described', () => {
+    expect(FILTERS.length).toBeGreaterThanOrEqual(12);
+    expect(FILTERS.filter((f) => f.description.length < 10)).toEqual([]);
+  });
+
+  it('in the OpenAPI parameters of the search', () => {
+    const doc = buildOpenApiDocument({ publicUrl: 'https://reviews.example.com', insightsSchema: InsightsSchema }) as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; description: string }[] } }>;
+    };
+    const parameters = doc.paths[PATHS.search]!.get.parameters.filter((p) => p.in === 'query');
+    expect(parameters.map((p) => ({ name: p.name, description: p.description }))).toEqual(FILTERS);
+  });
+
+  it("in the MCP tool search_reviews's input schema", async () => {
+    const { tools } = await client.listTools();
+    const properties = tools.find((t) => t.name === 'search_reviews')!.inputSchema.properties as Record<string, { description?: string }>;
+    expect(FILTERS.map((f) => ({ name: f.name, description: properties[f.name]?.description ?? '' }))).toEqual(FILTERS);
+  });
+
+  it('in the MCP instructions: every filter by name, and the limit range', () => {
+    const instructions = client.getInstructions() ?? '';
+    const searchLine = instructions.split('\n').find((line) => line.startsWith('- search_reviews:')) ?? '';
+    expect(FILTERS.filter((f) => f.name !== 'limit' && !searchLine.includes(f.name)).map((f) => f.name)).toEqual([]);
+    expect(instructions).toContain(`(1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT})`);
+  });
+
+  it('in the README table', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const start = readme.indexOf('### Search parameters');
+    const section = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| parameter | meaning |', start)));
+    const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => ({ name: m[1]!, description: m[2]! }));
+    expect(rows).toEqual(FILTERS);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The hub's store unavailable at start (issue 10 item 2): the service starts anyway, serves the site,
+ * search and MCP, answers hub requests 503 `hub_unavailable` with Retry-After, prints one clear line
+ * naming the variable, and opens the store once it is reachable. `/healthz` and `/readyz` tell a load
+ * balancer which is which.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
+import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { waitUntil } from './harness.ts';
+import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+let distDir: string;
+
+beforeAll(async () => {
+  ({ distDir } = await buildTestSite({ publicUrl: PUBLIC }));
+});
+
+const ping = (base: string) =>
+  fetch(`${base}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': `${PUBLIC}/feed.xml` }).toString(),
+  });
+
+async function expectServingWithoutHub(base: string) {
+  expect((await fetch(`${base}/reviews.json`)).status).toBe(200);
+  expect((await fetch(`${base}/api/reviews/search?rating=5`)).status).toBe(200);
+  const hub = await ping(base);
+  expect(hub.status).toBe(503);
+  expect(Number(hub.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(await hub.json()).toMatchObject({ error: 'hub_unavailable' });
+  expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  const ready = await fetch(`${base}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(await ready.json()).toMatchObject({ error: 'not_ready', message: expect.stringContaining('WebSub store') });
+}
+
+async function waitUntilReady(base: string) {
+  await waitUntil(async () => ((await fetch(`${base}/readyz`)).status === 200 ? { value: true } : undefined), 15_000);
+  expect((await ping(base)).status).toBe(202);
+}
+
+describe('DATA_DIR that cannot be written (the real process)', () => {
+  let child: ChildProcess | undefined;
+  afterAll(() => child?.kill('SIGKILL'));
+
+  it('serves anyway, says so in one line naming DATA_DIR, and opens the store once the folder can be made', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'store-unavailable-'));
+    // A file where a folder must be: refused even to root, unlike a read-only mode.
+    const blocker = path.join(work, 'blocker');
+    await writeFile(blocker, 'not a folder');
+    const dataDir = path.join(blocker, 'data');
+    child = spawn(process.execPath, ['sidecar/main.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: PUBLIC, DIST_DIR: distDir, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr!.on('data', (c) => (stderr += c));
+    const url = await new Promise<string>((resolve, reject) => {
+      child!.stdout!.on('data', (c) => {
+        stdout += c;
+        const match = /"event":"listening","url":"([^"]+)"/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      child!.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    await expectServingWithoutHub(url);
+
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`DATA_DIR ${dataDir}`);
+    expect(lines[0]).toMatch(/ENOTDIR/);
+    expect(lines[0]).toMatch(/answers 503/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(stdout).toContain('"event":"websub_store_unavailable"');
+
+    await rm(blocker);
+    await mkdir(dataDir, { recursive: true });
+    await waitUntilReady(url);
+    expect(stdout).toContain('"event":"websub_store_opened"');
+  }, 40_000);
+});
+
+describe('DATABASE_URL that cannot be reached', () => {
+  beforeAll(() => assertPostgresUp());
+
+  it('serves anyway and opens the store once PostgreSQL answers', async () => {
+    const target = new URL(TEST_DATABASE_URL);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    await proxy.cut();
+    const viaProxy = new URL(TEST_DATABASE_URL);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, env: { DATABASE_URL: viaProxy.href, LOG_LEVEL: 'silent' } });
+    try {
+      await expectServingWithoutHub(sidecar.url);
+      await proxy.restore();
+      await waitUntilReady(sidecar.url);
+    } finally {
+      await sidecar.close();
+      await proxy.close();
+    }
+  }, 40_000);
+});
