@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { SlugSchema } from '../../core/schemas/content.ts';
 
-export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'response', 'response_date'] as const;
+export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date'] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 
 const HeaderSchema = z.string().trim().min(1, 'must name a column header');
@@ -24,6 +24,8 @@ export const CsvMappingSchema = z.strictObject({
       text: HeaderSchema.optional(),
       author: HeaderSchema.optional(),
       title: HeaderSchema.optional(),
+      /** A link to the review on the platform (published as the review's `source_url`). */
+      source_url: HeaderSchema.optional(),
       response: HeaderSchema.optional(),
       response_date: HeaderSchema.optional(),
     })

@@ -30,6 +30,7 @@ const USUAL_HEADERS: Record<ColumnField, string[]> = {
   text: ['text', 'review', 'review text', 'review_text', 'comment', 'comments', 'body', 'content', 'feedback'],
   author: ['author', 'name', 'reviewer', 'reviewer name', 'customer', 'customer name', 'user', 'full name'],
   title: ['title', 'headline', 'subject', 'review title'],
+  source_url: ['source_url', 'review url', 'review link', 'url', 'link'],
   response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text'],
   response_date: ['response date', 'reply date', 'owner response date', 'response_date'],
 };
@@ -61,6 +62,7 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
   const fieldNames = Object.fromEntries(COLUMN_FIELDS.filter((f) => f !== 'response_date').map((f) => [f, headerOf(f)])) as Partial<Record<ReviewField, string>>;
   const supplied: ReviewField[] = ['id', 'rating', 'date', 'text', 'author', 'source'];
   if (at.title !== undefined) supplied.push('title');
+  if (at.source_url !== undefined) supplied.push('source_url');
   if (at.response !== undefined) supplied.push('response');
 
   const mapped: MappedExport = { reviews: [], skipped: [], listedIds: [] };
@@ -116,6 +118,7 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       verified: options.verified,
       title: cell('title') || undefined,
       source: mapping.source,
+      source_url: cell('source_url') || undefined,
       response,
     });
     const result = toImportedReview(candidate, { origin, supplied, fieldNames });

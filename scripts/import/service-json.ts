@@ -18,6 +18,7 @@ const ItemSchema = PublishedReviewSchema.pick({
   title: true,
   author: true,
   source: true,
+  source_url: true,
   technicians: true,
   services: true,
   service_area: true,
@@ -28,7 +29,7 @@ const ItemSchema = PublishedReviewSchema.pick({
  * `source` is set when a review is added but not updated: the dataset writes `direct` for a review
  * that has none, and a review's source does not change.
  */
-const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'title', 'author', 'response'];
+const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'title', 'author', 'source_url', 'response'];
 
 /** The published business, keys the content model does not have left out. */
 const BusinessSchema = z.object(BusinessContentSchema.shape);
@@ -64,6 +65,7 @@ export function mapServiceExport(
       verified: options.verified,
       title: r.title ?? undefined,
       source: r.source,
+      source_url: r.source_url,
       technicians: r.technicians?.length ? r.technicians : undefined,
       services: r.services?.length ? r.services : undefined,
       service_area: r.service_area ?? undefined,

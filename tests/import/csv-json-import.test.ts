@@ -30,6 +30,7 @@ describe('npm run import -- csv', () => {
       text: 'Dana replaced the thermocouple on our water heater.\r\nShe explained every step, and the price matched the quote, to the dollar.',
       author: 'Marcus Thompson',
       source: 'yelp',
+      source_url: 'https://www.yelp.com/biz/brightline-heating-and-air-springfield?hrid=Yx9kQ1fT2',
       file: 'yelp-2025-11.json',
     });
     expect(reviews.get(deriveReviewId('yelp', 'Bd3Jd9aaW'))).toMatchObject({
