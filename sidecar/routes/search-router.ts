@@ -1,13 +1,15 @@
 /** `GET /api/reviews/search` (interface.md): strict parameters, filters combined with AND, newest first. */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { parseSearchParams, resolveSearchQuery, searchReviews } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { LoadedBuild } from '../static/load-build.ts';
 
 export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
-  const router = Router();
+  const router = createStrictRouter();
   router
     .route(PATHS.search)
     .get((req, res) => {
@@ -24,8 +26,9 @@ export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }
       const { reviews, count, total, limit } = searchReviews(live.index, resolved.query);
       sendJson(req, res, JSON.stringify({ reviews, count, total, limit }), build.dataLastModifiedMs);
     })
+    .options((_req, res) => sendReadPreflight(res))
     .all(() => {
-      throw methodNotAllowed(['GET', 'HEAD']);
+      throw methodNotAllowed(READ_METHODS);
     });
   return router;
 }
