@@ -113,6 +113,20 @@ describe('the search page', () => {
     expect(page.html).toContain('<strong>Page:</strong> was issued for other filters');
   });
 
+  it('is sent like the other live answers: compressed, with an ETag that revalidates', async () => {
+    const first = await fetch(`${sidecar.url}/search/?rating=5`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(first.headers.get('vary')).toContain('Accept-Encoding');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    expect(reviewIdsOf(await first.text()).length).toBeGreaterThan(0);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    const again = await fetch(`${sidecar.url}/search/?rating=5`, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
   it('redirects /search to /search/ with the query kept, and answers HEAD but not POST', async () => {
     const redirect = await fetch(`${sidecar.url}/search?query=leak`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
