@@ -14,27 +14,28 @@ export const ErrorCodeSchema = z
     'precondition_failed',
     'expectation_failed',
     'payload_too_large',
+    'headers_too_large',
+    'request_timeout',
     'unsupported_media_type',
     'rate_limited',
+    'too_many_connections',
     'hub_busy',
     'callback_host_busy',
     'subscription_limit',
     'hub_unavailable',
+    'search_page_unavailable',
     'not_ready',
-    'too_many_connections',
-    'headers_too_large',
-    'request_timeout',
-    'expectation_failed',
     'internal_error',
   ])
   .meta({
     description:
       'Machine-readable code: `invalid_parameters` (search), `invalid_date` (since path), `invalid_request` and ' +
       '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `method_not_allowed`, ' +
-      '`precondition_failed` (If-Match), `expectation_failed` (an `Expect` other than 100-continue), `payload_too_large`, `unsupported_media_type`, `rate_limited`, ' +
-      '`hub_busy` and `callback_host_busy` (too many verifications under way), `subscription_limit` (per callback ' +
-      'host), `hub_unavailable` (its store cannot be reached), `not_ready` (/readyz), `too_many_connections` (per ' +
-      'client address), `headers_too_large` (431), `request_timeout` (408), `expectation_failed` (417), `internal_error`.',
+      '`precondition_failed` (If-Match), `expectation_failed` (417: an `Expect` other than 100-continue), ' +
+      '`payload_too_large`, `headers_too_large` (431), `request_timeout` (408), `unsupported_media_type`, ' +
+      '`rate_limited`, `too_many_connections` (per client address), `hub_busy` and `callback_host_busy` (too many ' +
+      'verifications under way), `subscription_limit` (per callback host), `hub_unavailable` (its store cannot be ' +
+      'reached), `search_page_unavailable` (a build without the search page), `not_ready` (/readyz), `internal_error`.',
   });
 
 export const ErrorIssueSchema = z.object({
