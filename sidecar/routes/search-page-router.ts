@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { Router } from 'express';
+import { PAGE_HEADERS } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { PATHS } from '../../core/urls.ts';
 import { CapturedResponse } from '../http/captured-response.ts';
@@ -34,7 +35,7 @@ export function createSearchPageRouter({ getBuild }: { getBuild: () => LoadedBui
       await build.pages(req, page as unknown as ServerResponse, () => (passed = true), { live: build.live });
       if (passed) return next();
       await page.finished;
-      const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => (page.headers[name] ? [[name, page.headers[name]]] : [])));
+      const headers = { ...PAGE_HEADERS, ...Object.fromEntries(KEPT_HEADERS.flatMap((name) => (page.headers[name] ? [[name, page.headers[name]]] : []))) };
       const body = page.body();
       if (page.statusCode !== 200) {
         // An invalid search (400) is answered as rendered, uncached.

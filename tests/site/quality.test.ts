@@ -295,7 +295,9 @@ describe('the widget on another origin', () => {
     await page.close();
   });
 
-  it('renders in an iframe from /embed/, with options from its query string', async () => {
+  it('renders in an iframe from /embed/, which any site may frame, with options from its query string', async () => {
+    const headers = (await fetch(`${sidecar.url}${PATHS.embed}`)).headers;
+    expect(headers.get('content-security-policy')).toContain('frame-ancestors *');
     const page = await browser.newPage();
     await page.goto(`${hostUrl}/iframe`);
     const frame = page.frameLocator('iframe');

@@ -119,6 +119,7 @@ describe('the search page', () => {
     expect(first.headers.get('content-encoding')).toBe('br');
     expect(first.headers.get('vary')).toContain('Accept-Encoding');
     expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    expect(first.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
     expect(reviewIdsOf(await first.text()).length).toBeGreaterThan(0);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"/);
