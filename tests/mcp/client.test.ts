@@ -224,7 +224,7 @@ describe('get_rating_summary', () => {
 describe('get_insights', () => {
   it('returns every section and their names', async () => {
     const result = await callOk<{ sections: string[]; insights: Record<string, unknown> }>('get_insights');
-    expect(result.sections).toEqual(['summary', 'aspects', 'entities', 'topics', 'faq']);
+    expect(result.sections).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'summary']);
     expect(result.insights).toEqual(live.insights);
   });
 
@@ -234,7 +234,7 @@ describe('get_insights', () => {
   });
 
   it('lists the valid sections when the section is unknown', async () => {
-    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: summary, aspects, entities, topics, faq$/m);
+    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: basis, aspects, entities, topics, faq, summary$/m);
   });
 });
 

@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
-import { sleep, startHubHarness, type HubHarness } from './harness.ts';
+import { startHubHarness, type HubHarness } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 let ca: TestCa;
@@ -38,6 +38,19 @@ async function publish(label: string) {
   return h.hub.notifyIfChanged();
 }
 
+describe('Hub.drained', () => {
+  it('resolves only once every due delivery has been answered, however slowly', async () => {
+    const p = path('drain');
+    await subscribeVerified(p);
+    sub.behave(p, { notifyDelayMs: 300 });
+    await publish(`drain-${p}`);
+    await h.hub.drained();
+    // Had drained() not waited for the slow callback, its delivery would still be pending.
+    expect(await h.store.listPendingDeliveries()).toEqual([]);
+    expect(sub.notifications(p).map((r) => r.body.toString().includes(`drain-${p}`))).toEqual([true]);
+  });
+});
+
 describe('state table: (none) → subscribe', () => {
   it('answers 202 at once and sends a verification GET keeping the callback query string', async () => {
     const p = path('verify');
@@ -61,7 +74,7 @@ describe('state table: (none) → subscribe', () => {
     const body = await res.json();
     expect(body).toMatchObject({ error: 'invalid_request', issues: [{ path: ['hub.callback'] }] });
     expect(body.message).toMatch(/HTTPS/);
-    await sleep(50);
+    await h.hub.drained();
     expect(sub.server.requests.filter((r) => r.path === '/plain')).toEqual([]);
   });
 });
@@ -89,7 +102,7 @@ describe('state table: pending verification', () => {
     await h.hub.settled();
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeUndefined();
     await publish(`after-reject-${p}`);
-    await sleep(60);
+    await h.hub.drained();
     expect(sub.notifications(p)).toEqual([]);
   });
 });
@@ -104,7 +117,7 @@ describe('state table: active', () => {
     expect(get.query.has('hub.lease_seconds')).toBe(false);
     await h.waitForSubscription(h.topics.feedXml, callback, (s) => s === undefined);
     await publish(`after-unsub-${p}`);
-    await sleep(60);
+    await h.hub.drained();
     expect(sub.notifications(p)).toEqual([]);
   });
 
@@ -124,7 +137,7 @@ describe('state table: active', () => {
     h.advanceClock(61_000);
     const checks = await publish(`after-expiry-${p}`);
     expect(checks.find((c) => c.topic === h.topics.feedXml)?.changed).toBe(true);
-    await sleep(60);
+    await h.hub.drained();
     expect(sub.notifications(p)).toEqual([]);
     await h.waitForSubscription(h.topics.feedXml, callback, (s) => s === undefined);
   });
@@ -139,7 +152,7 @@ describe('state table: active', () => {
     h.advanceClock(20_000); // past the first lease, within the renewed one
     await publish(`renewed-${p}`);
     await sub.waitForNotification(p, (r) => r.body.toString().includes(`renewed-${p}`));
-    await sleep(60);
+    await h.hub.drained();
     expect(sub.notifications(p)).toHaveLength(1);
   });
 });
