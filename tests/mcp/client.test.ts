@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveData } from '../../core/dataset/live-data.ts';
+import type { ReviewList } from '../../core/schemas/published.ts';
 import { connectClient, loadFixtureLive, startMcpApp, type RunningApp } from './mcp-fixture.ts';
 
 let live: LiveData;
@@ -44,7 +45,8 @@ function errorText(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-type ReviewPage = { reviews: { id: string; date: string; rating: number; technicians: string[] }[]; count: number; total: number; limit: number; next_cursor: string | null };
+/** A page of search_reviews or get_reviews_since: the published result shape, plus the paging cursor. */
+type ReviewPage = ReviewList & { limit?: number; next_cursor: string | null };
 
 async function pageToEnd(name: string, args: Record<string, unknown>): Promise<{ pages: ReviewPage[]; ids: string[] }> {
   const pages: ReviewPage[] = [];
