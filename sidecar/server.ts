@@ -106,7 +106,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
         ],
       }),
-      createHubRouter({ hub, rateLimit: config.websub.rateLimit }),
+      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
       createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     ],
   });

@@ -34,7 +34,8 @@ async function readJsonFile(dir: string, file: string, problems: ContentProblem[
     return undefined;
   }
   try {
-    return { file, data: JSON.parse(text) };
+    // A byte order mark is allowed (editors on Windows write one); JSON.parse would call it an unexpected token.
+    return { file, data: JSON.parse(text.replace(/^\uFEFF/, '')) };
   } catch (error) {
     problems.push({ file, message: `not valid JSON: ${(error as Error).message}` });
     return undefined;

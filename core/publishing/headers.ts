@@ -51,6 +51,20 @@ export const READ_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The headers of every human page: no CORS (pages are not an API), and a Content-Security-Policy that
+ * allows only this origin's scripts, styles, images and fonts (inline styles and scripts included: the
+ * pages set bar widths in `style` attributes and Astro may inline small scripts), no plugins, no framing,
+ * forms only to this origin. Referrers leave the site as the origin alone.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...NOSNIFF_HEADERS,
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
+
+/**
  * Cache-Control: data may be cached briefly and revalidated cheaply with its ETag (a 304 costs the
  * origin almost nothing), and served stale while a CDN revalidates; hashed Astro assets are immutable.
  */
@@ -63,11 +77,10 @@ export function cacheControlOf(path: string): string {
 /** The headers a static path carries on every response (200, 304, HEAD). */
 export function staticHeadersOf(path: string, urls: ServiceUrls): Record<string, string> {
   const type = contentTypeOf(path);
-  // Human pages are not an API: no CORS, but still nosniff.
   const headers: Record<string, string> = {
     'Content-Type': type,
     'Cache-Control': cacheControlOf(path),
-    ...(type.startsWith('text/html') ? NOSNIFF_HEADERS : READ_HEADERS),
+    ...(type.startsWith('text/html') ? PAGE_HEADERS : READ_HEADERS),
   };
   if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls.hub, `${urls.base}${path}`);
   return headers;

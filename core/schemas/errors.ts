@@ -25,6 +25,7 @@ export const ErrorCodeSchema = z
     'hub_unavailable',
     'search_page_unavailable',
     'not_ready',
+    'cross_origin_refused',
     'internal_error',
   ])
   .meta({
@@ -35,7 +36,8 @@ export const ErrorCodeSchema = z
       '`payload_too_large`, `headers_too_large` (431), `request_timeout` (408), `unsupported_media_type`, ' +
       '`rate_limited`, `too_many_connections` (per client address), `hub_busy` and `callback_host_busy` (too many ' +
       'verifications under way), `subscription_limit` (per callback host), `hub_unavailable` (its store cannot be ' +
-      'reached), `search_page_unavailable` (a build without the search page), `not_ready` (/readyz), `internal_error`.',
+      'reached), `search_page_unavailable` (a build without the search page), `not_ready` (/readyz), ' +
+      '`cross_origin_refused` (a hub form posted by another site), `internal_error`.',
   });
 
 export const ErrorIssueSchema = z.object({

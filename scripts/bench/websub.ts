@@ -31,7 +31,7 @@ import { parseConfig } from '../../core/config.ts';
 import { startSidecar } from '../../sidecar/server.ts';
 import { createPostgresHubStore, createSqliteHubStore, type HubStore } from '../../sidecar/websub/index.ts';
 import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
-// The same throwaway CA the tests use (openssl at run time): nothing private is kept.
+// The same throwaway CA the tests use (made with node:crypto at run time): nothing private is kept.
 import { createTestCa } from '../../tests/helpers/https-ca.ts';
 import { buildSite } from '../build.ts';
 import type { BenchRow } from './types.ts';

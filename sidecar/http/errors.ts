@@ -3,7 +3,7 @@
  * throw `HttpError`; the error middleware and `sendError` are the only places that write it.
  */
 import type { ServerResponse } from 'node:http';
-import { READ_HEADERS } from '../../core/publishing/headers.ts';
+import { NOSNIFF_HEADERS, READ_HEADERS } from '../../core/publishing/headers.ts';
 import type { ErrorBody, ErrorCode, ErrorIssue } from '../../core/schemas/errors.ts';
 
 export class HttpError extends Error {
@@ -11,13 +11,16 @@ export class HttpError extends Error {
   readonly code: ErrorCode;
   readonly issues: ErrorIssue[] | undefined;
   readonly headers: Record<string, string>;
+  /** False for answers no other origin may read (the hub): `nosniff` only, no CORS. */
+  readonly cors: boolean;
 
-  constructor(status: number, code: ErrorCode, message: string, options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {}) {
+  constructor(status: number, code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.issues = options.issues;
     this.headers = options.headers ?? {};
+    this.cors = options.cors ?? true;
   }
 
   toJSON(): ErrorBody {
@@ -25,13 +28,9 @@ export class HttpError extends Error {
   }
 }
 
-export function sendError(
-  res: ServerResponse,
-  status: number,
-  code: ErrorCode,
-  message: string,
-  options: { issues?: ErrorIssue[]; headers?: Record<string, string> } = {},
-): void {
+export type ErrorOptions = { issues?: ErrorIssue[]; headers?: Record<string, string>; cors?: boolean };
+
+export function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, options: ErrorOptions = {}): void {
   sendHttpError(res, new HttpError(status, code, message, options));
 }
 
@@ -42,13 +41,14 @@ export function sendHttpError(res: ServerResponse, error: HttpError): void {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'Cache-Control': 'no-store',
-    ...READ_HEADERS,
+    ...(error.cors ? READ_HEADERS : NOSNIFF_HEADERS),
   });
   res.end(body);
 }
 
-export function methodNotAllowed(allow: readonly string[]): HttpError {
+export function methodNotAllowed(allow: readonly string[], options: { cors?: boolean } = {}): HttpError {
   return new HttpError(405, 'method_not_allowed', `This path answers ${allow.join(', ')} only.`, {
     headers: { Allow: allow.join(', ') },
+    cors: options.cors,
   });
 }

@@ -14,5 +14,6 @@ export function sendJson(req: IncomingMessage, res: ServerResponse, json: string
     },
     lastModifiedMs,
     identity: { body, etag: strongEtag(body) },
+    compress: true,
   });
 }

@@ -8,6 +8,7 @@ import type { Encoding } from '../../core/publishing/manifest.ts';
 import { negotiateEncoding } from './accept-encoding.ts';
 import { evaluatePreconditions } from './conditional.ts';
 import { sendError } from './errors.ts';
+import { compressLive, LIVE_CODINGS, MIN_LIVE_COMPRESS_BYTES } from './live-compression.ts';
 
 export type Body = { body: Buffer; etag: string };
 
@@ -17,6 +18,8 @@ export type Representation = {
   lastModifiedMs: number;
   identity: Body;
   variants?: Partial<Record<Encoding, Body>>;
+  /** A live answer: brotli and gzip are made on demand (live-compression.ts) instead of `variants`. */
+  compress?: boolean;
 };
 
 /** RFC 9110 §15.4.5: a 304 carries the validators and caching fields a 200 would, not the body's metadata. */
@@ -29,9 +32,10 @@ const HEADERS_KEPT_ON_304 = new Set([
 ]);
 
 export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
-  const available = Object.keys(rep.variants ?? {}) as Encoding[];
+  const live = rep.compress === true && rep.identity.body.length >= MIN_LIVE_COMPRESS_BYTES;
+  const available = live ? LIVE_CODINGS : (Object.keys(rep.variants ?? {}) as Encoding[]);
   const coding = negotiateEncoding(headerValue(req.headers['accept-encoding']), available);
-  const selected = coding === 'identity' ? rep.identity : rep.variants![coding]!;
+  const selected = coding === 'identity' ? rep.identity : (rep.variants?.[coding] ?? compressLive(rep.identity, coding));
   const lastModified = new Date(Math.min(rep.lastModifiedMs, Date.now())).toUTCString();
   const vary = available.length > 0 ? { Vary: 'Accept-Encoding' } : undefined;
 

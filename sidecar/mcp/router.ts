@@ -15,6 +15,7 @@
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LiveData } from '../../core/dataset/live-data.ts';
+import { NOSNIFF_HEADERS } from '../../core/publishing/headers.ts';
 import { PATHS } from '../../core/urls.ts';
 import type { Config } from '../../core/config.ts';
 import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type JsonRpcErrorBody } from './json-rpc.ts';
@@ -22,6 +23,7 @@ import { createOriginPolicy } from './origin.ts';
 import { createSessionIds } from './session-id.ts';
 import { serveMessage } from './transport.ts';
 import { clientKeyOf } from '../http/client-address.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type McpRouterDeps = {
@@ -40,7 +42,7 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   const sessions = createSessionIds(deps.config.mcp.sessionSecret);
   const serverDeps = { getLive: deps.getLive };
   const limiter = deps.rateLimit && createRateLimiter(deps.rateLimit);
-  const router = express.Router();
+  const router = createStrictRouter();
 
   const limitRate: RequestHandler = (req, res, next) => {
     if (!limiter) return next();
@@ -54,6 +56,8 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   router
     .route(PATHS.mcp)
     .all((req, res, next) => {
+      // Every answer, success or error: JSON-RPC is never cached and never sniffed as another type.
+      res.set({ ...NOSNIFF_HEADERS, 'Cache-Control': 'no-store' });
       const origin = req.get('origin');
       if (!origins.allows(origin)) return sendError(res, 403, jsonRpcError(null, TRANSPORT_ERROR, `Forbidden: Origin ${origin?.slice(0, 200)} is not allowed`));
       if (origin !== undefined) {
@@ -64,8 +68,8 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
       next();
     })
     .options((req, res) => {
-      // Preflight names GET and DELETE too, so a browser client sees their real 405 rather than a CORS failure.
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      // Only what answers: GET and DELETE get 405, so a preflight does not offer them.
+      res.setHeader('Access-Control-Allow-Methods', ALLOW);
       res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
       res.setHeader('Access-Control-Max-Age', '86400');
       res.setHeader('Allow', ALLOW);
@@ -125,6 +129,8 @@ const checkHeaders: RequestHandler = (req, res, next) => {
   if (mediaTypeOf(req.get('content-type') ?? '') !== 'application/json') {
     return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'));
   }
+  // Media types are case-insensitive (RFC 9110 §8.3.1); the SDK transport checks them again as written.
+  req.headers.accept = 'application/json, text/event-stream';
   next();
 };
 

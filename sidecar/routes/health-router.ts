@@ -4,15 +4,16 @@
  * loaded and the hub's store is open — and 503 with the missing parts otherwise (readiness: send no
  * traffic yet, or only the read traffic that needs no store).
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 
 export type ReadinessCheck = { name: string; ok: boolean; detail: string };
 
 export const HEALTH_PATHS = { health: '/healthz', ready: '/readyz' } as const;
 
 export function createHealthRouter(deps: { checks: () => ReadinessCheck[] }): Router {
-  const router = Router({ caseSensitive: true, strict: true });
+  const router = createStrictRouter();
   const noStore = { 'Cache-Control': 'no-store' };
   router
     .route(HEALTH_PATHS.health)

@@ -3,7 +3,7 @@
  * files before this route is reached; every other date is rendered here through the same core
  * function, so the bytes and the ETag are the same either way.
  */
-import { Router } from 'express';
+import type { Router } from 'express';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { IsoDateSchema } from '../../core/schemas/content.ts';
@@ -11,6 +11,8 @@ import { countSince } from '../../core/order.ts';
 import { renderSinceBody } from '../../core/dataset/render-json.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
+import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 import { sendRepresentation, type Body } from '../http/send-representation.ts';
 import type { LoadedBuild } from '../static/load-build.ts';
 
@@ -19,7 +21,7 @@ const BODY_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
   const caches = new WeakMap<LoadedBuild, Map<number, Body>>();
-  const router = Router();
+  const router = createStrictRouter();
 
   function bodyFor(build: LoadedBuild, count: number): Body {
     let cache = caches.get(build);
@@ -55,10 +57,12 @@ export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild })
         headers: staticHeadersOf(`${PATHS.sincePrefix}${date}`, build.live.urls),
         lastModifiedMs: build.dataLastModifiedMs,
         identity,
+        compress: true,
       });
     })
+    .options((_req, res) => sendReadPreflight(res))
     .all(() => {
-      throw methodNotAllowed(['GET', 'HEAD']);
+      throw methodNotAllowed(READ_METHODS);
     });
   return router;
 }

@@ -5,9 +5,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendRepresentation } from '../http/send-representation.ts';
 import { methodNotAllowed, sendHttpError } from '../http/errors.ts';
+import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
 import type { BuildStore } from './build-store.ts';
 
-const ALLOW = ['GET', 'HEAD', 'OPTIONS'];
 
 export function createStaticHandler({ builds }: { builds: BuildStore }) {
   return function serveStatic(req: IncomingMessage, res: ServerResponse): boolean {
@@ -27,16 +27,9 @@ export function createStaticHandler({ builds }: { builds: BuildStore }) {
     if (req.method === 'GET' || req.method === 'HEAD') {
       sendRepresentation(req, res, representation);
     } else if (req.method === 'OPTIONS') {
-      res.writeHead(204, {
-        Allow: ALLOW.join(', '),
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET, HEAD',
-        'Access-Control-Allow-Headers': 'If-None-Match, If-Modified-Since, Accept-Encoding',
-        'Access-Control-Max-Age': '86400',
-      });
-      res.end();
+      sendReadPreflight(res);
     } else {
-      sendHttpError(res, methodNotAllowed(ALLOW));
+      sendHttpError(res, methodNotAllowed(READ_METHODS));
     }
     return true;
   };

@@ -9,8 +9,9 @@
  * - private: loopback, RFC 1918, shared (CGNAT), link-local, unique-local, documentation and benchmark
  *   ranges (RFC 6890: not globally reachable). Allowed only with `allowPrivateCallbacks` (tests, intranets).
  *
- * IPv6 addresses that embed an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96, 6to4
- * 2002::/16) are judged by the IPv4 address they reach.
+ * IPv6 addresses that embed an IPv4 address (IPv4-mapped, IPv4-compatible, IPv4-translated (SIIT)
+ * ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the IPv4 address they reach; the
+ * local-use NAT64 prefix 64:ff9b:1::/48 counts as private.
  */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
@@ -43,7 +44,8 @@ const RULES: Rule[] = [
   makeRule('multicast', 'never', ['224.0.0.0/4'], ['ff00::/8']),
   makeRule('reserved', 'never', ['240.0.0.0/4'], []),
   makeRule('loopback', 'private', ['127.0.0.0/8'], ['::1/128']),
-  makeRule('private', 'private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'], ['fc00::/7', 'fec0::/10']),
+  // 64:ff9b:1::/48 (RFC 8215) is local-use NAT64: where it leads depends on the local translator.
+  makeRule('private', 'private', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16'], ['fc00::/7', 'fec0::/10', '64:ff9b:1::/48']),
   makeRule('shared', 'private', ['100.64.0.0/10'], []),
   makeRule('link-local', 'private', ['169.254.0.0/16'], ['fe80::/10']),
   makeRule(
@@ -89,6 +91,8 @@ export function embeddedIpv4(ipv6: string): string | undefined {
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible; :: and ::1 themselves are not).
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4(12);
   if (zeros(0, 12) && !zeros(12, 15)) return v4(12);
+  // ::ffff:0:a.b.c.d (SIIT, RFC 2765 §2.1: IPv4-translated).
+  if (zeros(0, 8) && bytes[8] === 0xff && bytes[9] === 0xff && zeros(10, 12)) return v4(12);
   // 64:ff9b::/96 (RFC 6052 well-known NAT64 prefix).
   if (bytes[0] === 0 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return v4(12);
   // 2002:V4ADDR::/48 (6to4).

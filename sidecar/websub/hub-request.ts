@@ -41,8 +41,9 @@ export function createHubRequestSchema(topicUrls: readonly string[], lease: Leas
       else if (url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'hub.callback must be an HTTPS URL' });
       else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'hub.callback must not contain credentials' });
     });
+  // Any length of digits: a lease past the maximum is clamped like any other (§5.1), not refused.
   const leaseSeconds = once('hub.lease_seconds')
-    .regex(/^[0-9]{1,10}$/, 'hub.lease_seconds must be a whole number of seconds')
+    .regex(/^[0-9]+$/, 'hub.lease_seconds must be a whole number of seconds')
     .transform(Number)
     .refine((n) => n > 0, 'hub.lease_seconds must be positive')
     .optional()
@@ -89,7 +90,12 @@ export function collectFormFields(form: URLSearchParams): Record<string, string 
 }
 
 export function parseHubRequest(schema: HubRequestSchema, form: URLSearchParams): HubRequestResult {
-  const parsed = schema.safeParse(collectFormFields(form));
+  const fields = collectFormFields(form);
+  // The union is chosen by hub.mode, so a repeated one would otherwise read as an unknown mode.
+  if (Array.isArray(fields['hub.mode'])) {
+    return { ok: false, issues: [{ path: ['hub.mode'], message: 'hub.mode must be given once', code: 'invalid_type' }] };
+  }
+  const parsed = schema.safeParse(fields);
   if (!parsed.success) {
     return {
       ok: false,

@@ -4,11 +4,13 @@
  * "Every error is JSON"). Requests are rate-limited per client address (`req.ip`, so the app's
  * `trust proxy` setting decides what the address is behind a proxy).
  */
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
-import { methodNotAllowed, sendError, sendHttpError } from '../http/errors.ts';
+import { methodNotAllowed, sendError, sendHttpError, type ErrorOptions } from '../http/errors.ts';
+import type { ErrorCode } from '../../core/schemas/errors.ts';
 import type { Hub } from './hub.ts';
 import { clientKeyOf } from '../http/client-address.ts';
+import { createStrictRouter } from '../http/strict-router.ts';
 import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type HubRouterOptions = {
@@ -17,26 +19,43 @@ export type HubRouterOptions = {
   rateLimit?: RateLimitOptions;
   /** Largest accepted body, in bytes or a size string like `16kb`. */
   bodyLimit?: number | string;
+  /** The service's own origin (`PUBLIC_URL`): the only browser origin whose forms the hub accepts. */
+  publicOrigin?: string;
 };
 
 const FORM = 'application/x-www-form-urlencoded';
 
 export function createHubRouter(options: HubRouterOptions): Router {
   const { hub } = options;
+  // No CORS on the hub: its answers are for subscribers (servers), never for scripts of other origins.
+  const refuse = (res: Response, status: number, code: ErrorCode, message: string, extra: Omit<ErrorOptions, 'cors'> = {}): void =>
+    sendError(res, status, code, message, { ...extra, cors: false });
+
+  /**
+   * A browser submitting a form from another site sends `Origin` (and `Sec-Fetch-Site: cross-site`):
+   * without this, any web page could make its visitors subscribe callbacks of its choosing.
+   */
+  const refuseCrossOrigin: RequestHandler = (req, res, next) => {
+    const origin = req.get('origin');
+    const site = req.get('sec-fetch-site');
+    const foreignOrigin = origin !== undefined && origin !== options.publicOrigin;
+    if (!foreignOrigin && (site === undefined || site === 'same-origin' || site === 'none')) return next();
+    refuse(res, 403, 'cross_origin_refused', 'The hub does not accept requests made by web pages of other origins; subscribe from your server.');
+  };
   const limiter = createRateLimiter(options.rateLimit ?? { capacity: 30, refillPerSecond: 1 });
-  const router = Router();
+  const router = createStrictRouter();
 
   const limitRate: RequestHandler = (req, res, next) => {
     const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
     if (verdict.ok) return next();
-    sendError(res, 429, 'rate_limited', `Too many hub requests from this address; retry in ${verdict.retryAfterSeconds} s.`, {
+    refuse(res, 429, 'rate_limited', `Too many hub requests from this address; retry in ${verdict.retryAfterSeconds} s.`, {
       headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
     });
   };
 
   const handle = async (req: Request, res: Response) => {
     if (!req.is(FORM)) {
-      return sendError(res, 400, 'invalid_request', `The hub takes a ${FORM} body.`);
+      return refuse(res, 400, 'invalid_request', `The hub takes a ${FORM} body.`);
     }
     const answer = await hub.handleRequest(new URLSearchParams(typeof req.body === 'string' ? req.body : ''));
     if (answer.status === 202) {
@@ -44,24 +63,24 @@ export function createHubRouter(options: HubRouterOptions): Router {
       return;
     }
     const headers = answer.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(answer.retryAfterSeconds) };
-    sendError(res, answer.status, answer.body.error, answer.body.message, { issues: answer.body.issues, headers });
+    refuse(res, answer.status, answer.body.error, answer.body.message, { issues: answer.body.issues, headers });
   };
 
-  const refuseMethod: RequestHandler = (_req, res) => sendHttpError(res, methodNotAllowed(['POST']));
+  const refuseMethod: RequestHandler = (_req, res) => sendHttpError(res, methodNotAllowed(['POST'], { cors: false }));
 
   const bodyErrors: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
     // body-parser's errors (RFC 9110: 413 for a body over the limit), answered here so the hub's errors
     // have the service's shape even when the router is mounted alone.
-    if (err.type === 'entity.too.large') return sendError(res, 413, 'payload_too_large', 'The hub request body is too large.');
+    if (err.type === 'entity.too.large') return refuse(res, 413, 'payload_too_large', 'The hub request body is too large.');
     if (typeof err.type === 'string' && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
-      return sendError(res, err.status, 'invalid_request', 'The hub request body could not be read.');
+      return refuse(res, err.status, 'invalid_request', 'The hub request body could not be read.');
     }
     next(err);
   };
 
   router
     .route(PATHS.hub)
-    .post(limitRate, express.text({ type: FORM, limit: options.bodyLimit ?? '16kb' }), handle)
+    .post(refuseCrossOrigin, limitRate, express.text({ type: FORM, limit: options.bodyLimit ?? '16kb' }), handle)
     .all(refuseMethod);
   router.use(PATHS.hub, bodyErrors);
   return router;

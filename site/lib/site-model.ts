@@ -72,6 +72,17 @@ function listEntityPages(entity: EntityPage): SitePage[] {
   return Array.from({ length: entity.pageCount }, (_, i) => ({ path: entity.pathOfPage(i + 1), lastmod }));
 }
 
+function describeEntity(
+  kind: EntityPage['kind'],
+  name: string,
+  key: string,
+  insight: EntityInsight | undefined,
+  reviews: PublishedReview[],
+  pathOfPage: (page: number) => string,
+): EntityPage {
+  return { kind, name, key, path: pathOfPage(1), insight, reviews, pageCount: countEntityPages(reviews.length), pathOfPage };
+}
+
 function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { technicians: EntityPage[]; services: EntityPage[] } {
   const slugs = assignTechnicianSlugs(dataset.business.technicians.map((t) => t.name));
   const technicianInsight = new Map(insights.entities.technicians.map((e) => [e.name, e]));
@@ -82,33 +93,13 @@ function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { techni
     for (const name of review.technicians) byTechnician.get(name)?.push(review);
     for (const id of review.services) byService.get(id)?.push(review);
   }
-  const technicians = dataset.business.technicians.map(({ name }): EntityPage => {
+  const technicians = dataset.business.technicians.map(({ name }) => {
     const slug = slugs.get(name)!;
-    const reviews = byTechnician.get(name)!;
-    return {
-      kind: 'technician',
-      name,
-      key: slug,
-      path: technicianPath(slug),
-      insight: technicianInsight.get(name),
-      reviews,
-      pageCount: countEntityPages(reviews.length),
-      pathOfPage: (page) => technicianPath(slug, page),
-    };
+    return describeEntity('technician', name, slug, technicianInsight.get(name), byTechnician.get(name)!, (page) => technicianPath(slug, page));
   });
-  const services = dataset.business.services.map(({ id, name }): EntityPage => {
-    const reviews = byService.get(id)!;
-    return {
-      kind: 'service',
-      name,
-      key: id,
-      path: servicePath(id),
-      insight: serviceInsight.get(id),
-      reviews,
-      pageCount: countEntityPages(reviews.length),
-      pathOfPage: (page) => servicePath(id, page),
-    };
-  });
+  const services = dataset.business.services.map(({ id, name }) =>
+    describeEntity('service', name, id, serviceInsight.get(id), byService.get(id)!, (page) => servicePath(id, page)),
+  );
   return { technicians, services };
 }
 

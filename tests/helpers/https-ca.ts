@@ -1,5 +1,6 @@
 /**
- * A certificate authority made at test time with the `openssl` CLI, and HTTPS servers on loopback whose
+ * A certificate authority made at test time with node:crypto (tests/helpers/x509.ts: no `openssl`
+ * command), and HTTPS servers on loopback whose
  * certificates it signs. Tests trust the CA either in process (pass `ca.certPem` as a `ca` option) or in a
  * child process (`NODE_EXTRA_CA_CERTS=ca.certFile`, read by Node at start).
  *
@@ -8,13 +9,13 @@
  *   await fetch(server.url('/callback')) // with the CA trusted
  *   await server.close(); ca.remove();
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCertificate, generateP256KeyPair } from './x509.ts';
 
 export type TestCa = {
   /** The CA certificate, PEM. */
@@ -28,44 +29,32 @@ export type TestCa = {
 };
 
 const DEFAULT_NAMES = ['localhost', '127.0.0.1', '::1'];
-
-function runOpenssl(args: string[], cwd: string): void {
-  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-}
+const CA_NAME = 'Reviews Service Test CA';
 
 /** A fresh CA (P-256, valid two days) in its own temporary folder. */
 export function createTestCa(): TestCa {
   const dir = mkdtempSync(join(tmpdir(), 'test-ca-'));
-  runOpenssl(
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key',
-      '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Reviews Service Test CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
-    dir,
-  );
+  const caKeys = generateP256KeyPair();
+  const certPem = createCertificate({ subject: CA_NAME, issuer: CA_NAME, serial: 1, publicKey: caKeys.publicKey, signingKey: caKeys.privateKey, days: 2, kind: { ca: true } });
   const certFile = join(dir, 'ca.pem');
+  writeFileSync(certFile, certPem);
   let serial = 0;
   return {
-    certPem: readFileSync(certFile, 'utf8'),
+    certPem,
     certFile,
     issue(names = DEFAULT_NAMES) {
       serial += 1;
-      const base = `leaf-${serial}`;
-      const san = names.map((n) => (/^[\d.]+$|:/.test(n) ? `IP:${n}` : `DNS:${n}`)).join(',');
-      writeFileSync(
-        join(dir, `${base}.ext`),
-        `subjectAltName=${san}\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\nbasicConstraints=CA:FALSE\n`,
-      );
-      runOpenssl(
-        ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${base}.key`,
-          '-out', `${base}.csr`, '-subj', `/CN=${names[0] ?? 'localhost'}`],
-        dir,
-      );
-      runOpenssl(
-        ['x509', '-req', '-in', `${base}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', String(1000 + serial),
-          '-out', `${base}.pem`, '-days', '2', '-extfile', `${base}.ext`],
-        dir,
-      );
-      return { key: readFileSync(join(dir, `${base}.key`), 'utf8'), cert: readFileSync(join(dir, `${base}.pem`), 'utf8') };
+      const keys = generateP256KeyPair();
+      const cert = createCertificate({
+        subject: names[0] ?? 'localhost',
+        issuer: CA_NAME,
+        serial: 1000 + serial,
+        publicKey: keys.publicKey,
+        signingKey: caKeys.privateKey,
+        days: 2,
+        kind: { ca: false, names },
+      });
+      return { key: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, cert };
     },
     remove() {
       rmSync(dir, { recursive: true, force: true });

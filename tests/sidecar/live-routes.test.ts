@@ -89,7 +89,7 @@ describe('GET /api/reviews/since/{date}', () => {
   it('refuses POST with 405 and Allow', async () => {
     const res = await get(sidecar.url, '/api/reviews/since/2025-01-01', {}, 'POST');
     expect(res.status).toBe(405);
-    expect(header(res, 'allow')).toBe('GET, HEAD');
+    expect(header(res, 'allow')).toBe('GET, HEAD, OPTIONS');
   });
 });
 
@@ -104,7 +104,7 @@ describe('unknown paths and methods', () => {
   it.each(['POST', 'PUT', 'DELETE'])('answers %s on the search endpoint with 405', async (method) => {
     const res = await get(sidecar.url, '/api/reviews/search', {}, method);
     expect(res.status).toBe(405);
-    expect(header(res, 'allow')).toBe('GET, HEAD');
+    expect(header(res, 'allow')).toBe('GET, HEAD, OPTIONS');
   });
 
   it('survives a very long query string without a 500', async () => {

@@ -36,7 +36,7 @@ beforeAll(async () => {
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
     if (entry.type.startsWith('text/html') && !NOT_SITE_PAGES.has(urlPath)) pages.set(urlPath, await readFile(path.join(built.distDir, entry.file), 'utf8'));
   }
-});
+}, 300_000); // a full build of the demo content: seconds alone, minutes on a busy machine
 afterAll(async () => {
   await sidecar?.close();
 });

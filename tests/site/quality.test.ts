@@ -78,7 +78,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hostSite.listen(0, '127.0.0.1', resolve));
   hostUrl = `http://127.0.0.1:${(hostSite.address() as AddressInfo).port}`;
-});
+}, 300_000); // a full build of the demo content, minutes on a busy machine
 afterAll(async () => {
   await browser?.close();
   await sidecar?.close();

@@ -2,15 +2,22 @@
  * The human search page (rendered on demand by the sidecar through Astro's Node adapter) against the
  * REST search, and the HTML 404 that browsers get, over real HTTP on the real build.
  */
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestSite } from '../helpers/site-build.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
+let contentDir: string;
+let distDir: string;
 
 beforeAll(async () => {
-  const { distDir } = await buildTestSite();
+  contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'search-page-')), 'content');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  ({ distDir } = await buildTestSite({ contentDir }));
   sidecar = await startTestSidecar({ distDir });
 });
 afterAll(async () => {
@@ -117,6 +124,18 @@ describe('the search page', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
+});
+
+describe('after a new build is swapped in', () => {
+  it('renders the search page from the new build, as the REST search answers', async () => {
+    const review = { id: 'r-0009', rating: 2, date: '2025-03-02', text: 'A brand new zeppelin-shaped complaint.', author: 'Sam', verified: true };
+    await writeFile(path.join(contentDir, 'reviews', '2025-03.json'), JSON.stringify([review]));
+    await buildTestSite({ contentDir, outDir: distDir });
+    expect(await sidecar.builds.refresh()).toBe(true);
+    const page = await getPage('query=zeppelin');
+    expect(reviewIdsOf(page.html)).toEqual(['r-0009']);
+    expect((await getRest('query=zeppelin')).reviews.map((r) => r.id)).toEqual(['r-0009']);
+  }, 120_000);
 });
 
 describe('unknown paths', () => {

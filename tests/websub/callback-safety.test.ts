@@ -46,6 +46,10 @@ describe('checkAddress', () => {
     ['192.0.2.1', 'special-purpose'],
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:a00:1', 'private'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1:ffff::1', 'private'],
   ])('refuses %s (%s) unless private callbacks are allowed', (address, category) => {
     expect(checkAddress(address, { allowPrivate: false })).toEqual({ allowed: false, category });
     expect(checkAddress(address, { allowPrivate: true })).toEqual({ allowed: true });
@@ -58,6 +62,7 @@ describe('checkAddress', () => {
     ['64:ff9b::a9fe:a9fe', 'cloud-metadata'],
     ['2002:a9fe:a9fe::', 'cloud-metadata'],
     ['::ffff:169.254.169.254', 'cloud-metadata'],
+    ['::ffff:0:169.254.169.254', 'cloud-metadata'],
     ['0.0.0.0', 'unspecified'],
     ['::', 'unspecified'],
     ['224.0.0.1', 'multicast'],

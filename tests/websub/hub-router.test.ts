@@ -48,6 +48,12 @@ describe('POST /api/websub/hub refuses', () => {
     expect((await res.json()).issues[0]).toMatchObject({ path: ['hub.callback'], message: 'hub.callback must be given once' });
   });
 
+  it('hub.mode given twice, as given twice', async () => {
+    const res = await h.post(`hub.mode=subscribe&hub.mode=unsubscribe&hub.topic=${encodeURIComponent(FEED)}&hub.callback=${encodeURIComponent(CALLBACK)}`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).issues).toEqual([{ path: ['hub.mode'], message: 'hub.mode must be given once', code: 'invalid_type' }]);
+  });
+
   it('every problem of a request together', async () => {
     const res = await h.post({ 'hub.mode': 'subscribe', 'hub.callback': 'ftp://x', 'hub.topic': 'nope', 'hub.lease_seconds': 'x' });
     const paths = (await res.json()).issues.map((i: { path: string[] }) => i.path[0]);
@@ -119,5 +125,33 @@ describe('createRateLimiter', () => {
     limiter.take('c'); // evicts the least recently seen, 'a'
     expect(limiter.take('a')).toEqual({ ok: true });
     expect(limiter.take('c')).toEqual({ ok: false, retryAfterSeconds: 1000 });
+  });
+});
+
+describe('POST /api/websub/hub accepts', () => {
+  it('a lease of any length of digits, clamped like any other', async () => {
+    expect((await h.post(subscribe({ 'hub.lease_seconds': '99999999999999999999' }))).status).toBe(202);
+  });
+});
+
+describe('the hub and other origins', () => {
+  it.each([
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+  ])('refuses a form posted by a web page (%s) with 403, without CORS', async (_label, headers) => {
+    const res = await h.post(subscribe({}), headers);
+    expect(res.status).toBe(403);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toMatchObject({ error: 'cross_origin_refused' });
+  });
+
+  it('sends no CORS headers on its errors or its 405', async () => {
+    const bad = await h.post({ 'hub.mode': 'nope' });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+    expect(bad.headers.get('x-content-type-options')).toBe('nosniff');
+    const get = await fetch(h.endpoint);
+    expect(get.status).toBe(405);
+    expect(get.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
