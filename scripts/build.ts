@@ -1,11 +1,10 @@
 /**
  * `npm run build`: validate content, build the static site into a fresh folder, precompress it,
- * write the manifest, then swap it in place of the output folder. Invalid content stops here with
+ * write the manifest, then make it the output folder in one atomic step (sidecar/static/build-folders.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
@@ -17,6 +16,7 @@ import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
+import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../sidecar/static/build-folders.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
@@ -39,11 +39,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const urls = createServiceUrls(options.publicUrl);
   const outDir = path.resolve(options.outDir);
-  const buildsDir = path.join(path.dirname(outDir), '.builds');
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const buildsDir = buildsDirOf(outDir);
+  const id = newBuildId();
   const staging = path.join(buildsDir, `staging-${id}`);
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
-  await mkdir(buildsDir, { recursive: true });
+  await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
     const publicationFile = path.join(cacheDir, 'publication.json');
     const prepared = await preparePublication(options.contentDir, urls, publicationFile);
@@ -59,14 +59,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
-    const previous = await readManifest(outDir);
+    const previous = await readPreviousManifest(outDir);
     const manifest = await finalizeBuild(staging, {
       urls,
       dataDate,
       previous,
       source: await computeSourceFingerprint(options),
     });
-    await swapIn(staging, outDir, path.join(buildsDir, `retired-${id}`));
+    const buildDir = path.join(buildsDir, `build-${id}`);
+    await rename(staging, buildDir);
+    await activateBuild(buildDir, outDir);
+    await removeStaleBuildFolders(outDir);
     return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
@@ -94,20 +97,6 @@ async function preparePublication(
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
   return { ok: true, dataDate: latestDataDate(dataset.reviews) };
-}
-
-/**
- * Two renames on one file system: the old build moves aside, the new one takes its name. A running
- * sidecar serves from memory and reloads only a complete manifest, so no request sees half a build.
- */
-async function swapIn(staging: string, outDir: string, retired: string) {
-  try {
-    await rename(outDir, retired);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await rename(staging, outDir);
-  await rm(retired, { recursive: true, force: true });
 }
 
 /** What a build takes from the configuration. */
