@@ -3,14 +3,15 @@
  * write the manifest, then make it the output folder in one atomic step (sidecar/static/build-folders.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { cp, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
-import { latestDataDate } from '../core/dataset/build-dataset.ts';
+import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
+import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { MANIFEST_FILE, ManifestSchema, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
-import { createServiceUrls } from '../core/urls.ts';
+import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
@@ -36,8 +37,7 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  const content = await loadContent(options.contentDir);
-  if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const urls = createServiceUrls(options.publicUrl);
   const outDir = path.resolve(options.outDir);
   const buildsDir = buildsDirOf(outDir);
   const id = newBuildId();
@@ -45,9 +45,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    const publicationFile = path.join(cacheDir, 'publication.json');
+    const prepared = await preparePublication(options.contentDir, urls, publicationFile);
+    if (!prepared.ok) return prepared;
+    const { dataDate } = prepared;
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
+      publicationFile,
       outDir: staging,
       cacheDir,
       verbose: options.verbose,
@@ -56,8 +61,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
     const previous = await readPreviousManifest(outDir);
     const manifest = await finalizeBuild(staging, {
-      urls: createServiceUrls(options.publicUrl),
-      dataDate: latestDataDate(content.value.reviews.filter((r) => r.verified)),
+      urls,
+      dataDate,
       previous,
       source: await computeSourceFingerprint(options),
     });
@@ -72,6 +77,26 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await rm(staging, { recursive: true, force: true });
     await rm(cacheDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The build's one load of the content: validated (every problem listed), each review published and
+ * analysed once, the insights counted from those analyses (core/dataset/build-dataset.ts). The result
+ * goes to the Astro build in a file (site/lib/build-data.ts reads it: the dataset as /reviews.json
+ * renders it, and the insights); only the newest data date stays here, so the content and the
+ * publication are freed while Astro renders.
+ */
+async function preparePublication(
+  contentDir: string,
+  urls: ServiceUrls,
+  file: string,
+): Promise<{ ok: true; dataDate: string | undefined } | { ok: false; message: string }> {
+  const content = await loadContent(contentDir);
+  if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const { dataset, insights } = buildPublication(content.value, urls);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
+  return { ok: true, dataDate: latestDataDate(dataset.reviews) };
 }
 
 /** What a build takes from the configuration. */
