@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
+import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite, DEMO_CONTENT, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { header, rawRequest } from '../helpers/http.ts';
 
-type Review = {
-  id: string; rating: number; date: string; text: string; title: string | null; technicians: string[]; services: string[];
-  aspects: { aspect: string; polarity: string }[];
-};
-type Business = { technicians: { name: string; aliases: string[] }[]; services: { id: string }[] };
+type Review = PublishedReview;
+type Business = PublishedBusiness;
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let reviews: Review[];
