@@ -43,6 +43,8 @@ export default defineConfig({
     define: {
       'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(path.resolve(config.contentDir)),
       'import.meta.env.REVIEWS_PUBLIC_URL': JSON.stringify(config.publicUrl),
+      // Build plumbing, like ASTRO_OUT_DIR: the content scripts/build.ts loaded and analysed once.
+      'import.meta.env.REVIEWS_PUBLICATION_FILE': JSON.stringify(process.env.REVIEWS_PUBLICATION_FILE ?? ''),
     },
   },
 });

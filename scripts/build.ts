@@ -1,21 +1,22 @@
 /**
  * `npm run build`: validate content, build the static site into a fresh folder, precompress it,
- * write the manifest, then swap it in place of the output folder. Invalid content stops here with
+ * write the manifest, then make it the output folder in one atomic step (sidecar/static/build-folders.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
-import { latestDataDate } from '../core/dataset/build-dataset.ts';
+import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
+import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { MANIFEST_FILE, ManifestSchema, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
-import { createServiceUrls } from '../core/urls.ts';
+import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
+import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../sidecar/static/build-folders.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
@@ -36,32 +37,39 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
-  const content = await loadContent(options.contentDir);
-  if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const urls = createServiceUrls(options.publicUrl);
   const outDir = path.resolve(options.outDir);
-  const buildsDir = path.join(path.dirname(outDir), '.builds');
-  const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const buildsDir = buildsDirOf(outDir);
+  const id = newBuildId();
   const staging = path.join(buildsDir, `staging-${id}`);
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
-  await mkdir(buildsDir, { recursive: true });
+  await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    const publicationFile = path.join(cacheDir, 'publication.json');
+    const prepared = await preparePublication(options.contentDir, urls, publicationFile);
+    if (!prepared.ok) return prepared;
+    const { dataDate } = prepared;
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
+      publicationFile,
       outDir: staging,
       cacheDir,
       verbose: options.verbose,
     });
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
-    const previous = await readManifest(outDir);
+    const previous = await readPreviousManifest(outDir);
     const manifest = await finalizeBuild(staging, {
-      urls: createServiceUrls(options.publicUrl),
-      dataDate: latestDataDate(content.value.reviews.filter((r) => r.verified)),
+      urls,
+      dataDate,
       previous,
       source: await computeSourceFingerprint(options),
     });
-    await swapIn(staging, outDir, path.join(buildsDir, `retired-${id}`));
+    const buildDir = path.join(buildsDir, `build-${id}`);
+    await rename(staging, buildDir);
+    await activateBuild(buildDir, outDir);
+    await removeStaleBuildFolders(outDir);
     return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
@@ -72,17 +80,23 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 }
 
 /**
- * Two renames on one file system: the old build moves aside, the new one takes its name. A running
- * sidecar serves from memory and reloads only a complete manifest, so no request sees half a build.
+ * The build's one load of the content: validated (every problem listed), each review published and
+ * analysed once, the insights counted from those analyses (core/dataset/build-dataset.ts). The result
+ * goes to the Astro build in a file (site/lib/build-data.ts reads it: the dataset as /reviews.json
+ * renders it, and the insights); only the newest data date stays here, so the content and the
+ * publication are freed while Astro renders.
  */
-async function swapIn(staging: string, outDir: string, retired: string) {
-  try {
-    await rename(outDir, retired);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  await rename(staging, outDir);
-  await rm(retired, { recursive: true, force: true });
+async function preparePublication(
+  contentDir: string,
+  urls: ServiceUrls,
+  file: string,
+): Promise<{ ok: true; dataDate: string | undefined } | { ok: false; message: string }> {
+  const content = await loadContent(contentDir);
+  if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const { dataset, insights } = buildPublication(content.value, urls);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
+  return { ok: true, dataDate: latestDataDate(dataset.reviews) };
 }
 
 /** What a build takes from the configuration. */

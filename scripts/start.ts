@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.ts';
 import { runSidecar } from '../sidecar/main.ts';
+import { recoverBuild } from '../sidecar/static/build-folders.ts';
 import { buildOptionsFor, buildSite, readManifest } from './build.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
@@ -16,6 +17,9 @@ if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
   process.exit(1);
 }
 const options = buildOptionsFor(config);
+// A publish killed at the wrong moment, or a deleted dist/: serve the last good build from .builds/.
+const recovered = await recoverBuild(config.distDir);
+if (recovered) console.log(`No build at ${config.distDir}/: restored the last good build (${recovered}) from .builds/.`);
 const manifest = await readManifest(config.distDir);
 const fingerprint = await computeSourceFingerprint(options);
 if (manifest?.source !== fingerprint) {

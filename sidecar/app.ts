@@ -8,9 +8,6 @@ import express, { type ErrorRequestHandler, type Router } from 'express';
 import { HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
 import type { Logger } from './logger.ts';
-import { createSearchPageRouter } from './routes/search-page-router.ts';
-import { createSearchRouter } from './routes/search-router.ts';
-import { createSinceRouter } from './routes/since-router.ts';
 import type { BuildStore } from './static/build-store.ts';
 import { createStaticHandler } from './static/serve-static.ts';
 
@@ -19,8 +16,8 @@ export type AppDeps = {
   log: Logger;
   /** Express's `trust proxy` (Config.trustProxy): decides `req.ip`, the client address the hub rate-limits by. */
   trustProxy?: boolean | number | string[];
-  /** Further routers (WebSub hub, MCP), mounted before the 404 handler. */
-  routers?: Router[];
+  /** Every Express router (sidecar/server.ts builds them all), mounted in order before the 404 handler. */
+  routers: Router[];
 };
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -32,10 +29,7 @@ export function createApp(deps: AppDeps): RequestListener {
   app.set('etag', false);
   app.set('query parser', false);
   app.set('trust proxy', deps.trustProxy ?? false);
-  app.use(createSearchRouter({ getBuild }));
-  app.use(createSinceRouter({ getBuild }));
-  app.use(createSearchPageRouter({ getBuild }));
-  for (const router of deps.routers ?? []) app.use(router);
+  for (const router of deps.routers) app.use(router);
   app.use((req, res) => {
     if ((req.method === 'GET' || req.method === 'HEAD') && sendHtmlNotFound(req, res, getBuild())) return;
     throw new HttpError(404, 'not_found', `Nothing at ${req.path.slice(0, 200)}. The API is described at /.well-known/openapi.json.`);

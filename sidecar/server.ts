@@ -10,6 +10,9 @@ import { createApp } from './app.ts';
 import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMcpRouter } from './mcp/index.ts';
+import { createSearchPageRouter } from './routes/search-page-router.ts';
+import { createSearchRouter } from './routes/search-router.ts';
+import { createSinceRouter } from './routes/since-router.ts';
 import { createHttpServer } from './http/http-server.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { createBuildStore, type BuildStore } from './static/build-store.ts';
@@ -83,7 +86,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     storeReady,
   });
-  const getLive = () => builds.current().live;
+  // The one accessor of the live build: every router reads the build through it, per request, so a
+  // swapped-in build is seen by all of them at once. (The hub reads its topics through the build
+  // store itself, because a publish ping must first load a newer build from disk.)
+  const getBuild = () => builds.current();
   // Without a configured secret, sessions are signed with one drawn now and live as long as the process.
   const mcp = { ...config.mcp, sessionSecret: config.mcp.sessionSecret ?? randomBytes(32).toString('base64url') };
   const listener = createApp({
@@ -91,14 +97,17 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     trustProxy: config.trustProxy,
     routers: [
+      createSearchRouter({ getBuild }),
+      createSinceRouter({ getBuild }),
+      createSearchPageRouter({ getBuild }),
       createHealthRouter({
         checks: () => [
-          { name: 'build', ok: true, detail: builds.current().id },
+          { name: 'build', ok: true, detail: getBuild().id },
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
         ],
       }),
       createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
-      createMcpRouter({ getLive, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
+      createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     ],
   });
   const server = createHttpServer(listener, config.connections);

@@ -5,6 +5,8 @@ interface ImportMetaEnv {
   readonly REVIEWS_CONTENT_DIR: string;
   /** The `{base_url}` origin, normalised by core/config.ts (no trailing slash). */
   readonly REVIEWS_PUBLIC_URL: string;
+  /** The publication scripts/build.ts computed for this build (scripts/build.ts); empty when run by hand. */
+  readonly REVIEWS_PUBLICATION_FILE: string;
 }
 
 declare namespace App {

@@ -3,7 +3,7 @@
  * only verified reviews, explicit tags merged with mentions found in the text, canonical names,
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
-import { analyzePublishedReview, getAnalysisText } from '../insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -13,22 +13,33 @@ import type { Content } from './parse-content.ts';
 
 export const DEFAULT_SOURCE = 'direct';
 
+export type PublishedReviews = {
+  /** Newest first. */
+  reviews: PublishedReview[];
+  /** Each review's analysis, by id: what its `aspects` were taken from, for computeInsights to count. */
+  analyses: Map<string, ReviewAnalysis>;
+};
+
 /**
- * `model` is the aspect set: each review's `aspects` comes from the same analysis of the same text
- * (getAnalysisText) that computeInsights counts, so /insights.json can be recounted from /reviews.json.
+ * `model` is the aspect set. Each review is analysed once: its `aspects` and the insights' counts come
+ * from that one analysis (of getAnalysisText), so /insights.json can be recounted from /reviews.json.
  */
-export function publishReviews(content: Content, urls: ServiceUrls, model: AspectModel): PublishedReview[] {
+export function publishReviews(content: Content, urls: ServiceUrls, model: AspectModel): PublishedReviews {
   const technicianOrder = content.business.technicians.map((t) => t.name);
   const serviceOrder = content.business.services.map((s) => s.id);
   const areas = new Map(content.business.service_areas.map((a) => [a.toLowerCase(), a]));
-  return content.reviews
+  const analyses = new Map<string, ReviewAnalysis>();
+  const reviews = content.reviews
     .filter((r) => r.verified)
     .map((review) => publishReview(review))
     .sort(compareNewestFirst);
+  return { reviews, analyses };
 
   function publishReview(review: ReviewContent): PublishedReview {
     // Title and text, as mention detection and aspect analysis both read them.
     const searchable = getAnalysisText(review);
+    const analysis = analyzeReviewDetailed(searchable, model, review.rating);
+    analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
     const services = new Set(content.serviceMatcher.findIn(searchable));
@@ -48,7 +59,7 @@ export function publishReviews(content: Content, urls: ServiceUrls, model: Aspec
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
-      aspects: analyzePublishedReview(review, model),
+      aspects: toPublishedAspects(review, analysis),
     };
   }
 }

@@ -1,13 +1,31 @@
-/** The reviews dataset (`/reviews.json`) as a value: business metadata, aggregate and reviews. */
+/**
+ * What a build publishes, as values: the reviews dataset (`/reviews.json`: business metadata, aggregate
+ * and reviews) and the insights (`/insights.json`). The data flows one way: validated content → each
+ * verified review published and analysed once → the insights counted from those same analyses.
+ */
 import type { Content } from '../content/parse-content.ts';
 import type { LoadedContent } from '../content/load-content.ts';
 import { publishReviews } from '../content/publish-reviews.ts';
 import { aggregateRatings } from '../aggregate.ts';
-import type { PublishedBusiness, ReviewsDataset } from '../schemas/published.ts';
+import type { Insights } from '../schemas/insights.ts';
+import type { PublishedBusiness, PublishedReview, ReviewsDataset } from '../schemas/published.ts';
 import type { ServiceUrls } from '../urls.ts';
+import { buildInsights } from './build-insights.ts';
 
+export type Publication = { dataset: ReviewsDataset; insights: Insights };
+
+export function buildPublication(content: LoadedContent, urls: ServiceUrls): Publication {
+  const { reviews, analyses } = publishReviews(content, urls, content.insights.model);
+  const dataset = toDataset(content, reviews);
+  return { dataset, insights: buildInsights(content, dataset, analyses) };
+}
+
+/** The dataset alone (the insights then cost nothing). */
 export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls): ReviewsDataset {
-  const reviews = publishReviews(content, urls, content.insights.model);
+  return toDataset(content, publishReviews(content, urls, content.insights.model).reviews);
+}
+
+function toDataset(content: Content, reviews: PublishedReview[]): ReviewsDataset {
   return { business: publishBusiness(content), aggregate_rating: aggregateRatings(reviews), reviews };
 }
 

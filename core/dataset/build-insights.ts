@@ -4,12 +4,15 @@
  */
 import { z } from 'zod';
 import type { LoadedContent } from '../content/load-content.ts';
+import type { ReviewAnalysis } from '../insights/analyze-review.ts';
 import { computeInsights } from '../insights/compute-insights.ts';
 import { InsightsSchema, type Insights } from '../schemas/insights.ts';
 import type { ReviewsDataset } from '../schemas/published.ts';
 
-export function buildInsights(content: LoadedContent, dataset: ReviewsDataset): Insights {
+/** `analyses`: each review's analysis by id, as publishReviews made it; without it every review is analysed here. */
+export function buildInsights(content: LoadedContent, dataset: ReviewsDataset, analyses?: ReadonlyMap<string, ReviewAnalysis>): Insights {
   const insights = computeInsights({
+    analyses,
     reviews: dataset.reviews,
     model: content.insights.model,
     business: dataset.business,

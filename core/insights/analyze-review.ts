@@ -61,7 +61,11 @@ export function analyzePublishedReview(
   review: { title?: string | null; text: string; rating?: number | null },
   model: AspectModel,
 ): ReviewAspect[] {
-  const analysis = analyzeReviewDetailed(getAnalysisText(review), model, review.rating);
+  return toPublishedAspects(review, analyzeReviewDetailed(getAnalysisText(review), model, review.rating));
+}
+
+/** The published `aspects` of a review from its analysis (of getAnalysisText(review)), so a build analyses each review once. */
+export function toPublishedAspects(review: { title?: string | null }, analysis: ReviewAnalysis): ReviewAspect[] {
   const titleEnd = review.title ? review.title.length : -1;
   return analysis.aspects.map((verdict, i) => ({
     ...verdict,

@@ -23,12 +23,20 @@ export type AnalyzedReview = {
   polarities: Map<number, Polarity>;
 };
 
-/** Analyses every review once; the result is sorted newest first, so output never depends on input order. */
-export function analyzeReviews(reviews: readonly InsightsReview[], model: AspectModel): AnalyzedReview[] {
+/**
+ * Analyses every review once, or takes the analysis already made (by review id: the build analyses
+ * each review when it publishes it); the result is sorted newest first, so output never depends on
+ * input order.
+ */
+export function analyzeReviews(
+  reviews: readonly InsightsReview[],
+  model: AspectModel,
+  analyses?: ReadonlyMap<string, ReviewAnalysis>,
+): AnalyzedReview[] {
   const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
   return [...reviews].sort(compareNewestFirst).map((review) => {
     const text = getAnalysisText(review);
-    const analysis = analyzeReviewDetailed(text, model, review.rating);
+    const analysis = analyses?.get(review.id) ?? analyzeReviewDetailed(text, model, review.rating);
     const polarities = new Map<number, Polarity>();
     for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
     return { review, text, quarter: getQuarter(review.date), analysis, polarities };

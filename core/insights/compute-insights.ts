@@ -3,6 +3,7 @@
  * clock, no randomness, reviews processed newest first whatever their input order, and every list
  * sorted with a tie-breaker, so the same reviews give a deep-equal (and byte-equal) result.
  */
+import type { ReviewAnalysis } from './analyze-review.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { analyzeReviews } from './analyzed-review.ts';
 import type { InsightsReview } from './analyzed-review.ts';
@@ -23,10 +24,12 @@ export type InsightsInput = {
   /** The business: its name for the texts, and its services, technicians and areas as entities. */
   business?: BusinessEntities & { name: string };
   editorial?: InsightsEditorial;
+  /** Each review's analysis by id, when the caller has already analysed them (the build does, once). */
+  analyses?: ReadonlyMap<string, ReviewAnalysis>;
 };
 
-export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL }: InsightsInput): Insights {
-  const analyzed = analyzeReviews(reviews, model);
+export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL, analyses }: InsightsInput): Insights {
+  const analyzed = analyzeReviews(reviews, model, analyses);
   const newest = analyzed[0]?.review.date ?? null;
   const oldest = analyzed.at(-1)?.review.date ?? null;
   const basis: InsightsBasis = {

@@ -62,7 +62,7 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
       reviews: [review],
     },
     jsonFeed: buildJsonFeed({ business: sampleBusiness, reviews: [review], urls }),
-    searchResult: { reviews: [review], count: 1, total: 1, limit: 20 },
+    searchResult: { reviews: [review], count: 1, total: 1, limit: 20, next_cursor: null },
     reviewList: { reviews: [review], count: 1, total: 1 },
     badDate: {
       error: 'invalid_date',

@@ -42,6 +42,10 @@ export const headerComponents: Record<string, OpenApiObject> = {
     { pattern: 'rel="hub"' },
     true,
   ),
+  NextLink: stringHeader(
+    'Present when more results follow (RFC 8288): `<{base_url}/api/reviews/search?…&cursor=…>; rel="next"`, the same filters with `cursor` set to `next_cursor`.',
+    { pattern: 'rel="next"' },
+  ),
   Allow: stringHeader('The methods the path supports, e.g. `GET, HEAD`.', {}, true),
   RetryAfter: stringHeader('Seconds to wait before trying again.', { pattern: '^\\d+$' }),
   McpSessionId: stringHeader('Session id set by the `initialize` response; send it on every later request.'),

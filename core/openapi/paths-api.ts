@@ -18,10 +18,18 @@ function toParameterSchema(schema: z.ZodType): { description?: string; schema: O
 }
 
 function buildSearchParameters(): OpenApiObject[] {
-  return Object.entries(SearchFiltersShape).map(([name, schema]) => {
+  const filters = Object.entries(SearchFiltersShape).map(([name, schema]) => {
     const { description, schema: jsonSchema } = toParameterSchema(schema);
     return { name, in: 'query', required: false, description, schema: jsonSchema };
   });
+  const cursor = {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description: 'The `next_cursor` of the previous page, sent with the same filters (`limit` may change). Opaque; a cursor issued for other filters gives 400.',
+    schema: { type: 'string' },
+  };
+  return [...filters, cursor];
 }
 
 const SEARCH_DESCRIPTION = [
@@ -31,6 +39,7 @@ const SEARCH_DESCRIPTION = [
   '`query` is a case-insensitive substring of the text or the title; `mentions_technician` matches a canonical name or alias, case-insensitively; `mentions_service` a service id.',
   '`aspect` takes an aspect id of /insights.json (`price`, `punctuality`, …) and matches the reviews whose `aspects` mention it; `aspect_sentiment` (`positive`, `neutral`, `negative`) keeps those whose opinion of that aspect has that polarity, or, without `aspect`, those with that polarity on any aspect. An unknown technician, service or aspect gives 400 with the known ones listed.',
   `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), \`since\` after \`until\`, \`has_response\` other than \`true\`/\`false\`, or an unknown \`sort\`.`,
+  'More than `limit` matches: the answer\'s `next_cursor` (also in a `Link: rel="next"` header) gives the next page when sent as `cursor` with the same filters; it is null on the last page. The cursor is the one the MCP tool issues.',
   'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments. Answers carry an ETag, so a repeated search can be revalidated.',
 ].join('\n\n');
 
@@ -48,6 +57,8 @@ export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApi
       mediaType: 'application/json',
       schema: ref('schemas', 'SearchResult'),
       example: examples.searchResult,
+      compressed: true,
+      paged: true,
       errors: { '400': ref('responses', 'BadRequest') },
     }),
     [`${PATHS.sincePrefix}{date}`]: buildReadOperations({

@@ -19,6 +19,8 @@ export type ReadResource = {
   example?: unknown;
   /** A WebSub topic: `Link` names the hub and the topic (WebSub §4). */
   topic?: boolean;
+  /** Paged: a `Link: rel="next"` header when more results follow. */
+  paged?: boolean;
   /** Served in precompressed variants too, so `Vary: Accept-Encoding` is sent. */
   compressed?: boolean;
   /** Responses besides 200, 304 and 412, e.g. a 400 for a bad parameter. */
@@ -37,6 +39,7 @@ export function buildReadOperations(spec: ReadResource): { get: OpenApiObject; h
     'Access-Control-Allow-Origin': ref('headers', 'AccessControlAllowOrigin'),
     ...(spec.compressed ? { Vary: ref('headers', 'Vary') } : {}),
     ...(spec.topic ? { Link: ref('headers', 'TopicLink') } : {}),
+    ...(spec.paged ? { Link: ref('headers', 'NextLink') } : {}),
   };
   const parameters = [...(spec.parameters ?? []), ...conditionalParameters];
   const media: OpenApiObject = { schema: spec.schema, ...(spec.example === undefined ? {} : { example: spec.example }) };

@@ -64,6 +64,12 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
+/** The widget's page for an `<iframe>` (`/embed/`) is made to be framed, by any site. */
+export const EMBED_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...PAGE_HEADERS,
+  'Content-Security-Policy': PAGE_HEADERS['Content-Security-Policy']!.replace("frame-ancestors 'none'", 'frame-ancestors *'),
+};
+
 /**
  * Cache-Control: data may be cached briefly and revalidated cheaply with its ETag (a 304 costs the
  * origin almost nothing), and served stale while a CDN revalidates; hashed Astro assets are immutable.
@@ -80,7 +86,7 @@ export function staticHeadersOf(path: string, urls: ServiceUrls): Record<string,
   const headers: Record<string, string> = {
     'Content-Type': type,
     'Cache-Control': cacheControlOf(path),
-    ...(type.startsWith('text/html') ? PAGE_HEADERS : READ_HEADERS),
+    ...(type.startsWith('text/html') ? (path === PATHS.embed ? EMBED_PAGE_HEADERS : PAGE_HEADERS) : READ_HEADERS),
   };
   if (isTopicPath(path)) headers['Link'] = topicLinkHeader(urls.hub, `${urls.base}${path}`);
   return headers;

@@ -90,6 +90,10 @@ export const SearchQuerySchema = z
 
 export const SearchResultSchema = ReviewListSchema.extend({
   limit: z.int().min(1).max(SEARCH_LIMIT_MAX).meta({ description: 'The limit that was applied.' }),
+  next_cursor: z
+    .string()
+    .nullable()
+    .meta({ description: 'Pass as `cursor` (with the same filters) to get the next page; null when this is the last page. Opaque.' }),
 }).meta({ id: 'SearchResult' });
 
 export type SearchQuery = z.output<typeof SearchQuerySchema>;

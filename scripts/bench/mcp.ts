@@ -12,7 +12,10 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import express from 'express';
 import { aggregateRatings } from '../../core/aggregate.ts';
+import { readFile } from 'node:fs/promises';
 import { createLiveData } from '../../core/dataset/live-data.ts';
+import { parseAspectModel } from '../../core/insights/aspect-model.ts';
+import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { compareNewestFirst } from '../../core/order.ts';
 import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
 import { createServiceUrls } from '../../core/urls.ts';
@@ -88,7 +91,8 @@ async function serve(): Promise<void> {
   const reviews = createReviews(business, REVIEWS);
   const live = createLiveData({
     dataset: { business, aggregate_rating: aggregateRatings(reviews), reviews },
-    insights: { summary: { text: 'Synthetic.' } },
+    // The tool calls measured here never read the insights: those of no review are enough.
+    insights: computeInsights({ reviews: [], model: await loadAspectModel() }),
     publicUrl: PUBLIC_URL,
   });
   const app = express().use(
@@ -254,4 +258,10 @@ if (process.argv[2] === '--serve') {
     const verdict = row.ok === undefined ? '' : row.ok ? '  ok' : '  MISSED';
     console.log(`${row.name}: ${row.value} ${row.unit}${row.target ? ` (target ${row.target})` : ''}${verdict}`);
   }
+}
+
+async function loadAspectModel() {
+  const parsed = parseAspectModel(JSON.parse(await readFile('content/aspects.json', 'utf8')));
+  if (!parsed.ok) throw new Error(`content/aspects.json: ${JSON.stringify(parsed.issues)}`);
+  return parsed.model;
 }

@@ -138,21 +138,23 @@ export async function writeReviewFiles(contentDir: string, writes: ReadonlyMap<s
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  const hadFolder = await rename(current, retired).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    },
-  );
+  let hadFolder = false;
   try {
+    hadFolder = await rename(current, retired).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false;
+        throw error;
+      },
+    );
     await rename(staging, current);
   } catch (error) {
     if (hadFolder) await rename(retired, current);
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  if (hadFolder) await rm(retired, { recursive: true, force: true });
+  // The import is in place; a retired folder that cannot be removed now is removed by the next import.
+  if (hadFolder) await rm(retired, { recursive: true, force: true }).catch(() => undefined);
 }
 
 /** Writes business.json when the folder has none (a restore from /reviews.json), atomically. */

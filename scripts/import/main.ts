@@ -120,6 +120,12 @@ if (import.meta.main) {
     process.exit(2);
   }
   const contentDir = path.resolve(readConfigOrExit().contentDir);
-  const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
-  process.exit(code);
+  try {
+    const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
+    process.exit(code);
+  } catch (error) {
+    // A disk that refuses (permissions, a full disk): the staged folder is gone and reviews/ is as it was.
+    console.error(`Import failed: ${(error as Error).message}. ${contentDir}/reviews is as it was before.`);
+    process.exit(1);
+  }
 }

@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export type AstroBuildOptions = { contentDir: string; publicUrl: string; outDir: string; cacheDir: string; verbose?: boolean };
+export type AstroBuildOptions = {
+  contentDir: string;
+  publicUrl: string;
+  /** The publication computed for this build (scripts/build.ts), which the site renders. */
+  publicationFile: string;
+  outDir: string;
+  cacheDir: string;
+  verbose?: boolean;
+};
 
 export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes: number }> {
   mkdirSync(path.resolve(options.cacheDir), { recursive: true });
@@ -19,6 +27,7 @@ export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes
         ...process.env,
         CONTENT_DIR: path.resolve(options.contentDir),
         PUBLIC_URL: options.publicUrl,
+        REVIEWS_PUBLICATION_FILE: path.resolve(options.publicationFile),
         ASTRO_OUT_DIR: path.resolve(options.outDir),
         ASTRO_CACHE_DIR: path.resolve(options.cacheDir),
         ASTRO_ROOT: ROOT,

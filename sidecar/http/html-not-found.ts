@@ -5,6 +5,7 @@
  * (`*\/*`, no Accept), keep the JSON error.
  */
 import type { Request, Response } from 'express';
+import { PAGE_HEADERS } from '../../core/publishing/headers.ts';
 import { isMachinePath, PATHS } from '../../core/urls.ts';
 import type { LoadedBuild } from '../static/load-build.ts';
 import { negotiateEncoding } from './accept-encoding.ts';
@@ -23,9 +24,9 @@ export function sendHtmlNotFound(req: Request, res: Response, build: LoadedBuild
   const coding = negotiateEncoding(req.get('accept-encoding'), available);
   const body = coding === 'identity' ? page.identity.body : page.variants![coding]!.body;
   res.writeHead(404, {
+    ...PAGE_HEADERS,
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
     Vary: 'Accept, Accept-Encoding',
     ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
     'Content-Length': String(body.length),

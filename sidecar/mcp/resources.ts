@@ -41,7 +41,7 @@ export function registerResources(server: McpServer, deps: McpServerDeps): void 
       description: 'Aspect-based sentiment, entities, topics, FAQ and summary derived from the reviews (/insights.json).',
       mimeType: JSON_TYPE,
     },
-    (uri) => jsonContents(uri.href, deps.getLive().insights ?? {}),
+    (uri) => jsonContents(uri.href, deps.getLive().insights),
   );
 
   server.registerResource(

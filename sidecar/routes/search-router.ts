@@ -1,6 +1,6 @@
 /** `GET /api/reviews/search` (interface.md): strict parameters, filters combined with AND, newest first. */
 import type { Router } from 'express';
-import { parseSearchParams, resolveSearchQuery, searchReviews } from '../../core/search/index.ts';
+import { CURSOR_PARAMETER, runSearchRequest } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
@@ -15,16 +15,19 @@ export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }
     .get((req, res) => {
       const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
       const build = getBuild();
-      const live = build.live;
-      const params = parseSearchParams(new URLSearchParams(queryString));
-      const resolved = resolveSearchQuery(params.input, live.index, params.issues);
-      if (!resolved.ok) {
-        throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', {
-          issues: resolved.issues,
-        });
+      const params = new URLSearchParams(queryString);
+      const result = runSearchRequest(build.live.index, params);
+      if (!result.ok) {
+        throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', { issues: result.issues });
       }
-      const { reviews, count, total, limit } = searchReviews(live.index, resolved.query);
-      sendJson(req, res, JSON.stringify({ reviews, count, total, limit }), build.dataLastModifiedMs);
+      const { reviews, count, total, limit } = result.page;
+      if (result.nextCursor !== null) {
+        // RFC 8288: the same filters, with the cursor of the next page.
+        const next = new URLSearchParams(params);
+        next.set(CURSOR_PARAMETER, result.nextCursor);
+        res.setHeader('Link', `<${build.live.urls.search}?${next}>; rel="next"`);
+      }
+      sendJson(req, res, JSON.stringify({ reviews, count, total, limit, next_cursor: result.nextCursor }), build.dataLastModifiedMs);
     })
     .options((_req, res) => sendReadPreflight(res))
     .all(() => {

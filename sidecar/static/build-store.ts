@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import type { Logger } from '../logger.ts';
+import { recoverBuild } from './build-folders.ts';
 import { loadBuild, readBuildId, type LoadedBuild } from './load-build.ts';
 
 export type BuildStore = {
@@ -29,6 +30,8 @@ async function manifestSignature(distDir: string): Promise<string | undefined> {
 }
 
 export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: Logger }): Promise<BuildStore> {
+  const recovered = await recoverBuild(options.distDir);
+  if (recovered) options.log?.warn('build_recovered', { build: recovered, dist_dir: options.distDir });
   let signature = await manifestSignature(options.distDir);
   let current = await loadBuild(options.distDir, options.publicUrl);
   let inFlight: Promise<boolean> | undefined;

@@ -3,12 +3,14 @@
  * live data the search, since and MCP routes answer from. A build is loaded whole or not at all.
  */
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import path from 'node:path';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
 import { MANIFEST_FILE, ManifestSchema, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
-import type { ReviewsDataset } from '../../core/schemas/published.ts';
+import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
+import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import type { Body, Representation } from '../http/send-representation.ts';
 import { loadPageHandler, type PageHandler } from './load-pages.ts';
@@ -59,11 +61,8 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     resources.set(urlPath, representation);
     if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
   }
-  const reviewsBody = bodies.get(PATHS.reviewsJson);
-  if (!reviewsBody) throw new Error(`${distDir} has no ${PATHS.reviewsJson}: not a complete build`);
-  const dataset = JSON.parse(reviewsBody.toString('utf8')) as ReviewsDataset;
-  const insightsBody = bodies.get(PATHS.insightsJson);
-  const insights: unknown = insightsBody ? JSON.parse(insightsBody.toString('utf8')) : {};
+  const dataset: ReviewsDataset = parseDataFile(distDir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
+  const insights: Insights = parseDataFile(distDir, PATHS.insightsJson, bodies, InsightsSchema);
   return {
     id: manifest.build_id,
     manifest,
@@ -74,4 +73,18 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
     pages: await loadPageHandler(distDir, manifest.build_id),
   };
+}
+
+/**
+ * The build's data files are parsed here, once, into typed values; everything downstream trusts the
+ * types. The parsed JSON itself is kept (the schema only checks it), so a live answer re-serialises
+ * exactly the bytes and key order of the file, and an answer and its snapshot stay byte-identical.
+ */
+function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<string, Buffer>, schema: z.ZodType<T>): T {
+  const body = bodies.get(urlPath);
+  if (!body) throw new Error(`${distDir} has no ${urlPath}: not a complete build`);
+  const json: unknown = JSON.parse(body.toString('utf8'));
+  const checked = schema.safeParse(json);
+  if (!checked.success) throw new Error(`${distDir}${urlPath} does not match its schema:\n${z.prettifyError(checked.error)}`);
+  return json as T;
 }

@@ -24,7 +24,12 @@ export async function loadPageHandler(distDir: string, buildId: string): Promise
   } catch {
     return undefined;
   }
+  const listeners = new Set(process.listeners('unhandledRejection'));
   const module = (await import(`${pathToFileURL(entry).href}?build=${encodeURIComponent(buildId)}`)) as { handler?: PageHandler };
+  // On load the adapter adds a process-wide `unhandledRejection` listener that only logs: it would
+  // silence every unhandled rejection of the sidecar (Node's default stops the process) and add one
+  // more listener with each build loaded. Rendering errors still reach the adapter's own catch (500).
+  for (const listener of process.listeners('unhandledRejection')) if (!listeners.has(listener)) process.off('unhandledRejection', listener);
   if (typeof module.handler !== 'function') throw new Error(`${entry} does not export the adapter's handler`);
   return module.handler;
 }

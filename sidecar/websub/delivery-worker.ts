@@ -35,6 +35,11 @@ export type DeliveryWorker = {
   stop(): Promise<void>;
   /** Looks for due work now (after a change was recorded). */
   wake(): void;
+  /**
+   * Resolves once the worker has nothing to do: no attempt in progress and no delivery due now (a retry
+   * scheduled for later does not count). Tests wait on it instead of sleeping; at once when stopped.
+   */
+  drained(): Promise<void>;
 };
 
 export function createDeliveryWorker(deps: {
@@ -54,6 +59,7 @@ export function createDeliveryWorker(deps: {
   let wakePending = false;
   let wakeUp: (() => void) | undefined;
   let lastSweep = 0;
+  let drainWaiters: (() => void)[] = [];
 
   const wake = () => {
     wakePending = true;
@@ -83,6 +89,7 @@ export function createDeliveryWorker(deps: {
           const claims = await store.claimDueDeliveries({ now: at, limit: room, claimToken: randomUUID(), claimUntil: at + options.claimTtlMs });
           for (const claim of claims) track(deliver(claim));
           if (claims.length === room) continue;
+          if (claims.length === 0 && inFlight.size === 0) notifyDrained();
         }
       } catch (err) {
         log.error('websub_delivery_loop_failed', { error: String(err) });
@@ -96,6 +103,12 @@ export function createDeliveryWorker(deps: {
     lastSweep = now();
     const removed = await store.removeExpiredSubscriptions(lastSweep);
     if (removed > 0) log.info('websub_subscriptions_expired', { count: removed });
+  }
+
+  function notifyDrained() {
+    const waiters = drainWaiters;
+    drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   function track(work: Promise<void>) {
@@ -171,7 +184,14 @@ export function createDeliveryWorker(deps: {
       await loopDone;
       abort.abort();
       await Promise.allSettled([...inFlight]);
+      notifyDrained();
     },
     wake,
+    drained() {
+      if (!running) return Promise.resolve();
+      const done = new Promise<void>((resolve) => drainWaiters.push(resolve));
+      wake();
+      return done;
+    },
   };
 }

@@ -81,6 +81,12 @@ export type Hub = {
   stop(): Promise<void>;
   /** Resolves once no verification or publish ping started so far is still running. */
   settled(): Promise<void>;
+  /**
+   * Resolves once everything started so far is done: verifications and publish pings settled, and every
+   * delivery due now attempted (retries scheduled for later excepted). The signal tests wait on to
+   * prove that nothing was sent.
+   */
+  drained(): Promise<void>;
 };
 
 export function createHub(deps: HubDeps): Hub {
@@ -277,6 +283,12 @@ export function createHub(deps: HubDeps): Hub {
 
     async settled() {
       while (background.size > 0) await Promise.allSettled([...background]);
+    },
+    async drained() {
+      await hub.settled();
+      await worker.drained();
+      // A delivery's outcome may have started background work (a denial); wait for that too.
+      await hub.settled();
     },
   };
   return hub;

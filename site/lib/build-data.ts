@@ -1,29 +1,39 @@
 /**
- * Everything the static build renders, loaded and computed once per build (every endpoint and
- * page of one `astro build` shares this module instance).
+ * Everything the static build renders, computed once per build (every endpoint and page of one
+ * `astro build` shares this module instance).
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { root } from 'astro:config/server';
 import { loadContent } from '../../core/content/load-content.ts';
 import { formatContentProblems } from '../../core/content/problems.ts';
-import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
-import { buildInsights } from '../../core/dataset/build-insights.ts';
+import { buildPublication, type Publication } from '../../core/dataset/build-dataset.ts';
 import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/render-json.ts';
-import { createServiceUrls } from '../../core/urls.ts';
+import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
 
 async function loadBuildData() {
-  const contentDir = import.meta.env.REVIEWS_CONTENT_DIR;
-  const publicUrl = import.meta.env.REVIEWS_PUBLIC_URL;
-  // Bundled, this module cannot find the project's default aspect set from its own URL.
-  const content = await loadContent(contentDir, { fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)) });
-  if (!content.ok) throw new Error(formatContentProblems(content.problems));
-  const urls = createServiceUrls(publicUrl);
-  const dataset = buildReviewsDataset(content.value, urls);
+  const urls = createServiceUrls(import.meta.env.REVIEWS_PUBLIC_URL);
+  const { dataset, insights } = await readPublication(urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
-  const insights = buildInsights(content.value, dataset);
   const insightsBody = JSON.stringify(insights);
-  return { content: content.value, urls, dataset, reviewJson, reviewsBody, insights, insightsBody };
+  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody };
+}
+
+/**
+ * scripts/build.ts has loaded, validated and analysed the content once (core/dataset/build-dataset.ts)
+ * and hands this build the result in a file it wrote for it, so nothing is loaded or analysed twice.
+ * Run by hand (`astro build`, `astro dev`), the build loads the content folder itself, once.
+ */
+async function readPublication(urls: ServiceUrls): Promise<Publication> {
+  const file = import.meta.env.REVIEWS_PUBLICATION_FILE;
+  if (file) return JSON.parse(await readFile(file, 'utf8')) as Publication;
+  // Bundled, this module cannot find the project's default aspect set from its own URL.
+  const content = await loadContent(import.meta.env.REVIEWS_CONTENT_DIR, {
+    fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)),
+  });
+  if (!content.ok) throw new Error(formatContentProblems(content.problems));
+  return buildPublication(content.value, urls);
 }
 
 export type BuildData = Awaited<ReturnType<typeof loadBuildData>>;

@@ -81,3 +81,17 @@ export function pluralize(count: number, one: string, many = `${one}s`): string 
 export function formatDatesIn(text: string): string {
   return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => formatDate(date));
 }
+
+/**
+ * Generated insight prose for a page: ISO dates as people write them, and without the "(review r-…)"
+ * references, which the page turns into links beside the text.
+ */
+export function formatInsightText(text: string): string {
+  const reference = String.raw`\s*\(reviews? [a-z0-9-]+(?:, [a-z0-9-]+)*\)`;
+  return formatDatesIn(
+    text
+      // “…right on time.” (review r-1). → “…right on time.”
+      .replace(new RegExp(`([.!?][”"])${reference}\\.`, 'g'), '$1')
+      .replace(new RegExp(reference, 'g'), ''),
+  );
+}

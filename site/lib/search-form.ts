@@ -3,18 +3,15 @@
  * empty ones included (`rating=&aspect=`), which the REST search would refuse as malformed: an empty
  * field means "any", so it is dropped here, and everything else goes to the search as given.
  */
-import { z } from 'zod';
+import type { Insights } from '../../core/schemas/insights.ts';
 
 export function readSearchForm(params: URLSearchParams): URLSearchParams {
   return new URLSearchParams([...params].filter(([, value]) => value !== ''));
 }
 
-const AspectListSchema = z.object({ aspects: z.array(z.object({ id: z.string(), label: z.string() })) });
-
-/** The aspects of /insights.json as options, in its order; none when the document has no aspect list. */
-export function listAspectOptions(insights: unknown): { id: string; label: string }[] {
-  const parsed = AspectListSchema.safeParse(insights);
-  return parsed.success ? parsed.data.aspects.map(({ id, label }) => ({ id, label })) : [];
+/** The aspects of /insights.json as options, in its order. */
+export function listAspectOptions(insights: Insights): { id: string; label: string }[] {
+  return insights.aspects.map(({ id, label }) => ({ id, label }));
 }
 
 const FIELD_LABELS: Readonly<Record<string, string>> = {

@@ -10,7 +10,8 @@ export const GET: APIRoute = async () => {
   const { urls } = await getBuildData();
   const body = [
     'User-agent: *',
-    `Disallow: ${PATHS.searchPage}`,
+    // The search form itself may be crawled; its results (any query string) may not.
+    `Disallow: ${PATHS.searchPage}?`,
     `Disallow: ${PATHS.search}`,
     `Disallow: ${PATHS.sincePrefix}`,
     `Disallow: ${PATHS.mcp}`,

@@ -71,7 +71,7 @@ describe('publishReviews', () => {
   const publish = (reviews: unknown[]) => {
     const parsed = parseContent(raw(reviews));
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-    return publishReviews(parsed.value, urls, aspectModel);
+    return publishReviews(parsed.value, urls, aspectModel).reviews;
   };
 
   it('publishes only verified reviews, newest first then by id, with every field present', () => {

@@ -58,8 +58,10 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('generates each search parameter from the filter schema, with type, range, default and description', () => {
-    const params = (doc.paths['/api/reviews/search'].get.parameters as Node[]).filter((p) => p.in === 'query');
-    expect(params.map((p) => p.name)).toEqual(Object.keys(SearchFiltersShape));
+    const query = (doc.paths['/api/reviews/search'].get.parameters as Node[]).filter((p) => p.in === 'query');
+    expect(query.map((p) => p.name)).toEqual([...Object.keys(SearchFiltersShape), 'cursor']);
+    expect(query.at(-1)).toMatchObject({ name: 'cursor', required: false, schema: { type: 'string' } });
+    const params = query.slice(0, -1);
     for (const p of params) {
       expect(p).toMatchObject({ in: 'query', required: false });
       expect(p.description, p.name).toMatch(/\w/);
@@ -96,7 +98,7 @@ describe('buildOpenApiDocument', () => {
     expect(form.properties['hub.topic'].enum).toEqual(urls.topics());
   });
 
-  it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics only', () => {
+  it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => path !== '/mcp' && path !== '/api/websub/hub');
     expect(reads).toHaveLength(7);
     for (const [path, item] of reads) {
@@ -107,7 +109,8 @@ describe('buildOpenApiDocument', () => {
         expect(op.responses['304'], path).toEqual({ $ref: '#/components/responses/NotModified' });
         expect(op.responses['412'], path).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
         expect(op.parameters.map((p: Node) => p.$ref).filter(Boolean)).toContain('#/components/parameters/IfNoneMatch');
-        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json'].includes(path));
+        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search'].includes(path));
+        if (path === '/api/reviews/search') expect(ok.headers.Link).toEqual({ $ref: '#/components/headers/NextLink' });
       }
       expect(item.head.responses['200'].content, path).toBeUndefined();
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
+import type { SearchQueryInput } from '../../core/schemas/search.ts';
 import { countSince } from '../../core/order.ts';
 import {
   createReviewIndex,
@@ -12,20 +13,8 @@ import { BOUNDARY_TEXT_HEAD, BOUNDARY_TITLE_TAIL, createEdgeReviews, FAR_NEEDLE 
 import { createRandom, type Random } from '../fixtures/search/random.ts';
 import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
 
-type Input = {
-  rating?: number;
-  min_rating?: number;
-  since?: string;
-  until?: string;
-  query?: string;
-  mentions_technician?: string;
-  mentions_service?: string;
-  aspect?: string;
-  aspect_sentiment?: 'positive' | 'neutral' | 'negative';
-  has_response?: boolean;
-  sort?: 'newest' | 'highest' | 'lowest';
-  limit?: number;
-};
+/** A search as a client sends it: the published input type of the filters. */
+type Input = SearchQueryInput;
 
 /** The oracle: every filter spelled out over every review, then sorted. Deliberately nothing clever. */
 function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, input: Input, offset: number) {

@@ -110,7 +110,7 @@ describe('npm run import -- json (the service’s own /reviews.json)', () => {
   let backup: string;
   beforeAll(async () => {
     backup = path.join((await buildTestSite()).distDir, 'reviews.json');
-  }, 60_000);
+  }, 120_000);
 
   it('restores a backup into an empty folder: same ids, business.json, and the same published reviews', async () => {
     const folder = await emptyFolder();
@@ -127,7 +127,7 @@ describe('npm run import -- json (the service’s own /reviews.json)', () => {
 
     const again = await runImport(folder, ['json', backup]);
     expect(again.summary).toBe('Summary: 0 added, 0 updated, 7 unchanged, 0 skipped, 0 removed.');
-  }, 60_000);
+  }, 120_000);
 
   it('--prune with a backup removes every published review the backup does not have, and no unpublished one', async () => {
     const content = await copySmallContent();
@@ -137,7 +137,7 @@ describe('npm run import -- json (the service’s own /reviews.json)', () => {
     const reviews = await readReviews(content);
     expect(reviews.has('r-0100')).toBe(false);
     expect([...reviews.values()].filter((r) => r.verified === false)).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('all or nothing', () => {

@@ -122,7 +122,7 @@ describe('npm run import -- google <takeout file>', () => {
     expect(byId.get(idOf('AbFvOqNeWeR0lIv1a_Pk7Lm9No1Pq3Rs5Tu7Vw9'))).toMatchObject({ services: ['ac-repair'], author: 'Olivia Park' });
     // verified: false, set by the owner, is not published.
     expect(byId.has(idOf('AbFvOqTr2sLaTeD0nE_de1Zx3We5Rt7Yu9Io1Pb'))).toBe(false);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('npm run import -- google <API pages>', () => {

@@ -1,25 +1,19 @@
 /** Runs `npm run import` as a user does (the script in a child process, CONTENT_DIR in the environment) and looks at the folder. */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { runScript, type ScriptRun } from '../helpers/run-script.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 
 export const FIXTURES = path.resolve('tests/fixtures/import');
 export const fixture = (name: string) => path.join(FIXTURES, name);
 
-export type Run = { code: number | null; stdout: string; stderr: string; summary: string };
+export type Run = ScriptRun & { summary: string };
 
-export function runImport(contentDir: string, args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['scripts/import/main.ts', ...args], { env: { ...process.env, CONTENT_DIR: contentDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr, summary: stdout.trimEnd().split('\n').at(-1) ?? '' })),
-  );
+export async function runImport(contentDir: string, args: string[]): Promise<Run> {
+  const run = await runScript(process.execPath, ['scripts/import/main.ts', ...args], { env: { ...process.env, CONTENT_DIR: contentDir } });
+  return { ...run, summary: run.stdout.trimEnd().split('\n').at(-1) ?? '' };
 }
 
 /** A copy of the small test content (Brightline Heating & Air: Mike, Dana, Al; AC, furnace, water heater). */

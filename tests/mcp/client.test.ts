@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveData } from '../../core/dataset/live-data.ts';
+import type { ReviewList } from '../../core/schemas/published.ts';
 import { connectClient, loadFixtureLive, startMcpApp, type RunningApp } from './mcp-fixture.ts';
 
 let live: LiveData;
@@ -44,7 +45,8 @@ function errorText(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
 
-type ReviewPage = { reviews: { id: string; date: string; rating: number; technicians: string[] }[]; count: number; total: number; limit: number; next_cursor: string | null };
+/** A page of search_reviews or get_reviews_since: the published result shape, plus the paging cursor. */
+type ReviewPage = ReviewList & { limit?: number; next_cursor: string | null };
 
 async function pageToEnd(name: string, args: Record<string, unknown>): Promise<{ pages: ReviewPage[]; ids: string[] }> {
   const pages: ReviewPage[] = [];
@@ -224,7 +226,7 @@ describe('get_rating_summary', () => {
 describe('get_insights', () => {
   it('returns every section and their names', async () => {
     const result = await callOk<{ sections: string[]; insights: Record<string, unknown> }>('get_insights');
-    expect(result.sections).toEqual(['summary', 'aspects', 'entities', 'topics', 'faq']);
+    expect(result.sections).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'summary']);
     expect(result.insights).toEqual(live.insights);
   });
 
@@ -234,7 +236,7 @@ describe('get_insights', () => {
   });
 
   it('lists the valid sections when the section is unknown', async () => {
-    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: summary, aspects, entities, topics, faq$/m);
+    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: basis, aspects, entities, topics, faq, summary$/m);
   });
 });
 

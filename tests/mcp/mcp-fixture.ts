@@ -2,7 +2,6 @@
  * The MCP tests' world: the fixture content folder built through the real content pipeline into
  * LiveData, and the MCP router in an Express app on port 0. Not a test file (no `.test.ts`).
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadContent } from '../../core/content/load-content.ts';
 import { formatContentProblems } from '../../core/content/problems.ts';
-import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
+import { buildPublication } from '../../core/dataset/build-dataset.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { createMcpRouter, type McpRouterDeps } from '../../sidecar/mcp/index.ts';
@@ -23,8 +22,7 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef';
 export async function loadFixtureLive(publicUrl = FIXTURE_PUBLIC_URL): Promise<LiveData> {
   const content = await loadContent(path.join(FIXTURE_DIR, 'content'));
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
-  const dataset = buildReviewsDataset(content.value, createServiceUrls(publicUrl));
-  const insights: unknown = JSON.parse(await readFile(path.join(FIXTURE_DIR, 'insights.json'), 'utf8'));
+  const { dataset, insights } = buildPublication(content.value, createServiceUrls(publicUrl));
   return createLiveData({ dataset, insights, publicUrl });
 }
 

@@ -5,25 +5,20 @@
  * HTTPS subscriber (test CA) is notified. Then a pull that brings a content change (post-merge), and
  * a commit that does not touch content (no publish).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServiceUrls } from '../../core/urls.ts';
 import { deriveReviewId } from '../../scripts/import/record.ts';
-import type { RunningSidecar } from '../../sidecar/server.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
-import { startTestSidecar } from '../helpers/sidecar.ts';
-import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { startSubscriber, type Subscriber } from '../websub/subscriber.ts';
+import { runScript } from '../helpers/run-script.ts';
+import { SMALL_CONTENT } from '../helpers/site-build.ts';
+import { REVIEWS_CALLBACK as CALLBACK, startSubscribedService } from '../helpers/subscribed-service.ts';
 
 const PUBLIC = 'https://reviews.example.com';
-const urls = createServiceUrls(PUBLIC);
 const PROJECT = path.resolve('.');
 const TAKEOUT = path.resolve('tests/fixtures/import/google-takeout.json');
-const CALLBACK = '/sub/reviews-json';
 
 /** The environment of someone's shell: no service variables (the hooks carry their own defaults). */
 const GIT_ENV = {
@@ -41,25 +36,14 @@ const git = async (cwd: string, ...args: string[]) => {
   return stdout + stderr;
 };
 
-function npmRun(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npm', ['run', '--silent', ...args], { cwd: PROJECT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
+const npmRun = (args: string[], env: NodeJS.ProcessEnv) => runScript('npm', ['run', '--silent', ...args], { cwd: PROJECT, env });
 
-let ca: TestCa;
-let sub: Subscriber;
-let service: RunningSidecar;
+let running: Awaited<ReturnType<typeof startSubscribedService>>;
 let repo: string;
 let contentDir: string;
 let distDir: string;
 
 beforeAll(async () => {
-  ca = createTestCa();
-  sub = await startSubscriber(ca);
   const work = await mkdtemp(path.join(tmpdir(), 'publish-on-commit-'));
   repo = path.join(work, 'reviews-content');
   contentDir = path.join(repo, 'content');
@@ -68,38 +52,19 @@ beforeAll(async () => {
   await git(work, 'init', '--quiet', '--initial-branch=main', repo);
   await git(repo, 'add', 'content');
   await git(repo, 'commit', '--quiet', '-m', 'Content as it was');
-
-  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
-  service = await startTestSidecar({
-    distDir,
-    publicUrl: PUBLIC,
-    env: { DATA_DIR: path.join(work, 'data'), WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true' },
-    sidecar: { callbackClient: { ca: ca.certPem } },
-  });
-  const subscribed = await fetch(`${service.url}/api/websub/hub`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.reviewsJson, 'hub.callback': sub.callback(CALLBACK) }).toString(),
-  });
-  expect(subscribed.status).toBe(202);
-  await service.hub.settled();
-  expect(sub.verifications(CALLBACK)).toHaveLength(1);
+  running = await startSubscribedService({ contentDir, distDir, workDir: work, publicUrl: PUBLIC });
 }, 120_000);
 
-afterAll(async () => {
-  await service?.close();
-  await sub?.close();
-  ca?.remove();
-});
+afterAll(() => running?.close());
 
 const servedReviewIds = async () => {
-  const dataset = (await fetch(`${service.url}/reviews.json`).then((r) => r.json())) as { reviews: { id: string }[] };
+  const dataset = (await fetch(`${running.service.url}/reviews.json`).then((r) => r.json())) as { reviews: { id: string }[] };
   return dataset.reviews.map((r) => r.id);
 };
 
 describe('publish on commit', () => {
   it('npm run hooks:install puts post-commit and post-merge hooks into the content’s repository', async () => {
-    const { port } = new URL(service.url);
+    const { port } = new URL(running.service.url);
     const run = await npmRun(['hooks:install'], { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, PUBLIC_URL: PUBLIC, HOST: '127.0.0.1', PORT: port });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -119,12 +84,12 @@ describe('publish on commit', () => {
     const commit = await git(repo, 'commit', '-m', 'Reviews from Google Takeout');
     expect(commit).toContain('reviews: the commit changed content/; publishing (npm run publish)');
     expect(commit).toMatch(/Topics changed: .*reviews\.json/);
-    expect(commit).toContain(`The service at ${service.url} now serves build`);
+    expect(commit).toContain(`The service at ${running.service.url} now serves build`);
 
     // publish returned only once the service served the new build.
     expect(await servedReviewIds()).toContain(newId);
-    const pushed = await sub.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
-    const live = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+    const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
+    const live = await fetch(`${running.service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
   }, 120_000);
 
@@ -148,7 +113,7 @@ describe('publish on commit', () => {
     expect(pull).toContain('reviews: the merge changed content/; publishing (npm run publish)');
     expect(pull).toContain('now serves build');
     expect(await servedReviewIds()).toContain('r-0200');
-    await sub.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
+    await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
   }, 120_000);
 
   it('leaves another tool’s hook alone unless told to replace it', async () => {

@@ -16,7 +16,8 @@ beforeAll(async () => {
   sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC });
   // The same build without its since snapshots: every since date is then rendered live.
   const bare = `${distDir}-live`;
-  await cp(distDir, bare, { recursive: true });
+  // dist/ is a link to the build's folder in .builds/: copy the build itself.
+  await cp(distDir, bare, { recursive: true, dereference: true });
   const manifest = JSON.parse(await readFile(path.join(bare, '_manifest.json'), 'utf8'));
   snapshotDates = Object.keys(manifest.files).filter((p) => p.startsWith('/api/reviews/since/')).map((p) => p.slice(-10));
   for (const p of Object.keys(manifest.files)) if (p.startsWith('/api/reviews/since/')) delete manifest.files[p];

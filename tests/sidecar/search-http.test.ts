@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
+import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite, DEMO_CONTENT, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { header, rawRequest } from '../helpers/http.ts';
 
-type Review = {
-  id: string; rating: number; date: string; text: string; title: string | null; technicians: string[]; services: string[];
-  aspects: { aspect: string; polarity: string }[];
-};
-type Business = { technicians: { name: string; aliases: string[] }[]; services: { id: string }[] };
+type Review = PublishedReview;
+type Business = PublishedBusiness;
 
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let reviews: Review[];
@@ -82,8 +80,50 @@ describe('GET /api/reviews/search', () => {
       if (random() < 0.5) p.limit = pick([1, 2, 5, 20, 50, 100]);
       const { status, body } = await search(p);
       expect(status, JSON.stringify(p)).toBe(200);
-      expect(body, JSON.stringify(p)).toEqual(oracle(p));
+      const { next_cursor: nextCursor, ...page } = body;
+      const expected = oracle(p);
+      expect(page, JSON.stringify(p)).toEqual(expected);
+      expect(nextCursor === null, JSON.stringify(p)).toBe(expected.total <= expected.limit);
     }
+  });
+
+  it('pages through every match with next_cursor and Link rel="next", as the oracle lists them', async () => {
+    const random = seeded(11);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    const sets: Record<string, string | number>[] = [{}, { min_rating: 4 }, { aspect_sentiment: 'negative' }, { query: 'the' }];
+    for (let i = 0; i < 6; i++) sets.push({ rating: 1 + Math.floor(random() * 5), ...(random() < 0.5 ? { since: pick(reviews.map((r) => r.date)) } : {}) });
+    for (const p of sets) {
+      const all = oracle({ ...p, limit: 1_000_000 }).reviews;
+      const limit = pick([7, 20, 100]);
+      const seen: Review[] = [];
+      let url: string | undefined = `${sidecar.url}/api/reviews/search?${new URLSearchParams(Object.entries({ ...p, limit }).map(([k, v]) => [k, String(v)]))}`;
+      for (let pages = 0; url !== undefined; pages++) {
+        expect(pages, JSON.stringify(p)).toBeLessThanOrEqual(Math.ceil(all.length / limit));
+        const res = await rawRequest(url);
+        expect(res.status, url).toBe(200);
+        const body = JSON.parse(res.body.toString());
+        seen.push(...body.reviews);
+        const link = header(res, 'link');
+        if (body.next_cursor === null) {
+          expect(link).toBeUndefined();
+          url = undefined;
+        } else {
+          const next = /^<https:\/\/reviews\.example\.com(\/api\/reviews\/search\?[^>]+)>; rel="next"$/.exec(link ?? '');
+          expect(next, link).not.toBeNull();
+          expect(new URL(next![1]!, 'http://x').searchParams.get('cursor')).toBe(body.next_cursor);
+          url = `${sidecar.url}${next![1]}`;
+        }
+      }
+      expect(seen.map((r) => r.id), JSON.stringify(p)).toEqual(all.map((r) => r.id));
+    }
+  });
+
+  it('refuses a cursor issued for other filters, and one it never issued', async () => {
+    const first = await search({ limit: 1 });
+    const other = await search({ rating: 5, cursor: first.body.next_cursor });
+    expect(other.status).toBe(400);
+    expect(other.body.issues).toMatchObject([{ path: ['cursor'], code: 'invalid_cursor' }]);
+    expect((await search({ cursor: 'not-a-cursor' })).status).toBe(400);
   });
 
   it('defaults the limit to 20 and caps nothing silently: total counts every match', async () => {

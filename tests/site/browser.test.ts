@@ -37,6 +37,16 @@ describe('in a real browser', () => {
     await page.close();
   });
 
+  it("highlights the review a permalink points at, and only that one", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${sidecar.url}/reviews/2025-01/#r-0002`);
+    const background = (id: string) => page.locator(`article#${id}`).evaluate((el) => getComputedStyle(el).backgroundColor);
+    const plain = await background('r-0001');
+    expect(await background('r-0002')).not.toBe(plain);
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('lets a script on another origin read the dataset, its ETag and revalidate', async () => {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(otherOrigin.address() as AddressInfo).port}/`);

@@ -78,7 +78,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hostSite.listen(0, '127.0.0.1', resolve));
   hostUrl = `http://127.0.0.1:${(hostSite.address() as AddressInfo).port}`;
-});
+}, 300_000); // a full build of the demo content, minutes on a busy machine
 afterAll(async () => {
   await browser?.close();
   await sidecar?.close();
@@ -295,7 +295,9 @@ describe('the widget on another origin', () => {
     await page.close();
   });
 
-  it('renders in an iframe from /embed/, with options from its query string', async () => {
+  it('renders in an iframe from /embed/, which any site may frame, with options from its query string', async () => {
+    const headers = (await fetch(`${sidecar.url}${PATHS.embed}`)).headers;
+    expect(headers.get('content-security-policy')).toContain('frame-ancestors *');
     const page = await browser.newPage();
     await page.goto(`${hostUrl}/iframe`);
     const frame = page.frameLocator('iframe');

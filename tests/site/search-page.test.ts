@@ -2,15 +2,22 @@
  * The human search page (rendered on demand by the sidecar through Astro's Node adapter) against the
  * REST search, and the HTML 404 that browsers get, over real HTTP on the real build.
  */
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestSite } from '../helpers/site-build.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
+let contentDir: string;
+let distDir: string;
 
 beforeAll(async () => {
-  const { distDir } = await buildTestSite();
+  contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'search-page-')), 'content');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  ({ distDir } = await buildTestSite({ contentDir }));
   sidecar = await startTestSidecar({ distDir });
 });
 afterAll(async () => {
@@ -106,6 +113,21 @@ describe('the search page', () => {
     expect(page.html).toContain('<strong>Page:</strong> was issued for other filters');
   });
 
+  it('is sent like the other live answers: compressed, with an ETag that revalidates', async () => {
+    const first = await fetch(`${sidecar.url}/search/?rating=5`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-encoding')).toBe('br');
+    expect(first.headers.get('vary')).toContain('Accept-Encoding');
+    expect(first.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+    expect(first.headers.get('content-security-policy')).toMatch(/default-src 'self'.*frame-ancestors 'none'/);
+    expect(reviewIdsOf(await first.text()).length).toBeGreaterThan(0);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    const again = await fetch(`${sidecar.url}/search/?rating=5`, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+  });
+
   it('redirects /search to /search/ with the query kept, and answers HEAD but not POST', async () => {
     const redirect = await fetch(`${sidecar.url}/search?query=leak`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
@@ -117,6 +139,18 @@ describe('the search page', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
+});
+
+describe('after a new build is swapped in', () => {
+  it('renders the search page from the new build, as the REST search answers', async () => {
+    const review = { id: 'r-0009', rating: 2, date: '2025-03-02', text: 'A brand new zeppelin-shaped complaint.', author: 'Sam', verified: true };
+    await writeFile(path.join(contentDir, 'reviews', '2025-03.json'), JSON.stringify([review]));
+    await buildTestSite({ contentDir, outDir: distDir });
+    expect(await sidecar.builds.refresh()).toBe(true);
+    const page = await getPage('query=zeppelin');
+    expect(reviewIdsOf(page.html)).toEqual(['r-0009']);
+    expect((await getRest('query=zeppelin')).reviews.map((r) => r.id)).toEqual(['r-0009']);
+  }, 120_000);
 });
 
 describe('unknown paths', () => {

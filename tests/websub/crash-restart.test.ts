@@ -13,11 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { HubStore } from '../../sidecar/websub/hub-store.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { FAST_OPTIONS, startHubHarness, waitUntil } from './harness.ts';
 import { createMemoryTopics } from './memory-topics.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
-import { startSubscriber, type Subscriber } from './subscriber.ts';
+import { useTestSubscriber } from './test-subscriber.ts';
 
 const SUBSCRIBERS = 24;
 const CHILD_MAX_IN_FLIGHT = 4;
@@ -36,15 +35,8 @@ const backends = [
 const openStore = (c: StoreConfig): Promise<HubStore> | HubStore =>
   c.kind === 'sqlite' ? createSqliteHubStore({ file: c.file }) : createPostgresHubStore({ connectionString: c.connectionString, schema: c.schema });
 
-let ca: TestCa;
-let sub: Subscriber;
-beforeAll(async () => {
-  ca = createTestCa();
-  sub = await startSubscriber(ca);
-});
+const t = useTestSubscriber();
 afterAll(async () => {
-  await sub?.close();
-  ca?.remove();
   await dropTestSchemas().catch(() => {});
 });
 
@@ -64,7 +56,7 @@ function startChildHub(storeConfig: StoreConfig, topicsText: Record<string, { te
     }),
   );
   return spawn(process.execPath, [join(import.meta.dirname, 'hub-process.ts'), configFile], {
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: ca.certFile },
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: t.ca.certFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }
@@ -75,11 +67,11 @@ describe.each(backends)('crash and restart mid fan-out on $name', (backend) => {
   it('every subscriber still gets the newest content, none lost', async () => {
     const storeConfig = backend.config();
     const paths = Array.from({ length: SUBSCRIBERS }, (_, i) => `/${backend.name}-crash-${i}`);
-    for (const p of paths) sub.behave(p, { notifyDelayMs: 40 });
+    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 40 });
 
     // 1. Subscriptions made through a first hub, content v1.
-    const first = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v1') });
-    for (const p of paths) await first.subscribe(sub.callback(p), first.topics.feedXml);
+    const first = await startHubHarness({ ca: t.ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v1') });
+    for (const p of paths) await first.subscribe(t.sub.callback(p), first.topics.feedXml);
     await waitUntil(async () => ((await first.store.listSubscriptions()).length === SUBSCRIBERS ? { value: true } : undefined));
     const v2 = createMemoryTopics('https://reviews.example', 'v2');
     const v2Text = Object.fromEntries(
@@ -91,18 +83,18 @@ describe.each(backends)('crash and restart mid fan-out on $name', (backend) => {
     const child = startChildHub(storeConfig, v2Text);
     try {
       const isV2 = (r: { body: Buffer }) => r.body.toString().includes('Reviews v2');
-      await waitUntil(async () => (paths.filter((p) => sub.notifications(p).some(isV2)).length >= 6 ? { value: true } : undefined), 10_000);
+      await waitUntil(async () => (paths.filter((p) => t.sub.notifications(p).some(isV2)).length >= 6 ? { value: true } : undefined), 10_000);
       child.kill('SIGKILL');
       await once(child, 'exit');
-      const beforeRestart = paths.filter((p) => sub.notifications(p).some(isV2)).length;
+      const beforeRestart = paths.filter((p) => t.sub.notifications(p).some(isV2)).length;
       expect(beforeRestart).toBeLessThan(SUBSCRIBERS);
 
       // 3. A new hub on the same store finishes the fan-out.
-      const second = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
+      const second = await startHubHarness({ ca: t.ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
       try {
-        await waitUntil(async () => (paths.every((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined), 10_000);
+        await waitUntil(async () => (paths.every((p) => t.sub.notifications(p).some(isV2)) ? { value: true } : undefined), 10_000);
         await waitUntil(async () => ((await second.store.listPendingDeliveries()).length === 0 ? { value: true } : undefined));
-        const all = paths.flatMap((p) => sub.notifications(p));
+        const all = paths.flatMap((p) => t.sub.notifications(p));
         expect(all.every(isV2)).toBe(true);
         // At most the attempts in flight at the kill are repeated (at-least-once delivery).
         expect(all.length - SUBSCRIBERS).toBeLessThanOrEqual(CHILD_MAX_IN_FLIGHT);
@@ -116,29 +108,29 @@ describe.each(backends)('crash and restart mid fan-out on $name', (backend) => {
   it('a hub stopped mid fan-out gives its claims back, and the next one finishes at once', async () => {
     const storeConfig = backend.config();
     const paths = Array.from({ length: 12 }, (_, i) => `/${backend.name}-stop-${i}`);
-    for (const p of paths) sub.behave(p, { notifyDelayMs: 40 });
+    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 40 });
     const isV2 = (r: { body: Buffer }) => r.body.toString().includes('Reviews v2');
 
     const first = await startHubHarness({
-      ca,
+      ca: t.ca,
       store: await openStore(storeConfig),
       hubOptions: { maxInFlight: 2 },
       client: { maxConcurrencyPerHost: 2 },
       topics: (base) => createMemoryTopics(base, 'v1'),
     });
-    for (const p of paths) await first.subscribe(sub.callback(p), first.topics.feedXml);
+    for (const p of paths) await first.subscribe(t.sub.callback(p), first.topics.feedXml);
     await waitUntil(async () => ((await first.store.listSubscriptions()).length === paths.length ? { value: true } : undefined));
     first.topics.setAll('v2');
     await first.hub.notifyIfChanged();
-    await waitUntil(async () => (paths.some((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined));
+    await waitUntil(async () => (paths.some((p) => t.sub.notifications(p).some(isV2)) ? { value: true } : undefined));
     await first.close();
-    const pending = paths.filter((p) => !sub.notifications(p).some(isV2));
+    const pending = paths.filter((p) => !t.sub.notifications(p).some(isV2));
     expect(pending.length).toBeGreaterThan(0);
 
     // Claims live 5 s (FAST_OPTIONS); finishing well within that shows they were given back.
-    const second = await startHubHarness({ ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
+    const second = await startHubHarness({ ca: t.ca, store: await openStore(storeConfig), topics: (base) => createMemoryTopics(base, 'v2') });
     try {
-      await waitUntil(async () => (paths.every((p) => sub.notifications(p).some(isV2)) ? { value: true } : undefined), 2_500);
+      await waitUntil(async () => (paths.every((p) => t.sub.notifications(p).some(isV2)) ? { value: true } : undefined), 2_500);
       // Including the attempts cut short by the stop: nothing is left pending.
       await waitUntil(async () => ((await second.store.listPendingDeliveries()).length === 0 ? { value: true } : undefined), 2_500);
     } finally {

@@ -8,30 +8,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { sleep, startHubHarness, type HubHarness } from './harness.ts';
 import { CONTENT_TYPES, createMemoryTopics } from './memory-topics.ts';
-import { startSubscriber, type Subscriber } from './subscriber.ts';
+import { useTestSubscriber } from './test-subscriber.ts';
 
-let ca: TestCa;
-let sub: Subscriber;
+const t = useTestSubscriber();
 let h: HubHarness;
 let n = 0;
 const path = (label: string) => `/${label}-${++n}`;
 
 beforeAll(async () => {
-  ca = createTestCa();
-  sub = await startSubscriber(ca);
-  h = await startHubHarness({ ca });
+  h = await startHubHarness({ ca: t.ca });
 });
 afterAll(async () => {
   await h?.close();
-  await sub?.close();
-  ca?.remove();
 });
 
 async function subscribeVerified(p: string, topic = h.topics.feedXml, harness = h) {
-  const callback = sub.callback(p);
+  const callback = t.sub.callback(p);
   expect((await harness.subscribe(callback, topic)).status).toBe(202);
   await harness.waitForSubscription(topic, callback);
   return callback;
@@ -42,7 +36,7 @@ async function publish(label: string, harness = h) {
   return harness.hub.notifyIfChanged();
 }
 
-const bodies = (p: string) => sub.notifications(p).map((r) => r.body.toString());
+const bodies = (p: string) => t.sub.notifications(p).map((r) => r.body.toString());
 
 describe('a notification', () => {
   it.each([
@@ -54,7 +48,7 @@ describe('a notification', () => {
     const topic = h.topics[key];
     await subscribeVerified(p, topic);
     await publish(`content-${p}`);
-    const note = await sub.waitForNotification(p);
+    const note = await t.sub.waitForNotification(p);
     const current = await h.topics.read(topic);
     expect(note.body.equals(current!.body)).toBe(true);
     expect(note.headers['content-type']).toBe(contentType);
@@ -67,69 +61,69 @@ describe('failed deliveries', () => {
     const p = path('retry');
     const callback = await subscribeVerified(p);
     let calls = 0;
-    sub.behave(p, { notifyStatus: () => (++calls <= 2 ? 503 : 204) });
+    t.sub.behave(p, { notifyStatus: () => (++calls <= 2 ? 503 : 204) });
     await publish(`retry-${p}`);
-    await sub.waitForNotification(p, () => sub.notifications(p).length === 3);
-    const [a, b, c] = sub.notifications(p);
+    await t.sub.waitForNotification(p, () => t.sub.notifications(p).length === 3);
+    const [a, b, c] = t.sub.notifications(p);
     expect(b!.receivedAt - a!.receivedAt).toBeGreaterThanOrEqual(20);
     expect(c!.receivedAt - b!.receivedAt).toBeGreaterThanOrEqual(40);
     expect(new Set(bodies(p)).size).toBe(1);
     await sleep(80);
-    expect(sub.notifications(p)).toHaveLength(3);
+    expect(t.sub.notifications(p)).toHaveLength(3);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeDefined();
   });
 
   it('remove the subscription after three consecutive failures and send hub.mode=denied', async () => {
     const p = path('removed');
     const callback = await subscribeVerified(p);
-    sub.behave(p, { notifyStatus: 500 });
+    t.sub.behave(p, { notifyStatus: 500 });
     await publish(`removed-${p}`);
-    const denied = await sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied');
+    const denied = await t.sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied');
     expect(denied.method).toBe('GET');
     expect(denied.query.get('hub.topic')).toBe(h.topics.feedXml);
     expect(denied.query.get('hub.reason')).toMatch(/3 consecutive/);
-    expect(sub.notifications(p)).toHaveLength(3);
+    expect(t.sub.notifications(p)).toHaveLength(3);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeUndefined();
     await publish(`after-removal-${p}`);
     await sleep(60);
-    expect(sub.notifications(p)).toHaveLength(3);
+    expect(t.sub.notifications(p)).toHaveLength(3);
   });
 
   it('count consecutively: a 2xx resets the count', async () => {
     const p = path('reset');
     const callback = await subscribeVerified(p);
     const plan = [500, 500, 204, 500, 500, 204];
-    sub.behave(p, { notifyStatus: () => plan.shift() ?? 204 });
+    t.sub.behave(p, { notifyStatus: () => plan.shift() ?? 204 });
     await publish(`reset-a-${p}`);
-    await sub.waitForNotification(p, () => sub.notifications(p).length === 3);
+    await t.sub.waitForNotification(p, () => t.sub.notifications(p).length === 3);
     await publish(`reset-b-${p}`);
-    await sub.waitForNotification(p, () => sub.notifications(p).length === 6);
+    await t.sub.waitForNotification(p, () => t.sub.notifications(p).length === 6);
     await sleep(60);
     await h.hub.settled();
-    expect(sub.notifications(p)).toHaveLength(6);
-    expect(sub.denials(p)).toEqual([]);
+    expect(t.sub.notifications(p)).toHaveLength(6);
+    expect(t.sub.denials(p)).toEqual([]);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeDefined();
   });
 
   it('remove the subscription at once on 410 Gone', async () => {
     const p = path('gone');
     const callback = await subscribeVerified(p);
-    sub.behave(p, { notifyStatus: 410 });
+    t.sub.behave(p, { notifyStatus: 410 });
     await publish(`gone-${p}`);
-    await sub.waitForNotification(p);
+    await t.sub.waitForNotification(p);
     await h.waitForSubscription(h.topics.feedXml, callback, (s) => s === undefined);
     await sleep(60);
-    expect(sub.notifications(p)).toHaveLength(1);
+    expect(t.sub.notifications(p)).toHaveLength(1);
   });
 
   it('include timeouts', async () => {
-    const quick = await startHubHarness({ ca, client: { responseTimeoutMs: 50 }, hubOptions: { retryDelaysMs: [5, 5] } });
+    const quick = await startHubHarness({ ca: t.ca, client: { responseTimeoutMs: 50 }, hubOptions: { retryDelaysMs: [5, 5] } });
     try {
       const p = path('slow');
       const callback = await subscribeVerified(p, quick.topics.feedXml, quick);
-      sub.behave(p, { notifyDelayMs: 300 });
+      t.sub.behave(p, { notifyDelayMs: 300 });
       await publish(`slow-${p}`, quick);
-      await sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied', 3_000);
+      await t.sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied', 3_000);
       expect(await quick.store.findSubscription(quick.topics.feedXml, callback)).toBeUndefined();
     } finally {
       await quick.close();
@@ -142,7 +136,7 @@ describe('newest content wins', () => {
     const p = path('replace');
     await subscribeVerified(p);
     let first = true;
-    sub.behave(p, {
+    t.sub.behave(p, {
       notifyStatus: () => {
         if (!first) return 204;
         first = false;
@@ -152,7 +146,7 @@ describe('newest content wins', () => {
       },
     });
     await publish(`replace-1-${p}`);
-    await sub.waitForNotification(p, (r) => r.body.toString().includes(`replace-4-${p}`));
+    await t.sub.waitForNotification(p, (r) => r.body.toString().includes(`replace-4-${p}`));
     await sleep(80);
     const seen = bodies(p).map((b) => /replace-(\d)/.exec(b)?.[1]);
     expect(seen[0]).toBe('1');
@@ -165,7 +159,7 @@ describe('newest content wins', () => {
     const p = path('inflight');
     await subscribeVerified(p);
     let first = true;
-    sub.behave(p, {
+    t.sub.behave(p, {
       notifyDelayMs: 30,
       notifyStatus: () => {
         if (first) void publish(`inflight-2-${p}`);
@@ -174,7 +168,7 @@ describe('newest content wins', () => {
       },
     });
     await publish(`inflight-1-${p}`);
-    await sub.waitForNotification(p, (r) => r.body.toString().includes(`inflight-2-${p}`));
+    await t.sub.waitForNotification(p, (r) => r.body.toString().includes(`inflight-2-${p}`));
     await sleep(80);
     expect(bodies(p).map((b) => /inflight-(\d)/.exec(b)?.[1])).toEqual(['1', '2']);
   });
@@ -185,35 +179,35 @@ describe('change detection', () => {
     const p = path('ping');
     await subscribeVerified(p, h.topics.feedJson);
     await publish(`ping-base-${p}`);
-    await sub.waitForNotification(p);
+    await t.sub.waitForNotification(p);
 
     const ping = () => h.post({ 'hub.mode': 'publish', 'hub.url': h.topics.feedJson });
     expect((await ping()).status).toBe(202);
     await h.hub.settled();
     await sleep(60);
-    expect(sub.notifications(p)).toHaveLength(1);
+    expect(t.sub.notifications(p)).toHaveLength(1);
 
     h.topics.setAll(`ping-changed-${p}`);
     expect((await h.post({ 'hub.mode': 'publish', 'hub.topic': h.topics.feedJson })).status).toBe(202);
-    await sub.waitForNotification(p, (r) => r.body.toString().includes('ping-changed'));
-    expect(sub.notifications(p)).toHaveLength(2);
+    await t.sub.waitForNotification(p, (r) => r.body.toString().includes('ping-changed'));
+    expect(t.sub.notifications(p)).toHaveLength(2);
   });
 
   it('at start, notifies a change published while the hub was down, and nothing when nothing changed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'websub-restart-'));
     const p = path('restart');
-    const first = await startHubHarness({ ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r1') });
+    const first = await startHubHarness({ ca: t.ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r1') });
     await subscribeVerified(p, first.topics.feedXml, first);
     await first.close();
 
-    const unchanged = await startHubHarness({ ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r1') });
+    const unchanged = await startHubHarness({ ca: t.ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r1') });
     await sleep(60);
     await unchanged.close();
-    expect(sub.notifications(p)).toEqual([]);
+    expect(t.sub.notifications(p)).toEqual([]);
 
-    const changed = await startHubHarness({ ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r2') });
+    const changed = await startHubHarness({ ca: t.ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r2') });
     try {
-      const note = await sub.waitForNotification(p);
+      const note = await t.sub.waitForNotification(p);
       expect(note.body.toString()).toContain('Reviews r2');
     } finally {
       await changed.close();

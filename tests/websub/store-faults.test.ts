@@ -11,23 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { Logger, LogEvent } from '../../sidecar/logger.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
 import { startTcpProxy } from '../helpers/tcp-proxy.ts';
+import { useTestSubscriber } from './test-subscriber.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
-import { startSubscriber, type Subscriber } from './subscriber.ts';
 
-let ca: TestCa;
-let sub: Subscriber;
+const t = useTestSubscriber();
 
-beforeAll(async () => {
-  ca = createTestCa();
-  sub = await startSubscriber(ca);
-});
-afterAll(async () => {
-  await sub?.close();
-  ca?.remove();
-});
 
 function recordingLog() {
   const lines: { level: string; message: LogEvent; fields?: Record<string, unknown> }[] = [];
@@ -68,21 +58,21 @@ describe('SQLite store on a full disk', () => {
 
   it('denies and logs every verified subscription it cannot save: each 202 ends stored or denied', async () => {
     const { log, lines } = recordingLog();
-    const h = await startHubHarness({ ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
+    const h = await startHubHarness({ ca: t.ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
     try {
       const paths = Array.from({ length: 120 }, (_, i) => `/full-${i}-${'p'.repeat(400)}`);
-      for (const p of paths) expect((await h.subscribe(sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
+      for (const p of paths) expect((await h.subscribe(t.sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
       await h.hub.settled();
       const stored = new Set((await h.store.listSubscriptions()).map((s) => new URL(s.callback).pathname));
       const denied = paths.filter((p) => !stored.has(p));
       expect(stored.size).toBeGreaterThan(0);
       expect(denied.length).toBeGreaterThan(0);
       for (const p of denied) {
-        const [denial] = await waitUntil(async () => (sub.denials(p).length > 0 ? { value: sub.denials(p) } : undefined));
+        const [denial] = await waitUntil(async () => (t.sub.denials(p).length > 0 ? { value: t.sub.denials(p) } : undefined));
         expect(denial!.query.get('hub.topic')).toBe(h.topics.feedXml);
         expect(denial!.query.get('hub.reason')).toMatch(/could not save/);
       }
-      for (const p of stored) expect(sub.denials(p)).toHaveLength(0);
+      for (const p of stored) expect(t.sub.denials(p)).toHaveLength(0);
       const errors = lines.filter((l) => l.level === 'error' && l.message === 'websub_intent_not_saved');
       expect(errors).toHaveLength(denied.length);
       expect(String(errors[0]!.fields?.error)).toMatch(/database or disk is full/);
@@ -105,30 +95,30 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
     viaProxy.port = String(proxy.port);
     const store = await createPostgresHubStore({ connectionString: viaProxy.href, schema: makeTestSchema('faults'), maxConnections: 2 });
     const { log, lines } = recordingLog();
-    const h = await startHubHarness({ ca, store, log });
+    const h = await startHubHarness({ ca: t.ca, store, log });
     try {
-      const before = sub.callback('/pg-before');
+      const before = t.sub.callback('/pg-before');
       expect((await h.subscribe(before, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, before);
 
       // Accepted while the database is up; the connection is cut while the callback takes its time.
-      sub.behave('/pg-during', { verifyDelayMs: 300 });
-      const during = sub.callback('/pg-during');
+      t.sub.behave('/pg-during', { verifyDelayMs: 300 });
+      const during = t.sub.callback('/pg-during');
       expect((await h.subscribe(during, h.topics.feedXml)).status).toBe(202);
-      await sub.waitForVerification('/pg-during');
+      await t.sub.waitForVerification('/pg-during');
       await proxy.cut();
-      const denial = await sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
+      const denial = await t.sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
       expect(denial.query.get('hub.reason')).toMatch(/could not save/);
       expect(lines.some((l) => l.level === 'error' && l.message === 'websub_intent_not_saved')).toBe(true);
 
       // While it is down, nothing is accepted that could not be kept.
-      const refused = await h.subscribe(sub.callback('/pg-refused'), h.topics.feedXml);
+      const refused = await h.subscribe(t.sub.callback('/pg-refused'), h.topics.feedXml);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBeTruthy();
       expect(await refused.json()).toMatchObject({ error: 'hub_unavailable' });
 
       await proxy.restore();
-      const after = sub.callback('/pg-after');
+      const after = t.sub.callback('/pg-after');
       expect((await h.subscribe(after, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, after, undefined);
       expect(await h.store.findSubscription(h.topics.feedXml, during)).toBeUndefined();

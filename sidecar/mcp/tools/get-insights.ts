@@ -1,5 +1,6 @@
 /** `get_insights`: the insights dataset (/insights.json), whole or one top-level section. */
 import { z } from 'zod';
+import type { Insights } from '../../../core/schemas/insights.ts';
 import type { McpServerDeps } from '../deps.ts';
 import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
 
@@ -29,11 +30,11 @@ export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps
   tools.register(getInsightsTool, (args) => {
     const parsed = parseArguments(getInsightsTool.inputSchema, args);
     if (!parsed.ok) return parsed;
-    const insights = asSections(deps.getLive().insights);
+    const { insights } = deps.getLive();
     const sections = Object.keys(insights);
     const { section } = parsed.value;
     if (section === undefined) return { ok: true, value: { sections, insights } };
-    if (!Object.hasOwn(insights, section)) {
+    if (!isSection(insights, section)) {
       const valid = sections.length === 0 ? 'no insights are published yet' : `must be one of: ${sections.join(', ')}`;
       return { ok: false, issues: [{ path: ['section'], message: valid }] };
     }
@@ -41,7 +42,6 @@ export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps
   });
 }
 
-/** The insights document is an object of named sections; anything else (not built yet) has none. */
-function asSections(insights: unknown): Record<string, unknown> {
-  return typeof insights === 'object' && insights !== null && !Array.isArray(insights) ? (insights as Record<string, unknown>) : {};
+function isSection(insights: Insights, name: string): name is keyof Insights {
+  return Object.hasOwn(insights, name);
 }
