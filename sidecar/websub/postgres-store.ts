@@ -86,6 +86,13 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
     // Two instances starting at once would race on CREATE ... IF NOT EXISTS; serialise them.
     await transaction(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`websub-schema:${schemaName}`]);
+      // The DDL below takes table locks (ALTER TABLE: ACCESS EXCLUSIVE) that deadlock with the
+      // transactions of an instance already running on this schema; an up-to-date schema needs none.
+      const { rows: upToDate } = await c.query(
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'subscriptions' AND column_name = 'callback_host'`,
+        [schemaName],
+      );
+      if (upToDate.length > 0) return;
       await c.query(tablesIn(s));
       // Schemas made before per-host limits: fill the new column from the callbacks.
       const { rows } = await c.query(`SELECT id, callback FROM ${s}.subscriptions WHERE callback_host IS NULL`);

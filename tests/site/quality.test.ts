@@ -102,7 +102,8 @@ async function measureOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-describe('every page template', () => {
+// Axe over every template at three widths is minutes of work on a busy 2-core machine, not seconds.
+describe('every page template', { timeout: 180_000 }, () => {
   let light: BrowserContext;
   let dark: BrowserContext;
   beforeAll(async () => {
