@@ -42,6 +42,9 @@ async function setTelephone(contentDir: string, telephone: string) {
   await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), telephone }));
 }
 
+/** Each publish is a full build (the static site and the search page's code): seconds, more on a busy machine. */
+const PUBLISH_TIMEOUT = 120_000;
+
 const manifestOf = async (distDir: string) => JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
 
 describe('npm run publish with no service running', () => {
@@ -63,7 +66,7 @@ describe('npm run publish with no service running', () => {
     expect(second.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
     expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}\n`);
     expect(await readFile(path.join(distDir, 'reviews.json'), 'utf8')).toContain('555-010-7777');
-  }, 30_000);
+  }, PUBLISH_TIMEOUT);
 
   it('stops on invalid content with the build error, exit 1, and leaves dist untouched', async () => {
     const { contentDir, distDir } = await makeContent();
@@ -77,7 +80,7 @@ describe('npm run publish with no service running', () => {
     expect(run.stderr).toContain('Nothing was published');
     expect(run.stdout).toBe('');
     expect(await readFile(path.join(distDir, '_manifest.json'), 'utf8')).toBe(before);
-  }, 30_000);
+  }, PUBLISH_TIMEOUT);
 });
 
 describe('npm run publish with the service running', () => {
@@ -91,7 +94,7 @@ describe('npm run publish with the service running', () => {
     await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
     service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC });
     env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
-  }, 30_000);
+  }, PUBLISH_TIMEOUT);
   afterAll(() => service?.close());
 
   it('exits once the service serves the new build, with no restart', async () => {
@@ -105,11 +108,11 @@ describe('npm run publish with the service running', () => {
     const after = await fetch(`${service.url}/reviews.json`).then((r) => r.json());
     expect(before.business.telephone).not.toBe('+1-555-010-8888');
     expect(after.business.telephone).toBe('+1-555-010-8888');
-  }, 30_000);
+  }, PUBLISH_TIMEOUT);
 
   it('fails with the hub’s answer when the service does not know the topics (another PUBLIC_URL)', async () => {
     const run = await publish({ ...env, PUBLIC_URL: 'https://elsewhere.example' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Could not notify the running service: the hub at .* answered 400 to the publish ping for https:\/\/elsewhere\.example\/feed\.xml/);
-  }, 30_000);
+  }, PUBLISH_TIMEOUT);
 });
