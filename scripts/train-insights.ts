@@ -27,14 +27,15 @@ const ROUNDS = option('--rounds', 300);
 const STEP = 0.3;
 const L2 = option('--l2', 0.002);
 const MIN_COUNT = option('--min-count', 2);
-const DETECTION_THRESHOLD = option('--threshold', 0.45);
+const DETECTION_THRESHOLD = option('--threshold', 0.4);
+const NEUTRAL_THRESHOLD = option('--neutral', 1);
 const PRUNE_BELOW = option('--prune', 0.02);
 
 const started = performance.now();
 const config = AspectConfigSchema.parse(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
 // The rules alone, with feature extraction on: what the learned layer is stacked on.
 const business = JSON.parse(readFileSync(join(root, 'content/business.json'), 'utf8')) as { technicians: { name: string; aliases?: string[] }[] };
-const emptyLayer: LearnedWeights = { $comment: '', detection_threshold: 0, detection: {}, polarity: { bias: [0, 0, 0], weights: {} } };
+const emptyLayer: LearnedWeights = { $comment: '', detection_threshold: 0, neutral_threshold: 1, detection: {}, polarity: { bias: [0, 0, 0], weights: {} } };
 const model = withTechnicians(compileAspectModel(config, emptyLayer), business.technicians);
 const reviews = loadCorpusSplit('train').sort((a, b) => (a.id < b.id ? -1 : 1));
 const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysisText(review), model) }));
@@ -67,6 +68,7 @@ const polarity = fitLogistic(polarityFeatures, polarityLabels, 3);
 const weights: LearnedWeights = {
   $comment: `Written by npm run train (scripts/train-insights.ts) from the ${reviews.length} reviews of the corpus train split; do not edit.`,
   detection_threshold: DETECTION_THRESHOLD,
+  neutral_threshold: NEUTRAL_THRESHOLD,
   detection,
   polarity: {
     bias: polarity.bias.map(round) as [number, number, number],
@@ -152,6 +154,7 @@ function formatWeights(w: LearnedWeights): string {
     '{',
     `  "$comment": ${JSON.stringify(w.$comment)},`,
     `  "detection_threshold": ${w.detection_threshold},`,
+    `  "neutral_threshold": ${w.neutral_threshold},`,
     `  "detection": {\n${detection.join(',\n')}\n  },`,
     `  "polarity": ${JSON.stringify(w.polarity)}`,
     '}',

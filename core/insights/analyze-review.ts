@@ -5,8 +5,8 @@
 import type { EvidenceSpan, Polarity, ReviewAspect } from '../schemas/aspects.ts';
 import type { AspectModel } from './aspect-model.ts';
 import {
+  choosePolarity,
   compileWeights,
-  LEARNED_CLASSES,
   listAspectFeatures,
   listPolarityFeatures,
   listReviewFeatures,
@@ -133,8 +133,7 @@ export function analyzeReviewDetailed(text: string, model: AspectModel, rating?:
     const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, (name) => detector.weights[weights.ids.get(name) ?? -1] ?? 0);
     const context = selectContext(features, spans);
     const probabilities = scorePolarity(weights.polarity, toFeatureIds(weights, listPolarityFeatures(context, rule, stars, info.id)));
-    const best = probabilities.indexOf(Math.max(...probabilities));
-    const polarity = LEARNED_CLASSES[best] ?? 'neutral';
+    const polarity = choosePolarity(probabilities, learned.neutral_threshold);
     aspects.push({ aspect: info.id, polarity, score: toBandedScore(probabilities[0] - probabilities[2], polarity) });
     evidence.push(sortSpans(spans));
   });

@@ -20,6 +20,11 @@ const WeightsSchema = z.record(z.string(), z.number());
 export const LearnedWeightsSchema = z.strictObject({
   $comment: z.string(),
   detection_threshold: z.number(),
+  /**
+   * The polarity model's neutral class wins when its probability reaches this, even below the others:
+   * lukewarm judgements ("price was ok") are rare, so a plain argmax almost never picks them.
+   */
+  neutral_threshold: z.number(),
   detection: z.record(z.string(), z.strictObject({ bias: z.number(), weights: WeightsSchema })),
   polarity: z.strictObject({
     bias: z.tuple([z.number(), z.number(), z.number()]),
@@ -31,6 +36,13 @@ export type LearnedWeights = z.infer<typeof LearnedWeightsSchema>;
 
 /** Class order of the polarity model's outputs. */
 export const LEARNED_CLASSES: readonly Polarity[] = ['positive', 'neutral', 'negative'];
+
+/** The polarity of the probabilities of positive, neutral and negative (scorePolarity). */
+export function choosePolarity(probabilities: readonly [number, number, number], neutralThreshold: number): Polarity {
+  const [positive, neutral, negative] = probabilities;
+  if (neutral >= neutralThreshold || (neutral > positive && neutral > negative)) return 'neutral';
+  return positive >= negative ? 'positive' : 'negative';
+}
 
 /** What the rules said about one aspect of one review. */
 export type RuleVerdict = { mentioned: boolean; raw: number };

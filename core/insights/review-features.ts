@@ -15,6 +15,10 @@ import type { Sentence } from './tokenize.ts';
 
 export type FeatureSpans = Map<string, [number, number][]>;
 
+/**
+ * The features of one clause: a sentence is cut before each contrast word, so the polarity of an aspect
+ * is read from its own side of a "but" ("the heat works but they left insulation everywhere").
+ */
 export type SentenceFeatures = { start: number; end: number; features: FeatureSpans };
 
 const NEGATORS = new Set([
@@ -56,9 +60,9 @@ const SUBJECT_VERBS = new Set([
   'handled', 'answered', 'worked', 'helped', 'has', 'and', 'from', 'at', 'in', 'really', 'even', 'always', 'never',
 ]);
 
-/** Features by sentence, in reading order; `technicians` are lowercase words of their names. */
+/** Features by clause (SentenceFeatures), in reading order; `technicians` are lowercase words of their names. */
 export function extractFeatures(text: string, sentences: readonly Sentence[], technicians: ReadonlySet<string>): SentenceFeatures[] {
-  const result = sentences.map((sentence) => ({
+  const result = sentences.flatMap(splitClauses).map((sentence) => ({
     start: sentence.start,
     end: sentence.end,
     features: extractSentence(text, sentence, technicians),
@@ -115,4 +119,22 @@ function stemWord(word: string): string {
     if (word.endsWith(suffix) && !word.endsWith('ss') && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
   }
   return word;
+}
+
+const CONTRAST = new Set(['but', 'however', 'although', 'though', 'yet', 'except']);
+
+/** A sentence cut before each contrast word ("works but they left a mess" gives two clauses). */
+function splitClauses(sentence: Sentence): Sentence[] {
+  const clauses: Sentence[] = [];
+  let tokens: Sentence['tokens'] = [];
+  for (const token of sentence.tokens) {
+    if (CONTRAST.has(token.text) && tokens.some((t) => !t.pause)) {
+      clauses.push({ start: tokens[0]!.start, end: token.start, tokens });
+      tokens = [];
+    }
+    tokens.push(token);
+  }
+  if (tokens.length > 0) clauses.push({ start: tokens[0]!.start, end: sentence.end, tokens });
+  if (clauses.length > 0) clauses[0] = { ...clauses[0]!, start: sentence.start };
+  return clauses;
 }
