@@ -27,7 +27,22 @@ const NEGATORS = new Set([
 ]);
 const CLAUSE_BREAKS = new Set([',', 'but', 'though', 'although', 'however', 'and']);
 
+const NUMBER = String.raw`(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|forty-five|fifteen|several|few|couple(?: of)?|half an?)`;
 const CUES: [string, RegExp][] = [
+  // How long the job took: a completion word, then a duration ("fixed in an hour", "done in 20 min").
+  ['c:done-in', new RegExp(String.raw`\b(?:fixed|done|finished|cleared|repaired|replaced|installed|swapped|wrapped(?: it)? up|knocked (?:it|everything|it all) out|in and out|took|had it)\b[^.!?;]{0,25}?\b(?:in|within|under|about|only|just|like)\s+${NUMBER}\s+(?:minutes?|mins?|hours?|hrs?|days?|weeks?)\b|\b${NUMBER}\s+(?:minutes?|mins?|hours?|days?|weeks?)\s+(?:start to finish|to (?:fix|finish|replace|install|get|do))`, 'gi')],
+  // How soon they came: "same day", "next morning", "before noon", "within the hour".
+  ['c:soon', /\bsame[- ](?:day|afternoon|morning|evening|night)\b|\bnext (?:morning|day)\b|\bbefore (?:noon|lunch|dinner|dark|bedtime|the weekend)\b|\bby (?:noon|lunch|dinner|lunchtime|the afternoon|morning)\b|\bwithin (?:the|an|the same) hour\b|\bthe morning after\b/gi],
+  // Arrival against a time: "arrived at 12:40", "in the driveway at 7:58", "showed up at 4:45".
+  ['c:arrived-at', /\b(?:arrived|arrives|showed up|shows up|show up|got here|got there|was here|were here|pulled up|rolled in|came|knocked|in the driveway|at the door)\b[^.!?;]{0,15}?\b(?:at|around|by|after|before)\s+\d{1,2}(?::\d\d)?\s?(?:am|pm)?\b/gi],
+  // Waiting for an appointment: "waited 5 days", "3 wks wait", "earliest was next week".
+  ['c:wait', new RegExp(String.raw`\b(?:wait(?:ed|ing)?|out|later|away)\b[^.!?;]{0,12}?\b${NUMBER}\s+(?:days?|weeks?|wks?|months?)\b|\b${NUMBER}\s+(?:days?|weeks?|wks?|months?)\s+(?:out|wait|later|to get|before)\b|\b(?:earliest|first available|next available|no openings|first opening)\b`, 'gi')],
+  // The fault not fixed: "still leaking", "same problem".
+  ['c:still-broken', /\bstill\s+(?:not\s+)?(?:leak\w*|broken|not working|doesn['’]?t work|isn['’]?t working|won['’]?t|clogged|tripping|dripping|running|seeping|blowing warm|no heat|no hot water|has the same|having the same|the same)|\bsame (?:problem|issue|leak|thing)\b|\b(?:died|failed|quit|broke|stopped working)\b[^.!?;]{0,20}?\b(?:later|again|after|within)\b/gi],
+  // The fault fixed: "works now", "drains like new", "no more leaks", "back on".
+  ['c:works-now', /\b(?:works?|working|runs|running|drains?|draining|flowing|blowing|heating|cooling|humming|purring)\b(?:\s+\w+){0,2}\s+(?:now|again|great|perfect(?:ly)?|fine|like new|like a charm|ice cold|cold)\b|\bno more (?:leaks?|drips?|trips?|tripping|clogs?|smell|noise|problems?|issues?|flickering|water)\b|\b(?:back on|back up and running)\b/gi],
+  // Nothing charged: "no charge", "wouldn't charge me a dime", "for free".
+  ['c:free', /\bno charge\b|\b(?:didn['’]?t|did not|wouldn['’]?t|would not|refused to)\s+charge\b|\bcharged (?:me|us) nothing\b|\bfor free\b|\bfree of charge\b|\bat no (?:cost|charge)\b|\bwaived\b/gi],
   ['c:money', /\$\s?\d[\d,.]*k?|\b\d[\d,.]*\s?(?:bucks|dollars)\b/gi],
   ['c:clock', /\b\d{1,2}(?::\d\d)?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d\d\b|\bnoon\b/gi],
   ['c:window', /\bwindow\b|\bbetween \d{1,2}(?::\d\d)? and \d{1,2}|\b\d{1,2}\s?(?:-|–|to)\s?\d{1,2}\b(?! (?:years|months|weeks|days))/gi],

@@ -125,9 +125,15 @@ describe('analyzeReview with the rating (the failure kinds of realistic reviews,
     ['slang for a person', 'Priya is an angel.', 5, { professionalism: 'positive' }],
     ['a demo error: the office unreachable', 'Getting a straight answer from the office was impossible.', 1, { communication: 'negative' }],
     ['a demo error: inflated prices', 'The prices are incredibly inflated.', 1, { price: 'negative' }],
-    ['a demo error: "late at night" is not lateness', 'They answered the phone late at night and had someone out first thing.', 5, { communication: 'positive' }],
   ])('%s', (_name, text, rating, expected) => {
     expect(polaritiesOf(analyzeReview(text, model, rating))).toEqual(expected);
+  });
+
+  it('a demo error: "late at night" is not lateness', () => {
+    // "had someone out first thing" may also count as scheduling; what matters is no late arrival.
+    const found = polaritiesOf(analyzeReview('They answered the phone late at night and had someone out first thing.', model, 5));
+    expect(found).toMatchObject({ communication: 'positive' });
+    expect(found).not.toHaveProperty('punctuality');
   });
 
   it('reads a factual mention by the rating, and lets clear words overturn it', () => {
