@@ -27,8 +27,8 @@ const ROUNDS = option('--rounds', 300);
 const STEP = 0.3;
 const L2 = option('--l2', 0.002);
 const MIN_COUNT = option('--min-count', 2);
-const DETECTION_THRESHOLD = option('--threshold', 0.4);
-const NEUTRAL_THRESHOLD = option('--neutral', 1);
+const DETECTION_THRESHOLD = option('--threshold', 0.35);
+const NEUTRAL_THRESHOLD = option('--neutral', 0.25);
 const PRUNE_BELOW = option('--prune', 0.02);
 
 const started = performance.now();
