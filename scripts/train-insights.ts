@@ -43,7 +43,7 @@ const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysis
 const detection: LearnedWeights['detection'] = {};
 model.aspects.forEach((info, a) => {
   const examples = prepared.map((p) => ({
-    features: listDetectionFeatures(p.reviewFeatures, p.rules[a]!, p.review.rating),
+    features: listDetectionFeatures(p.reviewFeatures, p.rules[a]!, p.review.rating, p.rules[a]!.mentioned ? selectContext(p.features, p.rules[a]!.spans) : undefined),
     label: p.review.labels.some((l) => l.aspect === info.id) ? 1 : 0,
   }));
   const fitted = fitLogistic(examples.map((e) => e.features), examples.map((e) => [e.label === 1 ? 1 : 0, e.label === 1 ? 0 : 1]), 2);

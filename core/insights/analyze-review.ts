@@ -129,7 +129,8 @@ export function analyzeReviewDetailed(text: string, model: AspectModel, rating?:
       evidence.push(sortSpans(rule.spans));
       return;
     }
-    if (scoreDetection(detector, shared, toFeatureIds(weights, listAspectFeatures(rule, stars))) < learned.detection_threshold) return;
+    const local = rule.mentioned ? selectContext(features, rule.spans) : undefined;
+    if (scoreDetection(detector, shared, toFeatureIds(weights, listAspectFeatures(rule, stars, local))) < learned.detection_threshold) return;
     const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, (name) => detector.weights[weights.ids.get(name) ?? -1] ?? 0);
     const context = selectContext(features, spans);
     const probabilities = scorePolarity(weights.polarity, toFeatureIds(weights, listPolarityFeatures(context, rule, stars, info.id)));

@@ -47,8 +47,8 @@ export function choosePolarity(probabilities: readonly [number, number, number],
 /** What the rules said about one aspect of one review. */
 export type RuleVerdict = { mentioned: boolean; raw: number };
 
-export function listDetectionFeatures(review: FeatureSpans, rule: RuleVerdict, rating: number | null): string[] {
-  return [...listReviewFeatures(review), ...listAspectFeatures(rule, rating)];
+export function listDetectionFeatures(review: FeatureSpans, rule: RuleVerdict, rating: number | null, local?: FeatureSpans): string[] {
+  return [...listReviewFeatures(review), ...listAspectFeatures(rule, rating, local)];
 }
 
 /** The part of the detection features shared by every aspect of a review (computed once per review). */
@@ -56,9 +56,14 @@ export function listReviewFeatures(review: FeatureSpans): string[] {
   return [...review.keys()].filter((name) => !name.startsWith('n:'));
 }
 
-/** The part of the detection features proper to one aspect. */
-export function listAspectFeatures(rule: RuleVerdict, rating: number | null): string[] {
+/**
+ * The part of the detection features proper to one aspect: the rules' verdict, the stars, and the words
+ * of the clauses where the rules found the aspect (`l:…`, from selectContext), which tell a judgement
+ * ("the tech was rude") from a passing mention ("called the office").
+ */
+export function listAspectFeatures(rule: RuleVerdict, rating: number | null, local?: FeatureSpans): string[] {
   const names = describeRule(rule);
+  if (local !== undefined) for (const name of local.keys()) if (!name.startsWith('n:')) names.push(`l:${name}`);
   if (rating !== null) names.push(`star:${rating}`);
   return names;
 }
