@@ -5,6 +5,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { availableParallelism } from 'node:os';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import {
   computeBuildId,
@@ -20,6 +21,7 @@ import {
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
+import { createConcurrencyLimiter } from '../../sidecar/websub/concurrency-limiter.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -47,7 +49,11 @@ export async function finalizeBuild(
   options: { urls: ServiceUrls; dataDate: string | undefined; previous: Manifest | undefined; source: string },
 ): Promise<Manifest> {
   const files: Manifest['files'] = {};
-  const tasks = (await listFiles(dir)).map(async (file) => {
+  // A few files at a time: each compression holds its input and a native encoder, and starting all of
+  // them at once took the build process past 2 GB at 100k reviews.
+  const parallel = availableParallelism();
+  const limiter = createConcurrencyLimiter({ overall: parallel, perKey: parallel });
+  const finalizeFile = async (file: string) => {
     const urlPath = urlPathOfFile(file);
     const bytes = await readFile(path.join(dir, file));
     const type = contentTypeOf(urlPath);
@@ -80,8 +86,8 @@ export async function finalizeBuild(
       }
     }
     files[urlPath] = entry;
-  });
-  await Promise.all(tasks);
+  };
+  await Promise.all((await listFiles(dir)).map((file) => limiter.run('files', () => finalizeFile(file))));
   const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, files };
   await writeFile(path.join(dir, MANIFEST_FILE), renderManifest(manifest));
   await writeFile(path.join(dir, HEADERS_FILE), renderHostHeadersFile(Object.keys(files), options.urls));
