@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
-import { harmonic, measurePolarity, ratio } from './evaluate.ts';
+import { compareLabels, harmonic, measureByTag, measurePolarity, ratio } from './evaluate.ts';
 import type { PolarityMetrics } from './evaluate.ts';
 
 export const LabelledReviewSchema = z.strictObject({
@@ -79,33 +79,16 @@ export function evaluateReviews(
       if ([...predicted.values()].includes('negative')) flagged++;
     }
     const star = getStarPolarity(review.rating);
-    let right = predicted.size === review.labels.length;
     for (const aspect of predicted.keys()) detectedBy.set(aspect, (detectedBy.get(aspect) ?? 0) + 1);
-    for (const label of review.labels) {
-      labelledBy.set(label.aspect, (labelledBy.get(label.aspect) ?? 0) + 1);
-      const system = predicted.get(label.aspect);
-      if (system === undefined) {
-        right = false;
-        errors.push({ id: review.id, aspect: label.aspect, expected: label.polarity, predicted: 'not detected' });
-        continue;
-      }
-      pairs.push({ aspect: label.aspect, expected: label.polarity, system, baseline: star, tags: review.tags });
-      if (system !== label.polarity) {
-        right = false;
-        errors.push({ id: review.id, aspect: label.aspect, expected: label.polarity, predicted: system });
-      }
-    }
-    for (const [aspect, polarity] of predicted) {
-      if (!review.labels.some((l) => l.aspect === aspect)) {
-        errors.push({ id: review.id, aspect, expected: 'not mentioned', predicted: polarity });
-      }
-    }
-    if (right) exact++;
+    for (const label of review.labels) labelledBy.set(label.aspect, (labelledBy.get(label.aspect) ?? 0) + 1);
+    const compared = compareLabels(review.labels, predicted);
+    pairs.push(...compared.found.map((f) => ({ ...f, baseline: star, tags: review.tags })));
+    errors.push(...compared.errors.map((e) => ({ id: review.id, ...e })));
+    if (compared.errors.length === 0) exact++;
   }
   const labels = reviews.reduce((sum, r) => sum + r.labels.length, 0);
   const detected = [...detectedBy.values()].reduce((sum, n) => sum + n, 0);
   const aspects = [...new Set([...detectedBy.keys(), ...labelledBy.keys()])].sort();
-  const tags = [...new Set(pairs.flatMap((p) => p.tags))].sort();
   return {
     reviews: reviews.length,
     labels,
@@ -122,15 +105,7 @@ export function evaluateReviews(
     star_baseline: measurePolarity(pairs.map((p) => [p.expected, p.baseline])),
     exact_reviews: ratio(exact, reviews.length),
     complaints_flagged: ratio(flagged, complaints),
-    by_tag: tags.map((tag) => {
-      const tagged = pairs.filter((p) => p.tags.includes(tag));
-      return {
-        tag,
-        pairs: tagged.length,
-        system_accuracy: ratio(tagged.filter((p) => p.system === p.expected).length, tagged.length),
-        baseline_accuracy: ratio(tagged.filter((p) => p.baseline === p.expected).length, tagged.length),
-      };
-    }),
+    by_tag: measureByTag(pairs),
     errors,
   };
 }

@@ -65,27 +65,13 @@ export function evaluateModel(sentences: EvalSentence[], model: AspectModel): Ev
     const baseline = scoreBaseline(sentence.text);
     detected += predicted.size;
     labels += sentence.labels.length;
-    for (const label of sentence.labels) {
-      const system = predicted.get(label.aspect);
-      if (system === undefined) {
-        errors.push({ id: sentence.id, text: sentence.text, aspect: label.aspect, expected: label.polarity, predicted: 'not detected' });
-        continue;
-      }
-      pairs.push({ expected: label.polarity, system, baseline, tags: sentence.tags });
-      if (system !== label.polarity) {
-        errors.push({ id: sentence.id, text: sentence.text, aspect: label.aspect, expected: label.polarity, predicted: system });
-      }
-    }
-    for (const [aspect, polarity] of predicted) {
-      if (!sentence.labels.some((l) => l.aspect === aspect)) {
-        errors.push({ id: sentence.id, text: sentence.text, aspect, expected: 'not mentioned', predicted: polarity });
-      }
-    }
+    const compared = compareLabels(sentence.labels, predicted);
+    pairs.push(...compared.found.map((f) => ({ ...f, baseline, tags: sentence.tags })));
+    errors.push(...compared.errors.map((e) => ({ id: sentence.id, text: sentence.text, ...e })));
   }
   const truePositives = pairs.length;
   const precision = ratio(truePositives, detected);
   const recall = ratio(truePositives, labels);
-  const tags = [...new Set(pairs.flatMap((p) => p.tags))].sort();
   return {
     sentences: sentences.length,
     labels,
@@ -93,17 +79,54 @@ export function evaluateModel(sentences: EvalSentence[], model: AspectModel): Ev
     system: measurePolarity(pairs.map((p) => [p.expected, p.system])),
     baseline: measurePolarity(pairs.map((p) => [p.expected, p.baseline])),
     always_positive: measurePolarity(pairs.map((p) => [p.expected, 'positive'])),
-    by_tag: tags.map((tag) => {
-      const tagged = pairs.filter((p) => p.tags.includes(tag));
-      return {
-        tag,
-        pairs: tagged.length,
-        system_accuracy: ratio(tagged.filter((p) => p.system === p.expected).length, tagged.length),
-        baseline_accuracy: ratio(tagged.filter((p) => p.baseline === p.expected).length, tagged.length),
-      };
-    }),
+    by_tag: measureByTag(pairs),
     errors,
   };
+}
+
+/** What one labelled item (a sentence, a review) gets right and wrong, given the aspects found in it. */
+export type LabelComparison = {
+  /** The labels the analyzer found, with the polarity it gave them. */
+  found: { aspect: string; expected: Polarity; system: Polarity }[];
+  /** Each label missed or given another polarity (in label order), then each aspect found but not labelled. */
+  errors: { aspect: string; expected: Polarity | 'not mentioned'; predicted: Polarity | 'not detected' }[];
+};
+
+export function compareLabels(
+  labels: readonly { aspect: string; polarity: Polarity }[],
+  predicted: ReadonlyMap<string, Polarity>,
+): LabelComparison {
+  const found: LabelComparison['found'] = [];
+  const errors: LabelComparison['errors'] = [];
+  for (const label of labels) {
+    const system = predicted.get(label.aspect);
+    if (system === undefined) {
+      errors.push({ aspect: label.aspect, expected: label.polarity, predicted: 'not detected' });
+      continue;
+    }
+    found.push({ aspect: label.aspect, expected: label.polarity, system });
+    if (system !== label.polarity) errors.push({ aspect: label.aspect, expected: label.polarity, predicted: system });
+  }
+  for (const [aspect, polarity] of predicted) {
+    if (!labels.some((l) => l.aspect === aspect)) errors.push({ aspect, expected: 'not mentioned', predicted: polarity });
+  }
+  return { found, errors };
+}
+
+/** Accuracy of the analyzer and of the baseline on the pairs carrying each tag, tags in name order. */
+export function measureByTag(
+  pairs: readonly { expected: Polarity; system: Polarity; baseline: Polarity; tags: readonly string[] }[],
+): { tag: string; pairs: number; system_accuracy: number; baseline_accuracy: number }[] {
+  const tags = [...new Set(pairs.flatMap((p) => p.tags))].sort();
+  return tags.map((tag) => {
+    const tagged = pairs.filter((p) => p.tags.includes(tag));
+    return {
+      tag,
+      pairs: tagged.length,
+      system_accuracy: ratio(tagged.filter((p) => p.system === p.expected).length, tagged.length),
+      baseline_accuracy: ratio(tagged.filter((p) => p.baseline === p.expected).length, tagged.length),
+    };
+  });
 }
 
 /** The baseline's polarity for a whole sentence. */
