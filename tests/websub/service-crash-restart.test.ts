@@ -13,11 +13,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
-import { createTestCa, type RecordedRequest, type TestCa } from '../helpers/https-ca.ts';
+import type { RecordedRequest } from '../helpers/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { waitUntil } from './harness.ts';
+import { useTestSubscriber } from './test-subscriber.ts';
 import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
-import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);
@@ -25,16 +25,7 @@ const SUBSCRIBERS = 20;
 /** The callback client's per-host limit (8): at most this many deliveries are in flight at the kill. */
 const PER_HOST = 8;
 
-let ca: TestCa;
-let sub: Subscriber;
-beforeAll(async () => {
-  ca = createTestCa();
-  sub = await startSubscriber(ca);
-});
-afterAll(async () => {
-  await sub?.close();
-  ca?.remove();
-});
+const t = useTestSubscriber();
 
 type Service = { child: ChildProcess; url: string; output: () => string };
 
@@ -48,7 +39,7 @@ function startService(env: Record<string, string>): Promise<Service> {
       LOG_LEVEL: 'info',
       WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       WEBSUB_RETRY_DELAYS_MS: '100,200',
-      NODE_EXTRA_CA_CERTS: ca.certFile,
+      NODE_EXTRA_CA_CERTS: t.ca.certFile,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -132,7 +123,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
   const services: Service[] = [];
   const paths = Array.from({ length: SUBSCRIBERS }, (_, i) => `/${backend.name.split(' ')[0]}/crash-${i}`);
   const has = (id: string) => (r: RecordedRequest) => r.body.includes(id);
-  const reached = (id: string) => paths.filter((p) => sub.notifications(p).some(has(id))).length;
+  const reached = (id: string) => paths.filter((p) => t.sub.notifications(p).some(has(id))).length;
 
   /** Subscribes every path to the Atom feed and waits until the service logged each verification. */
   async function subscribeAll(service: Service) {
@@ -141,7 +132,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
       const res = await fetch(`${service.url}/api/websub/hub`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.feedXml, 'hub.callback': sub.callback(p) }).toString(),
+        body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.feedXml, 'hub.callback': t.sub.callback(p) }).toString(),
       });
       expect(res.status).toBe(202);
     }
@@ -165,7 +156,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
   if (backend.killable) it('every subscriber still gets the newest content after a SIGKILL and a restart', async () => {
     const first = await startService(env);
     services.push(first);
-    for (const p of paths) sub.behave(p, { notifyDelayMs: 150 });
+    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 150 });
     await subscribeAll(first);
 
     await addReview(contentDir, 'r-crash-1');
@@ -179,7 +170,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     const second = await startService(env);
     services.push(second);
     await waitUntil(async () => (reached('r-crash-1') === SUBSCRIBERS ? { value: true } : undefined), 10_000);
-    const all = paths.flatMap((p) => sub.notifications(p));
+    const all = paths.flatMap((p) => t.sub.notifications(p));
     // At-least-once: only the attempts in flight at the kill may be repeated.
     expect(all.length - SUBSCRIBERS).toBeLessThanOrEqual(PER_HOST);
     expect(all.every(has('r-crash-1'))).toBe(true);
@@ -187,7 +178,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
   }, 40_000);
 
   it('a publish made while no service runs is delivered by the next start', async () => {
-    for (const p of paths) sub.behave(p, {});
+    for (const p of paths) t.sub.behave(p, {});
     const running = await startService(env);
     services.push(running);
     await subscribeAll(running);
