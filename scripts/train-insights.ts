@@ -11,7 +11,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findStrongestSpans, prepareReview, selectContext, getAnalysisText } from '../core/insights/analyze-review.ts';
+import { findStrongestSpans, prepareReview, selectContext, selectRuleContext, getAnalysisText } from '../core/insights/analyze-review.ts';
 import { AspectConfigSchema } from '../core/schemas/aspect-config.ts';
 import { compileAspectModel, withTechnicians } from '../core/insights/aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures } from '../core/insights/learned-model.ts';
@@ -43,7 +43,7 @@ const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysis
 const detection: LearnedWeights['detection'] = {};
 model.aspects.forEach((info, a) => {
   const examples = prepared.map((p) => ({
-    features: listDetectionFeatures(p.reviewFeatures, p.rules[a]!, p.review.rating, p.rules[a]!.mentioned ? selectContext(p.features, p.rules[a]!.spans) : undefined),
+    features: listDetectionFeatures(p.reviewFeatures, p.rules[a]!, p.review.rating, selectRuleContext(p.features, p.rules[a]!)),
     label: p.review.labels.some((l) => l.aspect === info.id) ? 1 : 0,
   }));
   const fitted = fitLogistic(examples.map((e) => e.features), examples.map((e) => [e.label === 1 ? 1 : 0, e.label === 1 ? 0 : 1]), 2);

@@ -109,6 +109,11 @@ export function selectContext(features: readonly SentenceFeatures[], spans: read
   return mergeFeatures(context.length > 0 ? context : features);
 }
 
+/** The features of the clauses where the rules found an aspect, for its detection; none when they did not. */
+export function selectRuleContext(features: readonly SentenceFeatures[], rule: PreparedReview['rules'][number]): FeatureSpans | undefined {
+  return rule.mentioned ? selectContext(features, rule.spans) : undefined;
+}
+
 export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
   const rated = rating !== undefined && rating !== null;
   const { sentences, rules, features, reviewFeatures } = prepareReview(text, model, rated);
@@ -129,8 +134,7 @@ export function analyzeReviewDetailed(text: string, model: AspectModel, rating?:
       evidence.push(sortSpans(rule.spans));
       return;
     }
-    const local = rule.mentioned ? selectContext(features, rule.spans) : undefined;
-    if (scoreDetection(detector, shared, toFeatureIds(weights, listAspectFeatures(rule, stars, local))) < learned.detection_threshold) return;
+    if (scoreDetection(detector, shared, toFeatureIds(weights, listAspectFeatures(rule, stars, selectRuleContext(features, rule)))) < learned.detection_threshold) return;
     const spans = rule.mentioned ? rule.spans : findStrongestSpans(reviewFeatures, (name) => detector.weights[weights.ids.get(name) ?? -1] ?? 0);
     const context = selectContext(features, spans);
     const probabilities = scorePolarity(weights.polarity, toFeatureIds(weights, listPolarityFeatures(context, rule, stars, info.id)));
