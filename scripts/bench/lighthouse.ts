@@ -8,7 +8,6 @@
  * address, so canonical links and feeds point where Lighthouse looks.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,21 +19,11 @@ import { findChromium } from '../../tests/helpers/browser.ts';
 import { buildSite } from '../build.ts';
 import { startSidecarProcess } from './serve-child.ts';
 import type { BenchRow } from './types.ts';
+import { findFreePort } from '../lib/free-port.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const TARGET = 95;
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function run(): Promise<BenchRow[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-lighthouse-'));

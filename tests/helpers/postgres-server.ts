@@ -18,10 +18,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { findFreePort } from '../../scripts/lib/free-port.ts';
 
 export type TestPostgres = { ok: true; url: string; source: 'DATABASE_URL' | 'embedded'; stop(): Promise<void> } | { ok: false; problem: string };
 
@@ -116,17 +116,6 @@ function checkRunnableAsPostgres(): string | undefined {
     `embedded PostgreSQL cannot run: PostgreSQL refuses to run as root, and the \`postgres\` account cannot execute ${binary} ` +
     '(a folder above it is private). Run the tests as a normal user, clone the project where every account can read it, or set DATABASE_URL.'
   );
-}
-
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function redact(url: string): string {

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { findFreePort } from '../../scripts/lib/free-port.ts';
 
 const PUBLIC = 'https://reviews.example.org';
 const urls = createServiceUrls(PUBLIC);
@@ -19,15 +19,6 @@ function publish(env: Record<string, string>): Promise<{ code: number | null; st
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** A port nothing listens on: bound once by us, then released. */
-async function freePort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return String(port);
 }
 
 async function makeContent() {
@@ -50,7 +41,7 @@ const manifestOf = async (distDir: string) => JSON.parse(await readFile(path.joi
 describe('npm run publish with no service running', () => {
   it('builds, swaps the build in, names the changed topics, says no service runs and exits 0', async () => {
     const { contentDir, distDir } = await makeContent();
-    const env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: await freePort() };
+    const env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: String(await findFreePort()) };
 
     const first = await publish(env);
     expect(first.stderr).toBe('');
@@ -74,7 +65,7 @@ describe('npm run publish with no service running', () => {
     const before = await readFile(path.join(distDir, '_manifest.json'), 'utf8');
     await writeFile(path.join(contentDir, 'reviews', 'broken.json'), JSON.stringify([{ id: 'r-0200', rating: 5, date: '2025-13-01', text: 'x', author: 'y', verified: true }]));
 
-    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: await freePort() });
+    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: String(await findFreePort()) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^Invalid content: 1 problem\n {2}- reviews\/broken\.json, review r-0200, field date: /);
     expect(run.stderr).toContain('Nothing was published');

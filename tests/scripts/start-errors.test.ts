@@ -11,19 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { findFreePort } from '../../scripts/lib/free-port.ts';
 
 let port = 0;
 let env: Record<string, string> = {};
-
-/** A port free right now, so the default public URL (`http://localhost:$PORT`) can name it. */
-async function findFreePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 function start(extra: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['scripts/start.ts'], { env: { ...process.env, ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });

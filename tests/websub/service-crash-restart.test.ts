@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -18,6 +17,7 @@ import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { waitUntil } from './harness.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
+import { findFreePort } from '../../scripts/lib/free-port.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);
@@ -70,15 +70,6 @@ function runPublish(env: Record<string, string>): Promise<{ code: number | null;
   let stdout = '';
   child.stdout.on('data', (c) => (stdout += c));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout })));
-}
-
-/** A port nothing listens on: bound once, then released. */
-async function freePort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return String(port);
 }
 
 async function addReview(contentDir: string, id: string) {
@@ -185,7 +176,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     await stopService(running, 'SIGTERM');
 
     await addReview(contentDir, 'r-offline-2');
-    const published = await runPublish({ ...env, PORT: await freePort() });
+    const published = await runPublish({ ...env, PORT: String(await findFreePort()) });
     expect(published.code).toBe(0);
     expect(published.stdout).toContain('No service is running');
 
