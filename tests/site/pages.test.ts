@@ -210,6 +210,41 @@ describe('reviews on the pages', () => {
   });
 });
 
+describe('the insights on the pages', () => {
+  it('shade each topic trend on / from its line down to 0%, so the empty part of the chart reads as the scale', () => {
+    const charts = [...pages.get('/')!.matchAll(/<svg class="trend"[^>]*>([\s\S]*?)<\/svg>/g)].map((m) => m[1]!);
+    expect(charts.length).toBeGreaterThanOrEqual(3);
+    const pointsOf = (tag: string, body: string) => [...body.matchAll(new RegExp(`<${tag}[^>]*points="([^"]+)"`, 'g'))].map((m) => m[1]!.split(' '));
+    for (const chart of charts) {
+      const lines = pointsOf('polyline', chart);
+      const areas = pointsOf('polygon', chart);
+      expect(areas.length).toBe(lines.length);
+      lines.forEach((line, i) => {
+        const area = areas[i]!;
+        // The line's own points, then down to the bottom edge (0% of a 56-high chart padded by 4) and back.
+        expect(area.slice(0, line.length)).toEqual(line);
+        expect(area.slice(line.length)).toEqual([`${line.at(-1)!.split(',')[0]},52.0`, `${line[0]!.split(',')[0]},52.0`]);
+      });
+    }
+  });
+
+  it("set a technician's or service's strengths beside its concerns only when it has both", () => {
+    const seen = { both: 0, one: 0 };
+    for (const [urlPath, html] of pages) {
+      const verdicts = html.match(/<div class="(verdicts[^"]*)"/)?.[1];
+      const count = ['strengths-title', 'concerns-title'].filter((id) => html.includes(`id="${id}"`)).length;
+      if (count === 0) {
+        expect(verdicts, urlPath).toBeUndefined();
+        continue;
+      }
+      expect(verdicts, urlPath).toBe(count === 2 ? 'verdicts both' : 'verdicts');
+      seen[count === 2 ? 'both' : 'one']++;
+    }
+    expect(seen.both).toBeGreaterThan(0);
+    expect(seen.one).toBeGreaterThan(0);
+  });
+});
+
 describe('files for machines and sharing', () => {
   it('renders the share image as a 1200×630 PNG, the touch icon 180×180, and an ICO favicon', async () => {
     const png = Buffer.from(await (await fetch(`${sidecar.url}/share.png`)).arrayBuffer());
