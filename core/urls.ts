@@ -12,6 +12,7 @@ export const PATHS = {
   feedXml: '/feed.xml',
   openapi: '/.well-known/openapi.json',
   search: '/api/reviews/search',
+  technicianRank: '/api/technicians/rank',
   sincePrefix: '/api/reviews/since/',
   hub: '/api/websub/hub',
   mcp: '/mcp',

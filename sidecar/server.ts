@@ -11,6 +11,7 @@ import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMcpRouter } from './mcp/index.ts';
 import { createSearchPageRouter } from './routes/search-page-router.ts';
+import { createRankRouter } from './routes/rank-router.ts';
 import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
 import { createHttpServer } from './http/http-server.ts';
@@ -98,6 +99,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     trustProxy: config.trustProxy,
     routers: [
       createSearchRouter({ getBuild }),
+      createRankRouter({ getBuild }),
       createSinceRouter({ getBuild }),
       createSearchPageRouter({ getBuild }),
       createHealthRouter({

@@ -15,6 +15,7 @@ import type { BusinessEntities } from './entity-insights.ts';
 import { computeFaq } from './faq.ts';
 import { computeMean, listQuarters } from './figures.ts';
 import type { Insights, InsightsBasis } from '../schemas/insights.ts';
+import { computeResponses } from './responses.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';
 
@@ -50,6 +51,7 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
   const topics = computeTopics(analyzed, model, names);
   const businessName = business?.name ?? null;
   const faq = computeFaq({ analyzed, model, basis, aspects, entities, businessName, editorial });
-  const summary = computeSummary({ basis, aspects, technicians: entities.technicians, businessName, editorial });
-  return { basis, aspects, entities, topics, faq, summary };
+  const responses = computeResponses(reviews);
+  const summary = computeSummary({ basis, aspects, technicians: entities.technicians, responses, businessName, editorial });
+  return { basis, aspects, entities, topics, faq, responses, summary };
 }

@@ -9,6 +9,7 @@ import type { AnalyzedReview } from './analyzed-review.ts';
 import { compareText, computeMean, countPolarity, createCounter, toStats } from './figures.ts';
 import type { PolarityCounter } from './figures.ts';
 import type { EntityInsight } from '../schemas/insights.ts';
+import { selectVerdicts } from './verdicts.ts';
 
 /** The business's own lists, so entities without reviews appear too, and services get their names. */
 export type BusinessEntities = {
@@ -18,8 +19,6 @@ export type BusinessEntities = {
 };
 
 const RECENT_REVIEWS = 5;
-const PROFILE_MIN_MENTIONS = 3;
-const STRENGTH_NET_SCORE = 50;
 
 type Accumulator = {
   name: string;
@@ -98,9 +97,6 @@ function toEntityInsight(entity: Accumulator, model: AspectModel): EntityInsight
   const profile = model.aspects
     .map((aspect, i) => ({ aspect: aspect.id, ...toStats(entity.aspects[i] ?? createCounter()) }))
     .filter((a) => a.mentions > 0);
-  const rated = profile.filter((a) => a.mentions >= PROFILE_MIN_MENTIONS);
-  const byNet = (a: { net_score: number | null; mentions: number }, b: { net_score: number | null; mentions: number }) =>
-    (b.net_score ?? 0) - (a.net_score ?? 0) || b.mentions - a.mentions;
   return {
     name: entity.name,
     id: entity.id,
@@ -109,11 +105,8 @@ function toEntityInsight(entity: Accumulator, model: AspectModel): EntityInsight
     first_date: entity.first,
     last_date: entity.last,
     aspects: profile,
-    strengths: rated.filter((a) => (a.net_score ?? 0) >= STRENGTH_NET_SCORE).sort(byNet).map((a) => a.aspect),
-    concerns: rated
-      .filter((a) => (a.net_score ?? 0) < 0)
-      .sort((a, b) => (a.net_score ?? 0) - (b.net_score ?? 0) || b.mentions - a.mentions)
-      .map((a) => a.aspect),
+    strengths: selectVerdicts(profile, 'strength').map((a) => a.aspect),
+    concerns: selectVerdicts(profile, 'concern').map((a) => a.aspect),
     trend: [...entity.quarters].map(([quarter, q]) => ({
       quarter,
       reviews: q.reviews,

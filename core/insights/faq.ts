@@ -7,8 +7,10 @@ import type { AnalyzedReview } from './analyzed-review.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
+import { describeReviewCount, pluralize } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
 
+/** Technicians with fewer reviews are not ranked; those under SMALL_SAMPLE are ranked with "only n reviews". */
 export const MIN_TECHNICIAN_REVIEWS = 3;
 
 export type FaqInput = {
@@ -131,7 +133,7 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   }
   const labels = new Map(model.aspects.map((a) => [a.id, lowerFirst(a.label)]));
   const praise = best.strengths.slice(0, 2).map((s) => labels.get(s) ?? s);
-  let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${formatCount(best.reviews)} reviews`;
+  let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${describeReviewCount(best.reviews)}`;
   answer += praise.length > 0 ? `, praised most for ${praise.join(' and ')}.` : '.';
   const runnersUp = others.slice(0, 2).map((t) => `${t.name} (${formatRating(t.average_rating ?? 0)} over ${formatCount(t.reviews)})`);
   if (runnersUp.length > 0) answer += ` Next: ${runnersUp.join(', ')}.`;
@@ -151,11 +153,11 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   const reviewed = entities.services.filter((s) => s.reviews > 0);
   if (reviewed.length === 0) return null;
   const top = reviewed.slice(0, 3);
-  const list = top.map((s) => `${s.name} (${formatCount(s.reviews)} reviews, ${formatRating(s.average_rating ?? 0)} average)`);
+  const list = top.map((s) => `${s.name} (${pluralize(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
   return {
     id: 'services',
     question: 'Which services do customers review most?',
-    answer: `${reviewed.length} services have reviews; the most reviewed are ${joinList(list)}.`,
+    answer: `${reviewed.length === 1 ? '1 service has' : `${reviewed.length} services have`} reviews; the most reviewed are ${joinList(list)}.`,
     source: 'data',
     aspect: null,
     figures: Object.fromEntries(top.map((s) => [s.id ?? s.name, s.reviews])),
@@ -163,12 +165,15 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   };
 }
 
-function answerAreas({ entities }: FaqInput): FaqEntry | null {
+function answerAreas({ entities, analyzed }: FaqInput): FaqEntry | null {
   const areas = entities.service_areas;
   if (areas.length === 0) return null;
   const reviewed = areas.filter((a) => a.reviews > 0);
+  // An area count is news only when most reviews name an area; imports usually set none.
+  const withArea = analyzed.filter((r) => r.review.service_area !== null).length;
+  if (withArea * 2 <= analyzed.length) return null;
   const top = reviewed.slice(0, 3).map((a) => `${a.name} (${formatCount(a.reviews)})`);
-  let answer = `They list ${areas.length} ${areas.length === 1 ? 'area' : 'areas'}: ${joinList(areas.map((a) => a.name))}.`;
+  let answer = `They list ${pluralize(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
   if (top.length > 0) answer += ` Most reviews come from ${joinList(top)}.`;
   return {
     id: 'service-areas',

@@ -6,23 +6,24 @@
 import type { InsightsEditorial } from './editorial.ts';
 import { MIN_TECHNICIAN_REVIEWS } from './faq.ts';
 import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
-import type { AspectInsight, EntityInsight, InsightsBasis, Summary } from '../schemas/insights.ts';
+import { describeReplies } from './responses.ts';
+import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, pluralize, selectVerdicts } from './verdicts.ts';
+import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
 
-const STRENGTH_SHARE = 0.6;
-const CONCERN_SHARE = 0.2;
 const TREND_MIN_CHANGE = 15;
 
 export type SummaryInput = {
   basis: InsightsBasis;
   aspects: readonly AspectInsight[];
   technicians: readonly EntityInsight[];
+  responses: ResponseStats;
   businessName: string | null;
   editorial: InsightsEditorial;
 };
 
 type Highlight = Summary['highlights'][number];
 
-export function computeSummary({ basis, aspects, technicians, businessName, editorial }: SummaryInput): Summary {
+export function computeSummary({ basis, aspects, technicians, responses, businessName, editorial }: SummaryInput): Summary {
   const highlights: Highlight[] = [];
   const sentences: string[] = [];
   const n = basis.review_count;
@@ -34,27 +35,22 @@ export function computeSummary({ basis, aspects, technicians, businessName, edit
       `Based on ${formatCount(n)} verified ${n === 1 ? 'review' : 'reviews'} from ${basis.first_date} to ${basis.last_date}, ` +
         `${name} averages ${formatRating(basis.average_rating)} out of 5.`,
     );
-    const minimum = Math.max(3, Math.ceil(n * 0.02));
-    const eligible = aspects.filter((a) => a.mentions >= minimum);
-    const share = (a: AspectInsight, k: 'positive' | 'negative') => a[k] / a.mentions;
-    const strengths = eligible
-      .filter((a) => share(a, 'positive') >= STRENGTH_SHARE)
-      .sort((a, b) => share(b, 'positive') - share(a, 'positive') || b.mentions - a.mentions)
-      .slice(0, 2);
+    const eligible = aspects.filter((a) => a.mentions >= MIN_VERDICT_MENTIONS);
+    const strengths = selectVerdicts(aspects, 'strength').slice(0, 2);
     const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
-      `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${formatCount(a.mentions)} mentions)`;
+      `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${pluralize(a.mentions, 'mention')})`;
     if (strengths.length > 0) {
       sentences.push(`Customers praise ${strengths.map((a) => describe(a, 'positive')).join(' and ')}.`);
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
-    const concern = eligible
-      .filter((a) => !strengths.includes(a) && share(a, 'negative') >= CONCERN_SHARE)
-      .sort((a, b) => share(b, 'negative') - share(a, 'negative') || b.mentions - a.mentions)[0];
+    const concern = findMostComplained(aspects);
     if (concern !== undefined) {
-      sentences.push(`The most frequent complaint is about ${describe(concern, 'negative')}.`);
+      sentences.push(
+        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${pluralize(concern.negative, 'complaint')} in ${pluralize(concern.mentions, 'mention')} (${getPercent(concern.negative, concern.mentions)}%).`,
+      );
       highlights.push(toHighlight(concern, 'concern', 'negative'));
     } else if (eligible.length > 0) {
-      sentences.push(`No aspect draws frequent complaints: none is negative in ${CONCERN_SHARE * 100}% of its mentions or more.`);
+      sentences.push('No review complains about any aspect.');
     }
     const trend = findLargestTrend(eligible);
     if (trend !== undefined) {
@@ -68,8 +64,11 @@ export function computeSummary({ basis, aspects, technicians, businessName, edit
       .filter((t) => t.reviews >= MIN_TECHNICIAN_REVIEWS && t.average_rating !== null)
       .sort((a, b) => (b.average_rating ?? 0) - (a.average_rating ?? 0) || b.reviews - a.reviews)[0];
     if (best !== undefined) {
-      sentences.push(`The best-rated technician is ${best.name} (${formatRating(best.average_rating ?? 0)} over ${formatCount(best.reviews)} reviews).`);
+      sentences.push(`The best-rated technician is ${best.name} (${formatRating(best.average_rating ?? 0)} over ${describeReviewCount(best.reviews)}).`);
     }
+    const low = responses.bands.find((b) => b.band === '1-2');
+    const replies = low === undefined ? null : describeReplies(low, '1–2 star reviews');
+    if (replies !== null) sentences.push(`The owner replied to ${replies}.`);
   }
   const generated = sentences.join(' ');
   const editorText = editorial.summary.text;

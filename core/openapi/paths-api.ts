@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { IsoDateSchema } from '../schemas/content.ts';
+import { RankFiltersShape } from '../schemas/ranking.ts';
 import { SEARCH_LIMIT_MAX, SearchFiltersShape } from '../schemas/search.ts';
 import { PATHS } from '../urls.ts';
 import type { OpenApiExamples } from './examples.ts';
@@ -17,11 +18,15 @@ function toParameterSchema(schema: z.ZodType): { description?: string; schema: O
   return { ...(typeof description === 'string' ? { description } : {}), schema: rest };
 }
 
-function buildSearchParameters(): OpenApiObject[] {
-  const filters = Object.entries(SearchFiltersShape).map(([name, schema]) => {
+function buildQueryParameters(shape: Readonly<Record<string, z.ZodType>>): OpenApiObject[] {
+  return Object.entries(shape).map(([name, schema]) => {
     const { description, schema: jsonSchema } = toParameterSchema(schema);
     return { name, in: 'query', required: false, description, schema: jsonSchema };
   });
+}
+
+function buildSearchParameters(): OpenApiObject[] {
+  const filters = buildQueryParameters(SearchFiltersShape);
   const cursor = {
     name: 'cursor',
     in: 'query',
@@ -43,6 +48,12 @@ const SEARCH_DESCRIPTION = [
   'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments. Answers carry an ETag, so a repeated search can be revalidated.',
 ].join('\n\n');
 
+const RANK_DESCRIPTION = [
+  'Technicians compared on the reviews a search with the same filters finds: "which technician is best for water heaters?" is `?mentions_service=water-heater`, "…for punctuality?" is `?aspect=punctuality`.',
+  'For each technician: matching reviews, mean rating and positive share (positive on `aspect` when given, else rated 4 or 5). Ranked by the Wilson lower bound (95%) of the positive share, so a few perfect reviews do not outrank many good ones; technicians with fewer than 5 matching reviews are listed after the others with `rank: null`.',
+  'Each entry\'s `filter` lists its reviews on /api/reviews/search. Unknown parameters, an unknown service or aspect, or a bad date give 400 with `issues`. The HTTP equivalent of the MCP tool `rank_technicians`.',
+].join('\n\n');
+
 const SINCE_DESCRIPTION =
   'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.';
 
@@ -59,6 +70,16 @@ export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApi
       example: examples.searchResult,
       compressed: true,
       paged: true,
+      errors: { '400': ref('responses', 'BadRequest') },
+    }),
+    [PATHS.technicianRank]: buildReadOperations({
+      name: 'TechnicianRanking',
+      tag: 'Search',
+      summary: 'Rank technicians for a service or an aspect',
+      description: RANK_DESCRIPTION,
+      parameters: buildQueryParameters(RankFiltersShape),
+      mediaType: 'application/json',
+      schema: ref('schemas', 'TechnicianRanking'),
       errors: { '400': ref('responses', 'BadRequest') },
     }),
     [`${PATHS.sincePrefix}{date}`]: buildReadOperations({

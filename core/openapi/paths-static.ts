@@ -31,7 +31,7 @@ export function buildStaticPaths(examples: OpenApiExamples): Record<string, Open
         name: 'Insights',
         tag: 'Datasets',
         summary: 'Aspect-based sentiment insights',
-        description: 'Aspects, entities (technicians, services, service areas), topics, FAQ and an editorial summary, derived from the reviews.',
+        description: 'Aspects, entities (technicians, services, service areas), topics, FAQ, how the owner replies (`responses`: reply rate and median reply days by star band) and an editorial summary, derived from the reviews.',
         mediaType: 'application/json',
         schema: ref('schemas', 'Insights'),
       },

@@ -19,6 +19,7 @@ import {
   ReviewsDatasetSchema,
 } from '../schemas/published.ts';
 import { SearchResultSchema } from '../schemas/search.ts';
+import { TechnicianRankingSchema } from '../schemas/ranking.ts';
 import type { ServiceUrls } from '../urls.ts';
 import { createWebSubHubRequestSchema, JsonRpcRequestSchema, JsonRpcResponseSchema } from './protocol-schemas.ts';
 
@@ -41,6 +42,7 @@ export function buildSchemaComponents(input: { urls: ServiceUrls; insightsSchema
     ['ReviewsDataset', ReviewsDatasetSchema],
     ['ReviewList', ReviewListSchema],
     ['SearchResult', SearchResultSchema],
+    ['TechnicianRanking', TechnicianRankingSchema],
     ['Error', ErrorBodySchema],
     ['JsonFeed', JsonFeedSchema],
     ['Insights', input.insightsSchema ?? InsightsPlaceholderSchema],

@@ -74,8 +74,8 @@ export const EntityInsightSchema = z
     first_date: IsoDateSchema.nullable(),
     last_date: IsoDateSchema.nullable(),
     aspects: z.array(EntityAspectSchema).meta({ description: 'Aspect profile: every aspect those reviews mention.' }),
-    strengths: z.array(z.string()).meta({ description: 'Aspect ids with at least 3 mentions and a net score of 50 or more.' }),
-    concerns: z.array(z.string()).meta({ description: 'Aspect ids with at least 3 mentions and a net score below 0.' }),
+    strengths: z.array(z.string()).meta({ description: 'Aspect ids with at least 5 mentions whose positive share has a Wilson lower bound (95%) of 0.5 or more, most certain first.' }),
+    concerns: z.array(z.string()).meta({ description: 'Aspect ids with at least 5 mentions whose negative share has a Wilson lower bound (95%) of 0.5 or more.' }),
     trend: z.array(EntityTrendPointSchema),
     recent_review_ids: z.array(z.string()).meta({ description: 'Up to 5 of its reviews, newest first.' }),
     filter: SearchFilterSchema.nullable(),
@@ -135,6 +135,26 @@ export const SummarySchema = z
   })
   .meta({ id: 'InsightsSummary' });
 
+const replyShape = {
+  reviews: CountSchema.meta({ description: 'Reviews in the band.' }),
+  replied: CountSchema.meta({ description: 'Of those, reviews with a reply from the owner.' }),
+  reply_rate: z.number().min(0).max(1).nullable().meta({ description: 'replied / reviews, 3 decimals; null without reviews.' }),
+  median_reply_days: z
+    .number()
+    .min(0)
+    .nullable()
+    .meta({ description: 'Median days from the review to the reply, 1 decimal; null without replies.' }),
+};
+
+export const ResponseBandSchema = z.object({
+  band: z.enum(['1-2', '3', '4-5']).meta({ description: 'Star band: 1–2, 3 or 4–5 stars.' }),
+  ...replyShape,
+});
+
+export const ResponseStatsSchema = z
+  .object({ ...replyShape, bands: z.array(ResponseBandSchema).meta({ description: 'The same figures per star band: 1–2, 3, 4–5.' }) })
+  .meta({ id: 'InsightsResponses', description: 'How the business answers its reviews: reply rate and median reply time, overall and by star band.' });
+
 export const InsightsSchema = z
   .object({
     basis: InsightsBasisSchema,
@@ -146,12 +166,13 @@ export const InsightsSchema = z
     }),
     topics: z.array(TopicSchema).meta({ description: 'Recurring key phrases, most frequent first.' }),
     faq: z.array(FaqEntrySchema),
+    responses: ResponseStatsSchema,
     summary: SummarySchema,
   })
   .meta({
     id: 'Insights',
     description:
-      'Aspect-based sentiment of the verified reviews, per technician, service and area, recurring topics, an FAQ and a summary. Deterministic: the same reviews give the same document.',
+      'Aspect-based sentiment of the verified reviews, per technician, service and area, recurring topics, an FAQ, how the owner replies and a summary. Deterministic: the same reviews give the same document.',
   });
 
 export type Insights = z.infer<typeof InsightsSchema>;
@@ -163,3 +184,5 @@ export type FaqEntry = z.infer<typeof FaqEntrySchema>;
 export type Summary = z.infer<typeof SummarySchema>;
 export type InsightsBasis = z.infer<typeof InsightsBasisSchema>;
 export type Quote = z.infer<typeof QuoteSchema>;
+export type ResponseStats = z.infer<typeof ResponseStatsSchema>;
+export type ResponseBand = z.infer<typeof ResponseBandSchema>;

@@ -1,5 +1,5 @@
 /**
- * The MCP server of the reviews service: six read-only tools, two resources and a review template, three
+ * The MCP server of the reviews service: seven read-only tools, two resources and a review template, three
  * prompts. Built fresh for every HTTP request (see transport.ts), so it holds no state between requests.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,6 +14,7 @@ import { registerGetInsightsTool } from './tools/get-insights.ts';
 import { registerGetRatingSummaryTool } from './tools/get-rating-summary.ts';
 import { registerGetReviewTool } from './tools/get-review.ts';
 import { registerGetReviewsSinceTool } from './tools/get-reviews-since.ts';
+import { registerRankTechniciansTool } from './tools/rank-technicians.ts';
 import { registerSearchReviewsTool } from './tools/search-reviews.ts';
 
 export const SERVER_INFO = { name: 'reviews-service', title: 'Customer reviews', version: '1.0.0' } as const;
@@ -33,6 +34,7 @@ export function buildServer(deps: McpServerDeps): McpServer {
   registerGetReviewsSinceTool(tools, deps);
   registerGetRatingSummaryTool(tools, deps);
   registerGetInsightsTool(tools, deps);
+  registerRankTechniciansTool(tools, deps);
   registerResources(server, deps);
   registerPrompts(server, deps);
   // The SDK advertises listChanged for resources and prompts, but a stateless server without a stream

@@ -17,6 +17,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { compactJsonSchema } from './compact-schema.ts';
 import { MAX_REPORTED_ISSUES } from './json-rpc.ts';
 
 export type ArgumentIssue = { path: readonly PropertyKey[]; message: string };
@@ -117,7 +118,7 @@ function describeTool(spec: ToolSpec): Tool {
       description: spec.description,
       inputSchema: toJsonSchema(spec.inputSchema, 'input'),
       outputSchema: toJsonSchema(spec.outputSchema, 'output'),
-      annotations: { title: spec.title, ...READ_ONLY },
+      annotations: READ_ONLY,
     };
     descriptions.set(spec, tool);
   }
@@ -130,5 +131,5 @@ function describeTool(spec: ToolSpec): Tool {
  */
 function toJsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] & Tool['outputSchema'] {
   const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...json, type: 'object' } as Tool['inputSchema'] & Tool['outputSchema'];
+  return compactJsonSchema({ ...json, type: 'object' }, io) as Tool['inputSchema'] & Tool['outputSchema'];
 }

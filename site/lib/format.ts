@@ -2,7 +2,6 @@
  * How the pages write dates, sources, ratings and phone numbers for people. Written by hand rather
  * than with Intl, whose output depends on the machine's locale data: the build must not.
  */
-import { formatCount } from '../../core/insights/figures.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -50,16 +49,13 @@ export function isDirectSource(source: string): boolean {
   return source === 'direct';
 }
 
-/** "★★★☆☆" for 3. */
+/** "★★★☆☆" for a review's 3: whole stars only (an average is drawn with star-graphic.astro, to the half star). */
 export function formatStars(rating: number): string {
   const full = Math.max(0, Math.min(5, Math.round(rating)));
   return '★'.repeat(full) + '☆'.repeat(5 - full);
 }
 
-/** 4.36 → "4.4": one decimal, as people read a rating. */
-export function formatRatingShort(value: number): string {
-  return value.toFixed(1);
-}
+export { formatRatingShort, pluralize } from '../../core/insights/verdicts.ts';
 
 /** The `tel:` URI of a written phone number (RFC 3966 global number: `+` and digits). */
 export function telephoneHref(telephone: string): string {
@@ -72,10 +68,6 @@ export function formatTelephone(telephone: string): string {
   return nanp ? `(${nanp[1]}) ${nanp[2]}-${nanp[3]}` : telephone;
 }
 
-/** "1 review", "2 reviews". */
-export function pluralize(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}
 
 /** ISO dates inside generated prose ("from 2023-03-07 to 2026-11-14") written as people write them. */
 export function formatDatesIn(text: string): string {
@@ -94,4 +86,18 @@ export function formatInsightText(text: string): string {
       .replace(new RegExp(`([.!?][”"])${reference}\\.`, 'g'), '$1')
       .replace(new RegExp(reference, 'g'), ''),
   );
+}
+
+/** Reviews longer than this are folded on the pages. */
+export const FOLD_AFTER = 600;
+
+/**
+ * A long text cut at a word boundary near 400 characters (`head`), the rest shown on "Read more";
+ * `rest` is null when the text is short enough to show whole.
+ */
+export function foldLongText(text: string): { head: string; rest: string | null } {
+  if (text.length <= FOLD_AFTER) return { head: text, rest: null };
+  const cut = text.lastIndexOf(' ', 400);
+  const at = cut > 200 ? cut : 400;
+  return { head: text.slice(0, at).trimEnd(), rest: text.slice(at).trimStart() };
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import type { AggregateRating, PublishedBusiness } from '../../core/schemas/published.ts';
 import { formatCount } from '../../core/insights/figures.ts';
+import { roundStars } from '../../core/insights/verdicts.ts';
 import { formatRatingShort } from './format.ts';
 
 const STAR = 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6L2.5 9.4l6.6-.8z';
@@ -16,11 +17,11 @@ function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** Five stars filled to `value`, `size` px each, at (x, y). */
+/** Five stars filled to `value` rounded to the half star (roundStars), `size` px each, at (x, y). */
 function drawStars(value: number, x: number, y: number, size: number, on: string, off: string): string {
   const scale = size / 24;
   const stars = (fill: string) => [0, 1, 2, 3, 4].map((i) => `<path d="${STAR}" fill="${fill}" transform="translate(${x + i * size} ${y}) scale(${scale})"/>`).join('');
-  const width = (Math.max(0, Math.min(5, value)) * size).toFixed(1);
+  const width = (roundStars(value) * size).toFixed(1);
   return `<defs><clipPath id="f"><rect x="${x}" y="${y}" width="${width}" height="${size}"/></clipPath></defs>${stars(off)}<g clip-path="url(#f)">${stars(on)}</g>`;
 }
 

@@ -224,6 +224,7 @@ describe('OpenAPI schemas and examples', () => {
     InsightTopic: [topic, { ...topic, phrase: 3 }],
     FaqEntry: [insights.faq[0], { ...insights.faq[0], source: 'guess' }],
     InsightsSummary: [insights.summary, { ...insights.summary, stale: 'no' }],
+    InsightsResponses: [insights.responses, { ...insights.responses, bands: [{ band: '1-3', reviews: 1, replied: 1, reply_rate: 1, median_reply_days: 0 }] }],
     JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
     JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],
     WebSubHubRequest: [

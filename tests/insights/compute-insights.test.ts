@@ -113,7 +113,8 @@ describe('computeInsights', () => {
       filter: { mentions_technician: 'Michael Reyes' },
     });
     expect(mike?.aspects.find((a) => a.aspect === 'punctuality')).toMatchObject({ mentions: 3, positive: 3, net_score: 100 });
-    expect(mike?.strengths).toContain('punctuality');
+    // 3 of 3 is too few mentions for a verdict (MIN_VERDICT_MENTIONS).
+    expect(mike?.strengths).not.toContain('punctuality');
     const tom = insights.entities.technicians.find((t) => t.name === 'Tom Walsh');
     expect(tom?.aspects.find((a) => a.aspect === 'professionalism')).toMatchObject({ mentions: 2, positive: 1, negative: 1 });
   });
@@ -135,7 +136,7 @@ describe('computeInsights', () => {
     expect(punctuality?.answer).toMatch(/^5 of 14 reviews mention punctuality: 4 positive \(80%\), 1 negative \(20%\)/);
     expect(punctuality?.answer).toContain('“Mike showed up right on time and was super polite.” (review r01)');
     expect(punctuality?.figures).toMatchObject({ mentions: 5, positive: 4, negative: 1 });
-    expect(byId.get('who-to-ask-for')?.answer).toMatch(/^Michael Reyes has the best record: 4\.75 out of 5 over 4 reviews/);
+    expect(byId.get('who-to-ask-for')?.answer).toMatch(/^Michael Reyes has the best record: 4\.75 out of 5 over only 4 reviews/);
     expect(byId.get('service-areas')?.answer).toMatch(/^They list 4 areas: Springfield, Riverside, Oak Park and Fairview\./);
   });
 
@@ -143,7 +144,7 @@ describe('computeInsights', () => {
     expect(insights.summary).toMatchObject({ source: 'data', stale: false, editor_as_of: null, basis: insights.basis });
     expect(insights.summary.text).toBe(insights.summary.generated_text);
     expect(insights.summary.text).toMatch(/^Based on 14 verified reviews from 2024-01-15 to 2025-06-11, Fixture Plumbing & Heating averages 3\.50 out of 5\./);
-    expect(insights.summary.text).toContain('The best-rated technician is Michael Reyes (4.75 over 4 reviews).');
+    expect(insights.summary.text).toContain('The best-rated technician is Michael Reyes (4.75 over only 4 reviews).');
   });
 
   it("lets the editor replace, hide and add FAQ entries, and replace the summary (flagged stale when older than the data)", () => {

@@ -29,8 +29,13 @@ describe('in a real browser', () => {
     await page.goto(`${sidecar.url}/`);
     expect(await page.locator('h1').textContent()).toBe('Brightline Heating & Air');
     expect(await page.locator('main').textContent()).toContain('out of 5 · 7 verified reviews');
-    expect(await page.locator('article.review').count()).toBe(7);
+    // The five newest, then a link to all of them.
+    expect(await page.locator('article.review').count()).toBe(5);
     expect(await page.locator('article#r-0005 h3').textContent()).toContain('Rated 5 out of 5');
+    // A review without a title gets no invented heading: its heading is its rating.
+    expect(await page.locator('article#r-0007 h3').textContent()).toBe('★★★★★Rated 5 out of 5');
+    expect(await page.locator('main').textContent()).not.toContain('Review by');
+    await page.goto(`${sidecar.url}/reviews/2025-01/`);
     // The original of a review first posted elsewhere, when the content links it.
     expect(await page.locator('article#r-0001 a[rel=external]').getAttribute('href')).toBe('https://www.google.com/maps/reviews/data=brightline-r-0001');
     expect(await page.locator('article#r-0001 a[rel=external]').textContent()).toBe('Google (the original review)');

@@ -6,15 +6,16 @@ import { ReviewListSchema } from '../../../core/schemas/published.ts';
 import { SearchFiltersShape } from '../../../core/schemas/search.ts';
 import type { McpServerDeps } from '../deps.ts';
 import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
+import { CompactReviewSchema, toCompactReview } from './compact-review.ts';
 import { CursorArgumentSchema, NextCursorSchema, nextCursorOf, resolvePage } from './paging-arguments.ts';
 
 export const getReviewsSinceTool = {
   name: 'get_reviews_since',
   title: 'Get reviews since a date',
   description: [
-    'List every verified review dated on or after `date` (YYYY-MM-DD), newest first: use it to catch up',
-    'on what changed since a previous visit. `total` counts them all; page with `cursor` = `next_cursor`',
-    'until `next_cursor` is null. To filter by rating, text, technician or service use search_reviews with `since`.',
+    'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
+    'Page with `cursor` = `next_cursor` until it is null. `newest_review_date` tells how recent the data is.',
+    'For filters use search_reviews with `since`.',
   ].join(' '),
   inputSchema: z.strictObject({
     date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
@@ -22,6 +23,9 @@ export const getReviewsSinceTool = {
     cursor: CursorArgumentSchema,
   }),
   outputSchema: ReviewListSchema.extend({
+    reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first.' }),
+    newest_review_date: IsoDateSchema.nullable().meta({ description: 'Date of the newest published review; null when there is none.' }),
+    message: z.string().optional().meta({ description: 'When nothing matches: a sentence naming the newest review\'s date.' }),
     limit: SearchFiltersShape.limit.unwrap().meta({ description: 'The limit that was applied.' }),
     next_cursor: NextCursorSchema,
   }),
@@ -37,8 +41,11 @@ export function registerGetReviewsSinceTool(tools: ToolRegistry, deps: McpServer
     const { dataset, index } = deps.getLive();
     // Reviews are newest first, so those on or after `date` are a prefix of the dataset.
     const total = countSince(index.reviews, date);
-    const reviews = dataset.reviews.slice(Math.min(page.offset, total), Math.min(page.offset + limit, total));
+    const reviews = dataset.reviews.slice(Math.min(page.offset, total), Math.min(page.offset + limit, total)).map((r) => toCompactReview(r));
     const result = { reviews, count: reviews.length, total, limit };
-    return { ok: true, value: { ...result, next_cursor: nextCursorOf(page, result) } };
+    const newest = dataset.reviews[0]?.date ?? null;
+    const message =
+      total > 0 ? undefined : newest === null ? 'No review is published yet.' : `No review is dated on or after ${date}; the newest review is from ${newest}.`;
+    return { ok: true, value: { ...result, newest_review_date: newest, ...(message === undefined ? {} : { message }), next_cursor: nextCursorOf(page, result) } };
   });
 }

@@ -5,24 +5,25 @@ import type { ErrorIssue } from '../../../core/schemas/errors.ts';
 import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/search.ts';
 import type { McpServerDeps } from '../deps.ts';
 import type { ToolRegistry, ToolSpec } from '../tool.ts';
+import { CompactReviewSchema, EvidenceArgumentSchema, toCompactReview } from './compact-review.ts';
 import { CursorArgumentSchema, NextCursorSchema, nextCursorOf, resolvePage } from './paging-arguments.ts';
 
 export const searchReviewsTool = {
   name: 'search_reviews',
   title: 'Search reviews',
   description: [
-    'Find verified customer reviews by star rating, date range, text, technician or service.',
-    'Filters combine with AND; results are newest first (date descending, then id), or by rating with `sort` highest or lowest.',
-    '`has_response` true or false keeps the reviews with or without an owner reply.',
-    'Use `mentions_technician` with a technician name or alias and `mentions_service` with a service id',
-    '(both listed by get_business). Use `aspect` (e.g. punctuality, price; the ids are in get_insights) and',
-    '`aspect_sentiment` (positive, neutral, negative) to find what customers praise or complain about.',
-    '`total` is the number of matches; when it exceeds the reviews returned,',
-    'call again with the same filters and `cursor` set to `next_cursor` until `next_cursor` is null.',
-    'For rating statistics use get_rating_summary instead of paging through every review.',
+    'Find verified reviews. Filters (same as GET /api/reviews/search) combine with AND; newest first, or by rating with `sort`.',
+    '`mentions_technician` takes a name or alias and `mentions_service` a service id (see get_business);',
+    '`aspect` an aspect id (see get_insights) with `aspect_sentiment` for praise or complaints.',
+    'Reviews are compact (aspect polarities, no evidence offsets) unless `evidence` is true.',
+    'When `next_cursor` is not null, call again with the same filters and that `cursor`.',
+    'For statistics use get_rating_summary; to compare technicians use rank_technicians.',
   ].join(' '),
-  inputSchema: z.strictObject({ ...SearchFiltersShape, cursor: CursorArgumentSchema }),
-  outputSchema: SearchResultSchema.extend({ next_cursor: NextCursorSchema }),
+  inputSchema: z.strictObject({ ...SearchFiltersShape, evidence: EvidenceArgumentSchema, cursor: CursorArgumentSchema }),
+  outputSchema: SearchResultSchema.extend({
+    reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first unless `sort` says otherwise.' }),
+    next_cursor: NextCursorSchema,
+  }),
 } satisfies ToolSpec;
 
 const ARGUMENT_NAMES = Object.keys(searchReviewsTool.inputSchema.shape).join(', ');
@@ -34,13 +35,15 @@ function describeArgument(issue: ErrorIssue): ErrorIssue {
 
 export function registerSearchReviewsTool(tools: ToolRegistry, deps: McpServerDeps): void {
   tools.register(searchReviewsTool, (args) => {
-    const { cursor, ...filters } = args;
+    const { cursor, evidence, ...filters } = args;
     const { index } = deps.getLive();
     const resolved = resolveSearchQuery(filters, index);
     const cursorText = typeof cursor === 'string' ? cursor : undefined;
     const { limit: _limit, ...pagedFilters } = resolved.ok ? resolved.query : {};
     const { page, issues } = resolvePage(cursorText, pagedFilters);
     if (cursor !== undefined && cursorText === undefined) issues.push({ path: ['cursor'], message: 'must be a string' });
+    const withEvidence = EvidenceArgumentSchema.safeParse(evidence);
+    if (!withEvidence.success) issues.push({ path: ['evidence'], message: 'must be true or false' });
     if (!resolved.ok || issues.length > 0) {
       return { ok: false, issues: [...(resolved.ok ? [] : resolved.issues.map(describeArgument)), ...issues] };
     }
@@ -48,7 +51,7 @@ export function registerSearchReviewsTool(tools: ToolRegistry, deps: McpServerDe
     return {
       ok: true,
       value: {
-        reviews: result.reviews,
+        reviews: result.reviews.map((review) => toCompactReview(review, withEvidence.data === true)),
         count: result.count,
         total: result.total,
         limit: result.limit,

@@ -1,0 +1,80 @@
+/**
+ * Makes a tool's JSON Schema cheaper for an agent's context (issue 20: `tools/list` at most 12 KB)
+ * without changing what it accepts in practice: a date keeps `format: date` and loses zod's
+ * 330-character leap-year pattern, integers lose JavaScript's MAX_SAFE_INTEGER as a maximum, and
+ * examples and the `$schema` line (draft-07, as the SDK assumes) go. In an output schema, descriptions
+ * are kept on the answer's own fields only: the nested shapes (a review, an aspect) are described once,
+ * in the OpenAPI document; output schemas also drop their bounds, `required` and `additionalProperties:
+ * false` (our own answers, always complete). A sub-schema written
+ * twice is written once, under `definitions`.
+ */
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const OUTPUT_ONLY_CHECKS = new Set(['required', 'minimum', 'maximum', 'minLength', 'maxLength', 'additionalProperties']);
+
+export function compactJsonSchema<T>(schema: T, io: 'input' | 'output'): T {
+  return shareRepeats(strip(schema, io === 'output' ? 0 : -Infinity) as Record<string, unknown>) as T;
+}
+
+/** Sub-schemas shorter than this are cheaper written out than referenced. */
+const MIN_SHARED_LENGTH = 100;
+
+/**
+ * Writes a sub-schema that occurs more than once (a rating distribution, a reply) once under
+ * `definitions`, named after the property it first describes, and points at it with `$ref`.
+ */
+function shareRepeats(root: Record<string, unknown>): Record<string, unknown> {
+  const counts = new Map<string, number>();
+  const count = (node: unknown, top: boolean): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (!top && !Array.isArray(node)) {
+      const text = JSON.stringify(node);
+      if (text.length >= MIN_SHARED_LENGTH) counts.set(text, (counts.get(text) ?? 0) + 1);
+    }
+    for (const child of Object.values(node)) count(child, false);
+  };
+  count(root, true);
+  const definitions: Record<string, unknown> = { ...(root.definitions as Record<string, unknown> | undefined) };
+  const names = new Map<string, string>();
+  const replace = (node: unknown, key: string): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map((item) => replace(item, key));
+    const text = JSON.stringify(node);
+    if ((counts.get(text) ?? 0) > 1) {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = key in definitions ? `${key}${names.size}` : key;
+        names.set(text, name);
+        definitions[name] = node;
+      }
+      return { $ref: `#/definitions/${name}` };
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, replace(v, k === 'items' || k === 'anyOf' ? key : k)]));
+  };
+  const shared = replace(root, '') as Record<string, unknown>;
+  return Object.keys(definitions).length === 0 ? shared : { ...shared, definitions };
+}
+
+/** `depth`: how deep inside an output schema's properties; descriptions go below the first level. */
+function strip(node: unknown, depth: number, inProperties = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => strip(item, depth));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  const record = node as Record<string, unknown>;
+  for (const [key, value] of Object.entries(record)) {
+    // Keys of `properties` are field names, whatever they are called.
+    if (inProperties) {
+      out[key] = strip(value, depth);
+      continue;
+    }
+    if (key === '$schema' || key === 'example' || key === 'examples') continue;
+    if (key === 'pattern' && typeof record.format === 'string') continue;
+    if (key === 'maximum' && value === MAX_SAFE) continue;
+    if (key === 'minimum' && value === -MAX_SAFE) continue;
+    if (key === 'description' && depth > 1) continue;
+    // Output is ours and always exact: its bounds, "every field is present" and "no other properties"
+    // tell an agent nothing it will not see in the answer.
+    if (depth >= 0 && OUTPUT_ONLY_CHECKS.has(key) && (key !== 'additionalProperties' || value === false)) continue;
+    out[key] = strip(value, key === 'properties' ? depth + 1 : key === 'definitions' || key === 'items' ? depth + 2 : depth, key === 'properties' || key === 'definitions');
+  }
+  return out;
+}
