@@ -57,8 +57,31 @@ describe('connection limits', () => {
     for (const h of held) h.socket.destroy();
   });
 
-  it('keeps the total below the configured maximum', () => {
-    expect(sidecar.server.maxConnections).toBe(500);
+  it('when the budget is full, closes the oldest connections without a whole request, so a new client gets in', async () => {
+    const small = await startTestSidecar({ distDir: sidecar.config.distDir, publicUrl: PUBLIC, env: { MAX_CONNECTIONS: '20', MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+    try {
+      const smallPort = Number(new URL(small.url).port);
+      const slow: { socket: Socket; closed: Promise<void> }[] = [];
+      for (let i = 0; i < 25; i++) {
+        const socket = connect({ port: smallPort, host: '127.0.0.1', localAddress: `127.0.3.${i + 1}` });
+        socket.on('error', () => {});
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+        slow.push({ socket, closed });
+      }
+      // The five oldest made room for the five newest; the rest still hold their slots.
+      await Promise.all(slow.slice(0, 5).map((s) => s.closed));
+      expect(slow.slice(5).every((s) => !s.socket.destroyed)).toBe(true);
+      // A legitimate request gets in, closing the oldest slow connection left.
+      const ok = await fetch(`${small.url}/reviews.json`, { headers: { connection: 'close' } });
+      expect(ok.status).toBe(200);
+      await slow[5]!.closed;
+      expect(slow.slice(6).every((s) => !s.socket.destroyed)).toBe(true);
+      for (const s of slow) s.socket.destroy();
+    } finally {
+      await small.close();
+    }
   });
 
   it('cuts a connection that never finishes its headers within a second of headersTimeout, with 408 JSON', async () => {
