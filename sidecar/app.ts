@@ -38,8 +38,21 @@ export function createApp(deps: AppDeps): RequestListener {
 
   const serveStatic = createStaticHandler({ builds: deps.builds });
   return (req, res) => {
-    if (!serveStatic(req, res)) app(req, res);
+    if (serveStatic(req, res)) servedStatic.add(req);
+    else app(req, res);
   };
+}
+
+const servedStatic = new WeakSet<IncomingMessage>();
+
+/**
+ * Which route answered a request, for metrics: the matched Express route's path, `static` for a built
+ * file, `none` when nothing matched (a bounded set of labels, whatever paths clients ask for).
+ */
+export function routeOf(req: IncomingMessage): string {
+  if (servedStatic.has(req)) return 'static';
+  const route = (req as IncomingMessage & { route?: { path?: unknown } }).route?.path;
+  return typeof route === 'string' ? route : 'none';
 }
 
 function createErrorHandler(log: Logger): ErrorRequestHandler {
