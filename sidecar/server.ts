@@ -18,8 +18,8 @@ import { createHttpServer } from './http/http-server.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRequestFront, type FinishedRequest } from './http/request-front.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
-import { createBuildStore, type BuildStore } from './static/build-store.ts';
-import { createBuildTopicSource } from './static/topic-source.ts';
+import { createBuildStore, type BuildStore } from './builds/build-store.ts';
+import { createBuildTopicSource } from './builds/build-topic-source.ts';
 import {
   createCallbackClient,
   createHub,
