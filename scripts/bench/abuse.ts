@@ -74,17 +74,13 @@ function get(url: string, agent: Agent, timeoutMs = 5_000): Promise<number> {
   });
 }
 
-async function slowHeaders(url: string): Promise<BenchRow[]> {
-  const port = Number(new URL(url).port);
-  const started = performance.now();
-  const slow = await Promise.all(Array.from({ length: SLOW_CONNECTIONS }, (_, i) => openSlow(port, loopback(i % SLOW_ADDRESSES))));
-  const opened = performance.now();
-  // A legitimate client during the attack: one request every 50 ms for 12 s.
+/** A legitimate client during an attack: `GET /reviews.json` on a new connection every 50 ms. */
+async function legitimateClient(url: string, seconds: number): Promise<{ ok: number; sent: number; latencies: number[] }> {
   const agent = new Agent({ keepAlive: false });
   const latencies: number[] = [];
   let ok = 0;
   let sent = 0;
-  const until = performance.now() + 12_000;
+  const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
     const t = performance.now();
     sent += 1;
@@ -94,6 +90,15 @@ async function slowHeaders(url: string): Promise<BenchRow[]> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  return { ok, sent, latencies };
+}
+
+async function slowHeaders(url: string): Promise<BenchRow[]> {
+  const port = Number(new URL(url).port);
+  const started = performance.now();
+  const slow = await Promise.all(Array.from({ length: SLOW_CONNECTIONS }, (_, i) => openSlow(port, loopback(i % SLOW_ADDRESSES))));
+  const opened = performance.now();
+  const { ok, sent, latencies } = await legitimateClient(url, 12);
   const closedAt = await Promise.race([Promise.all(slow.map((s) => s.closed)), new Promise<number[]>((r) => setTimeout(() => r([]), 30_000))]);
   const timedOut = slow.filter((s) => s.answer().startsWith('HTTP/1.1 408')).length;
   for (const s of slow) s.socket.destroy();
@@ -120,20 +125,7 @@ async function slowHeadersReopening(url: string): Promise<BenchRow[]> {
     attacker.once('exit', (code) => reject(new Error(`the attacker exited with ${code}`)));
   });
   const filled = performance.now();
-  const agent = new Agent({ keepAlive: false });
-  const latencies: number[] = [];
-  let ok = 0;
-  let sent = 0;
-  const until = performance.now() + REOPENING_SECONDS * 1000;
-  while (performance.now() < until) {
-    const t = performance.now();
-    sent += 1;
-    if ((await get(`${url}/reviews.json`, agent)) === 200) {
-      ok += 1;
-      latencies.push(performance.now() - t);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const { ok, sent, latencies } = await legitimateClient(url, REOPENING_SECONDS);
   const exited = new Promise((resolve) => attacker.once('exit', resolve));
   attacker.stdin!.end();
   await exited;
