@@ -4,7 +4,7 @@
  * `count` half-sent requests open from `addresses` loopback addresses, re-opening each one the moment the
  * server closes it; prints `filled` once all are open, and `{"opened","closed"}` when its stdin closes.
  *
- * Usage: node scripts/bench/slow-headers-child.ts <port> <count> <addresses>
+ * Usage: node tools/bench/slow-headers-child.ts <port> <count> <addresses>
  */
 import { connect } from 'node:net';
 

@@ -1,11 +1,11 @@
 /**
  * `npm run train`: fits the learned layer of the insights analyzer (core/insights/learned-model.ts) on
- * the train split of tests/fixtures/insights-corpus/ and writes core/insights/learned-weights.json.
+ * the train split of tools/insights-corpus/ and writes core/insights/learned-weights.json.
  * Never reads the dev or test split.
  *
  * Deterministic: reviews in id order, features in name order, full-batch AdaGrad from zero weights for
  * a fixed number of rounds, weights rounded to 3 decimals, keys sorted. Re-running on the same data
- * and the same content/aspects.json writes the same bytes (tests/insights/train.test.ts checks).
+ * and the same default aspect set (core/insights/default-aspects.json) writes the same bytes (tests/insights/train.test.ts checks).
  *
  * Options: `--out FILE` writes elsewhere (the reproducibility test uses it).
  */
@@ -16,7 +16,8 @@ import { AspectConfigSchema } from '../core/schemas/aspect-config.ts';
 import { compileAspectModel, withTechnicians } from '../core/insights/aspect-model.ts';
 import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures } from '../core/insights/learned-model.ts';
 import type { LearnedWeights } from '../core/insights/learned-model.ts';
-import { loadCorpusSplit } from '../tests/fixtures/insights-corpus/load-corpus.ts';
+import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
+import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -32,11 +33,10 @@ const NEUTRAL_THRESHOLD = option('--neutral', 0.25);
 const PRUNE_BELOW = option('--prune', 0.02);
 
 const started = performance.now();
-const config = AspectConfigSchema.parse(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
+const config = AspectConfigSchema.parse(JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8')));
 // The rules alone, with feature extraction on: what the learned layer is stacked on.
-const business = JSON.parse(readFileSync(join(root, 'content/business.json'), 'utf8')) as { technicians: { name: string; aliases?: string[] }[] };
 const emptyLayer: LearnedWeights = { $comment: '', detection_threshold: 0, neutral_threshold: 1, detection: {}, polarity: { bias: [0, 0, 0], weights: {} } };
-const model = withTechnicians(compileAspectModel(config, emptyLayer), business.technicians);
+const model = withTechnicians(compileAspectModel(config, emptyLayer), loadCorpusTechnicians());
 const reviews = loadCorpusSplit('train').sort((a, b) => (a.id < b.id ? -1 : 1));
 const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysisText(review), model) }));
 
@@ -66,7 +66,7 @@ for (const p of prepared) {
 const polarity = fitLogistic(polarityFeatures, polarityLabels, 3);
 
 const weights: LearnedWeights = {
-  $comment: `Written by npm run train (scripts/train-insights.ts) from the ${reviews.length} reviews of the corpus train split; do not edit.`,
+  $comment: `Written by npm run train (tools/train-insights.ts) from the ${reviews.length} reviews of the corpus train split; do not edit.`,
   detection_threshold: DETECTION_THRESHOLD,
   neutral_threshold: NEUTRAL_THRESHOLD,
   detection,

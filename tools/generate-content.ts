@@ -1,16 +1,16 @@
 /**
  * Writes the demo content folder deterministically (same arguments, same bytes).
  *
- *   node scripts/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]
+ *   node tools/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]
  *
- * Defaults reproduce the committed content/: 492 reviews (480 verified) over the 45 months up to
+ * Defaults reproduce the committed demo, examples/demo/: 492 reviews (480 verified) over the 45 months up to
  * 2026-11-15. For benchmarks: --count 100000 --out .bench-content/100k
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { DEFAULT_OPTIONS, generateContent, type GenerateOptions } from './content-generator/writer.ts';
 
-const USAGE = 'usage: node scripts/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]';
+const USAGE = 'usage: node tools/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]';
 
 const OptionsSchema = z.strictObject({
   out: z.string().min(1).default(DEFAULT_OPTIONS.outDir),

@@ -1,15 +1,15 @@
 /**
  * In-process search benchmark (issue 2 item 8): 100,000 synthetic published reviews, index build time
  * and memory, then p50/p99 latency of resolveSearchQuery + searchReviews over a seeded, realistic mix
- * of filters. Target: p99 < 5 ms. Runnable alone: `npm exec -- node scripts/bench/search.ts`.
+ * of filters. Target: p99 < 5 ms. Runnable alone: `npm exec -- node tools/bench/search.ts`.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createReviewIndex, resolveSearchQuery, searchReviews, type ReviewIndex } from '../../core/search/index.ts';
 import type { PublishedBusiness } from '../../core/schemas/published.ts';
-import { COMPLAINT, NEUTRAL, PRAISE } from '../../tests/fixtures/search/phrases.ts';
-import { createRandom, type Random } from '../../tests/fixtures/search/random.ts';
-import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../../tests/fixtures/search/synthetic-reviews.ts';
+import { COMPLAINT, NEUTRAL, PRAISE } from '../fixtures/search/phrases.ts';
+import { createRandom, type Random } from '../fixtures/search/random.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
 import type { BenchRow } from './types.ts';
 
 const REVIEWS = 100_000;

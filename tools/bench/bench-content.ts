@@ -10,7 +10,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export async function ensureBenchContent(count: number): Promise<string> {
   const dir = path.join(ROOT, '.bench-content', `${count}`);
   if (!existsSync(path.join(dir, 'business.json'))) {
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/generate-content.ts'), '--count', String(count), '--out', dir], {
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'tools/generate-content.ts'), '--count', String(count), '--out', dir], {
       cwd: ROOT,
       maxBuffer: 1 << 24,
     });

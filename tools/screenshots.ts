@@ -1,7 +1,7 @@
 /**
  * `npm run screenshots`: the README's pictures, taken again from the demo content. It builds the demo
  * content, serves it with the real sidecar, and photographs in the tests' Chromium
- * (tests/helpers/browser.ts): the home page and a technician page on a phone and on a desktop, and the
+ * (tools/lib/browser.ts): the home page and a technician page on a phone and on a desktop, and the
  * widget as an owner would embed it, on a page of another origin, in both themes. Writes
  * docs/screenshots/*.png.
  *
@@ -18,15 +18,15 @@ import { parseConfig } from '../core/config.ts';
 import type { ReviewsDataset } from '../core/schemas/published.ts';
 import { assignTechnicianSlugs, PATHS, technicianPath } from '../core/urls.ts';
 import { startSidecar } from '../sidecar/server.ts';
-import { findChromium, launchBrowser } from '../tests/helpers/browser.ts';
-import { buildSite } from './build.ts';
+import { findChromium, launchBrowser } from './lib/browser.ts';
+import { buildSite } from '../scripts/build.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs', 'screenshots');
 
 const work = await mkdtemp(path.join(tmpdir(), 'screenshots-'));
 const distDir = path.join(work, 'dist');
-const built = await buildSite({ contentDir: path.join(ROOT, 'content'), publicUrl: 'https://reviews.example.com', outDir: distDir });
+const built = await buildSite({ contentDir: path.join(ROOT, 'examples/demo'), publicUrl: 'https://reviews.example.com', outDir: distDir });
 if (!built.ok) throw new Error(built.message);
 const dataset = JSON.parse(await readFile(path.join(distDir, 'reviews.json'), 'utf8')) as ReviewsDataset;
 

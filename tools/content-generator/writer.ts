@@ -24,7 +24,7 @@ export type GenerateSummary = { files: number; reviews: number; verified: number
 /** 12 unverified reviews in the default 492, the same share at any count. */
 export const UNVERIFIED_SHARE = 12 / 492;
 
-export const DEFAULT_OPTIONS: GenerateOptions = { outDir: 'content', count: 492, seed: 'riverbend', end: '2026-11-15' };
+export const DEFAULT_OPTIONS: GenerateOptions = { outDir: 'examples/demo', count: 492, seed: 'riverbend', end: '2026-11-15' };
 
 export function generateContent(options: GenerateOptions): GenerateSummary {
   const reviewsDir = join(options.outDir, 'reviews');

@@ -17,7 +17,7 @@
  *    WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST (1,000), and how long a subscriber on another host waits for its
  *    verification while the flood is being verified.
  *
- * Runnable alone: `npm exec -- node scripts/bench/abuse.ts`; `ABUSE_CASES=reopen,cap` runs only those cases
+ * Runnable alone: `npm exec -- node tools/bench/abuse.ts`; `ABUSE_CASES=reopen,cap` runs only those cases
  * (slow, reopen, cap, flood).
  */
 import { spawn } from 'node:child_process';
@@ -28,8 +28,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'node:http';
-import { createTestCa } from '../../tests/helpers/https-ca.ts';
-import { buildSite } from '../build.ts';
+import { createTestCa } from '../lib/https-ca.ts';
+import { buildSite } from '../../scripts/build.ts';
 import { startSidecarProcess } from './serve-child.ts';
 import type { BenchRow } from './types.ts';
 
@@ -209,7 +209,7 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   try {
     const distDir = path.join(work, 'dist');
-    const built = await buildSite({ contentDir: 'content', publicUrl: PUBLIC_URL, outDir: distDir });
+    const built = await buildSite({ contentDir: 'examples/demo', publicUrl: PUBLIC_URL, outDir: distDir });
     if (!built.ok) throw new Error(built.message);
     const sidecar = await startSidecarProcess({
       DIST_DIR: distDir,

@@ -3,9 +3,9 @@
  * with the summary, this process's peak memory and its CPU time (which the parent cannot read of a child).
  */
 import path from 'node:path';
-import { parseImportArgs } from '../import/cli-options.ts';
-import { runImport } from '../import/main.ts';
-import { readConfigOrExit } from '../lib/read-config.ts';
+import { parseImportArgs } from '../../scripts/import/cli-options.ts';
+import { runImport } from '../../scripts/import/main.ts';
+import { readConfigOrExit } from '../../scripts/lib/read-config.ts';
 
 const parsed = await parseImportArgs(process.argv.slice(2));
 if (!parsed.ok) throw new Error(parsed.message);

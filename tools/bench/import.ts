@@ -80,7 +80,7 @@ function toGoogleReview(review: ReviewContent, edited: boolean) {
 
 function runChild(contentDir: string, file: string): Promise<{ ms: number; cpuMs: number; maxRssBytes: number; summary: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/bench/import-child.ts'), 'google', file], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'tools/bench/import-child.ts'), 'google', file], {
     cwd: ROOT,
     env: { ...process.env, CONTENT_DIR: contentDir },
     stdio: ['ignore', 'pipe', 'inherit'],

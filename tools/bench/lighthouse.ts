@@ -3,7 +3,7 @@
  * simulated) on four pages of the demo content served by the real sidecar: `/`, the newest month, the
  * first technician and the search page. Target: at least 95 in each of the four categories.
  *
- * The browser is the one the tests use (tests/helpers/browser.ts), started by chrome-launcher so that
+ * The browser is the one the tests use (tools/lib/browser.ts), started by chrome-launcher so that
  * Lighthouse can drive it over its debugging port. The build's PUBLIC_URL is the sidecar's own
  * address, so canonical links and feeds point where Lighthouse looks.
  */
@@ -15,8 +15,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, technicianPath } from '../../core/urls.ts';
-import { findChromium } from '../../tests/helpers/browser.ts';
-import { buildSite } from '../build.ts';
+import { findChromium } from '../lib/browser.ts';
+import { buildSite } from '../../scripts/build.ts';
 import { startSidecarProcess } from './serve-child.ts';
 import type { BenchRow } from './types.ts';
 import { findFreePort } from '../lib/free-port.ts';
@@ -30,7 +30,7 @@ export async function run(): Promise<BenchRow[]> {
   const port = await findFreePort();
   const base = `http://127.0.0.1:${port}`;
   const distDir = path.join(work, 'dist');
-  const built = await buildSite({ contentDir: path.join(ROOT, 'content'), publicUrl: base, outDir: distDir });
+  const built = await buildSite({ contentDir: path.join(ROOT, 'examples/demo'), publicUrl: base, outDir: distDir });
   if (!built.ok) throw new Error(built.message);
   const dataset = JSON.parse(await readFile(path.join(distDir, 'reviews.json'), 'utf8')) as ReviewsDataset;
   const technician = dataset.business.technicians[0]!.name;

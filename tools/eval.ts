@@ -1,10 +1,10 @@
 /**
  * `npm run eval`: accuracy of the insights analyzer.
  *
- * 1. The realistic review corpus (tests/fixtures/insights-corpus/), per split: train and dev (tuned on)
+ * 1. The realistic review corpus (tools/insights-corpus/), per split: train and dev (tuned on)
  *    and the held-out test split (never tuned on), with the star baseline on the same pairs and the
  *    targets of tests/insights/corpus-targets.test.ts.
- * 2. The 408 hand-labelled sentences (tests/fixtures/insights-eval/), beside whole-sentence AFINN.
+ * 2. The 408 hand-labelled sentences (tools/insights-eval/), beside whole-sentence AFINN.
  *
  * Options: `--errors train|dev` lists every miss of that split (never of test: its reviews are not
  * looked at while tuning); `--json FILE` also writes the reports as JSON.
@@ -18,10 +18,11 @@ import { EvalSetSchema, evaluateModel, POLARITIES } from '../core/insights/evalu
 import type { EvalReport, EvalSentence, PolarityMetrics } from '../core/insights/evaluate.ts';
 import { evaluateReviews } from '../core/insights/evaluate-reviews.ts';
 import type { ReviewEvalReport } from '../core/insights/evaluate-reviews.ts';
-import { CORPUS_TARGETS, checkCorpusTargets } from '../tests/fixtures/insights-corpus/targets.ts';
-import { loadCorpusSplit } from '../tests/fixtures/insights-corpus/load-corpus.ts';
-import { CORPUS_SPLITS } from '../tests/fixtures/insights-corpus/split.ts';
-import type { CorpusSplit } from '../tests/fixtures/insights-corpus/split.ts';
+import { CORPUS_TARGETS, checkCorpusTargets } from './insights-corpus/targets.ts';
+import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
+import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
+import { CORPUS_SPLITS } from './insights-corpus/split.ts';
+import type { CorpusSplit } from './insights-corpus/split.ts';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -31,14 +32,13 @@ if (errorsOf !== undefined && errorsOf !== 'train' && errorsOf !== 'dev') {
   process.exit(2);
 }
 
-const parsedModel = parseAspectModel(JSON.parse(readFileSync(join(root, 'content/aspects.json'), 'utf8')));
+const parsedModel = parseAspectModel(JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8')));
 if (!parsedModel.ok) {
-  console.error('content/aspects.json is invalid:');
+  console.error(`${DEFAULT_ASPECTS_FILE} is invalid:`);
   for (const issue of parsedModel.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`);
   process.exit(1);
 }
-const business = JSON.parse(readFileSync(join(root, 'content/business.json'), 'utf8')) as { technicians: { name: string; aliases?: string[] }[] };
-const model = withTechnicians(parsedModel.model, business.technicians);
+const model = withTechnicians(parsedModel.model, loadCorpusTechnicians());
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -122,7 +122,7 @@ function printErrors(report: ReviewEvalReport, reviews: { id: string; rating: nu
 }
 
 function evaluateSentenceSets(aspectModel: AspectModel): Record<string, EvalReport> {
-  const fixtures = join(root, 'tests/fixtures/insights-eval');
+  const fixtures = join(root, 'tools/insights-eval');
   const readSet = (name: string): EvalSentence[] =>
     EvalSetSchema.parse(JSON.parse(readFileSync(join(fixtures, `sentences-${name}.json`), 'utf8')));
   const dev = readSet('dev');

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { buildSite } from '../build.ts';
+import { buildSite } from '../../scripts/build.ts';
 import { ensureBenchContent } from './bench-content.ts';
 import { startSidecarProcess } from './serve-child.ts';
 import type { BenchRow } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * A certificate authority made at test time with node:crypto (tests/helpers/x509.ts: no `openssl`
+ * A certificate authority made at test time with node:crypto (tools/lib/x509.ts: no `openssl`
  * command), and HTTPS servers on loopback whose
  * certificates it signs. Tests trust the CA either in process (pass `ca.certPem` as a `ca` option) or in a
  * child process (`NODE_EXTRA_CA_CERTS=ca.certFile`, read by Node at start).

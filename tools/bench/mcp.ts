@@ -5,7 +5,7 @@
  *   - requests per second with autocannon (many connections, the same mix);
  *   - server RSS and heap after 10,000 `initialize` calls, against a baseline after warm-up: with
  *     stateless, signed session ids nothing may grow with the number of sessions.
- * Runnable alone: `npm exec -- node scripts/bench/mcp.ts`.
+ * Runnable alone: `npm exec -- node tools/bench/mcp.ts`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,7 @@ import express from 'express';
 import { aggregateRatings } from '../../core/aggregate.ts';
 import { readFile } from 'node:fs/promises';
 import { createLiveData } from '../../core/dataset/live-data.ts';
+import { DEFAULT_ASPECTS_FILE } from '../../core/content/load-content.ts';
 import { parseAspectModel } from '../../core/insights/aspect-model.ts';
 import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { compareNewestFirst } from '../../core/order.ts';
@@ -261,7 +262,7 @@ if (process.argv[2] === '--serve') {
 }
 
 async function loadAspectModel() {
-  const parsed = parseAspectModel(JSON.parse(await readFile('content/aspects.json', 'utf8')));
-  if (!parsed.ok) throw new Error(`content/aspects.json: ${JSON.stringify(parsed.issues)}`);
+  const parsed = parseAspectModel(JSON.parse(await readFile(DEFAULT_ASPECTS_FILE, 'utf8')));
+  if (!parsed.ok) throw new Error(`${DEFAULT_ASPECTS_FILE}: ${JSON.stringify(parsed.issues)}`);
   return parsed.model;
 }

@@ -10,5 +10,5 @@ export type BenchRow = {
   ok?: boolean;
 };
 
-/** A benchmark module: `scripts/bench/<name>.ts` exports `run`. */
+/** A benchmark module: `tools/bench/<name>.ts` exports `run`. */
 export type Bench = { name: string; run: () => Promise<BenchRow[]> };

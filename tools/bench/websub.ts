@@ -16,7 +16,7 @@
  *   subscriber has received the new feed, byte for byte. Peak memory is the child's VmHWM, reset
  *   (/proc/<pid>/clear_refs) just before the ping.
  *
- * Runnable alone: `npm exec -- node scripts/bench/websub.ts`.
+ * Runnable alone: `npm exec -- node tools/bench/websub.ts`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -32,8 +32,8 @@ import { startSidecar } from '../../sidecar/server.ts';
 import { createPostgresHubStore, createSqliteHubStore, type HubStore } from '../../sidecar/websub/index.ts';
 import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
 // The same throwaway CA the tests use (made with node:crypto at run time): nothing private is kept.
-import { createTestCa } from '../../tests/helpers/https-ca.ts';
-import { buildSite } from '../build.ts';
+import { createTestCa } from '../lib/https-ca.ts';
+import { buildSite } from '../../scripts/build.ts';
 import type { BenchRow } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -200,7 +200,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     // Two builds of the demo content; the second has one more review, so the Atom feed changes.
     const contentDir = path.join(work, 'content');
-    await cp(path.join(ROOT, 'content'), contentDir, { recursive: true });
+    await cp(path.join(ROOT, 'examples/demo'), contentDir, { recursive: true });
     const v1 = path.join(work, 'v1', 'dist');
     const v2 = path.join(work, 'v2', 'dist');
     await buildOrThrow(contentDir, v1);
