@@ -125,8 +125,23 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       lease: { defaultSeconds, minSeconds, maxSeconds },
       /** Hub requests per client address (IPv6 by /64). */
       rateLimit: e.WEBSUB_RATE_LIMIT,
+      /** Subscriptions (all topics) whose callbacks are on one host, one address (IPv6 /64) or one registrable domain. */
       maxSubscriptionsPerHost: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
+      /** Verifications under way at once for callbacks on one host, address or registrable domain. */
       maxPendingVerificationsPerHost: e.WEBSUB_MAX_PENDING_PER_HOST,
+      // Fixed tuning (no variable): tests and benchmarks shorten it through the sidecar's options.
+      /** Verifications under way at once, all hosts together. */
+      maxPendingVerifications: 1_000,
+      /** Consecutive failed deliveries that remove a subscription. */
+      maxAttempts: 3,
+      /** How often the store is polled for due deliveries (other instances' and retries). */
+      pollIntervalMs: 1_000,
+      /** How long a claim protects a delivery from other instances (an instance that died). */
+      claimTtlMs: 300_000,
+      /** Deliveries this instance has claimed and not finished at once. */
+      maxInFlight: 64,
+      /** How often expired subscriptions are removed. */
+      sweepIntervalMs: 60_000,
     },
     /** Connection limits of the HTTP server; 0 per address means no per-address cap. */
     connections: { max: e.MAX_CONNECTIONS, perAddress: e.MAX_CONNECTIONS_PER_ADDRESS },

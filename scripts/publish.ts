@@ -19,7 +19,8 @@ import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
-import { buildOptionsFor, buildSite, readManifest, type BuildOptions } from './build.ts';
+import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
+import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };

@@ -6,8 +6,8 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.ts';
 import { runSidecar } from '../sidecar/main.ts';
-import { recoverBuild } from '../sidecar/static/build-folders.ts';
-import { buildOptionsFor, buildSite, readManifest } from './build.ts';
+import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.ts';
+import { buildOptionsFor, buildSite } from './build.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 

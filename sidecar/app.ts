@@ -8,8 +8,8 @@ import express, { type ErrorRequestHandler, type Router } from 'express';
 import { HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
 import type { Logger } from './logger.ts';
-import type { BuildStore } from './static/build-store.ts';
-import { createStaticHandler } from './static/serve-static.ts';
+import type { BuildStore } from './builds/build-store.ts';
+import { createStaticHandler } from './builds/serve-static.ts';
 
 export type AppDeps = {
   builds: BuildStore;

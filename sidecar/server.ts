@@ -15,8 +15,8 @@ import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
 import { createHttpServer } from './http/http-server.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
-import { createBuildStore, type BuildStore } from './static/build-store.ts';
-import { createBuildTopicSource } from './static/topic-source.ts';
+import { createBuildStore, type BuildStore } from './builds/build-store.ts';
+import { createBuildTopicSource } from './builds/build-topic-source.ts';
 import {
   createCallbackClient,
   createHub,

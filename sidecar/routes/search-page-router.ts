@@ -12,7 +12,7 @@ import { PATHS } from '../../core/urls.ts';
 import { CapturedResponse } from '../http/captured-response.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { sendRepresentation } from '../http/send-representation.ts';
-import type { LoadedBuild } from '../static/load-build.ts';
+import type { LoadedBuild } from '../builds/load-build.ts';
 
 /** The headers of the rendered page that travel with it. */
 const KEPT_HEADERS = ['content-type', 'cache-control', 'x-content-type-options'];

@@ -5,6 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf as readImports } from '../helpers/import-graph.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 
@@ -18,10 +19,9 @@ async function sourceFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Every module specifier a file imports: static, re-exported, side-effect and dynamic imports. */
+/** Every module specifier a file imports, type-only imports included. */
 function importsOf(source: string): string[] {
-  const pattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g;
-  return [...source.matchAll(pattern)].map((m) => m[1]!);
+  return readImports(source).map((i) => i.specifier);
 }
 
 async function readCore() {

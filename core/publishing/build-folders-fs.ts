@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { MANIFEST_FILE, ManifestSchema, type Manifest } from '../../core/publishing/manifest.ts';
+import { MANIFEST_FILE, ManifestSchema, type Manifest } from './manifest.ts';
 
 export const BUILDS_KEPT = 3;
 
@@ -57,7 +57,7 @@ export async function findLastGoodBuild(outDir: string): Promise<{ dir: string; 
   let best: { dir: string; manifest: Manifest; at: number } | undefined;
   for (const name of names) {
     const dir = path.join(buildsDir, name);
-    const manifest = await readManifestIn(dir);
+    const manifest = await readManifest(dir);
     if (!manifest) continue;
     const at = (await stat(path.join(dir, MANIFEST_FILE))).mtimeMs;
     if (!best || at > best.at) best = { dir, manifest, at };
@@ -82,7 +82,7 @@ export async function recoverBuild(outDir: string): Promise<string | undefined> 
 
 /** The manifest of the current build, or of the last good one when `outDir` is missing. */
 export async function readPreviousManifest(outDir: string): Promise<Manifest | undefined> {
-  return (await readManifestIn(outDir)) ?? (await findLastGoodBuild(outDir))?.manifest;
+  return (await readManifest(outDir)) ?? (await findLastGoodBuild(outDir))?.manifest;
 }
 
 /**
@@ -114,7 +114,8 @@ export async function removeStaleBuildFolders(outDir: string, cacheDir?: string)
   for (const { dir } of builds.slice(BUILDS_KEPT)) if (dir !== current) await rm(dir, { recursive: true, force: true });
 }
 
-async function readManifestIn(dir: string): Promise<Manifest | undefined> {
+/** The manifest of the build in `dir`, or undefined when it is missing or does not parse: the one manifest reader. */
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
   try {
     return ManifestSchema.parse(JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')));
   } catch {

@@ -1,7 +1,8 @@
 /**
- * Bounded concurrency overall and per key (the callback host), so one slow subscriber host cannot take
- * every outgoing slot and the hub never opens more than `overall` connections at once. Waiting tasks of a
- * host start in arrival order; hosts take turns in the order they first queued.
+ * Bounded concurrency overall and per key, so one slow key cannot take every slot and no more than
+ * `overall` tasks run at once. Waiting tasks of a key start in arrival order; keys take turns in the order
+ * they first queued. Two users: the hub's callback client (key: the callback host) and the build's
+ * finishing step (scripts/lib/finalize-build.ts).
  */
 export type ConcurrencyLimiter = {
   /** Runs `task` once a slot for `key` is free; rejects with `signal.reason` if aborted while waiting. */

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import type { Logger } from '../logger.ts';
-import { recoverBuild } from './build-folders.ts';
+import { recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { loadBuild, readBuildId, type LoadedBuild } from './load-build.ts';
 
 export type BuildStore = {
