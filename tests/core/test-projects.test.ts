@@ -12,9 +12,9 @@ const ROOT = path.join(import.meta.dirname, '../..');
 /** Test helpers that need the global set-up or start something slow. */
 const INTEGRATION_ONLY = /(^|\/)(postgres|browser|site-build|sidecar|harness|subscribed-service|mcp-fixture|run-script)\.ts$/;
 
-/** Every test-folder module a file reaches through relative imports, the file included. */
+/** Every test or developer-tool module a file reaches through relative imports, the file included. */
 async function reachableTestFiles(file: string, seen = new Set<string>()): Promise<Set<string>> {
-  if (seen.has(file) || !file.startsWith('tests/') || !file.endsWith('.ts')) return seen;
+  if (seen.has(file) || !/^(tests|tools)\//.test(file) || !file.endsWith('.ts')) return seen;
   seen.add(file);
   const source = await readFile(path.join(ROOT, file), 'utf8');
   for (const [, specifier] of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g)) {
