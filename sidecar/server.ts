@@ -123,10 +123,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       return { subscriptions: subscriptions.length, pending: pending.length, failing: pending.filter((d) => d.attempts > 0).length };
     },
   });
+  const urls = createServiceUrls(config.publicUrl);
   const app = createApp({
     builds,
     log,
     trustProxy: config.trustProxy,
+    basePath: urls.basePath,
     routers: [
       createSearchRouter({ getBuild }),
       createSinceRouter({ getBuild }),
@@ -138,7 +140,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
           { name: 'process', ok: !shuttingDown, detail: shuttingDown ? 'the service is shutting down' : 'running' },
         ],
       }),
-      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
+      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
       createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
       metrics.router({ token: config.metricsToken, clientOf }),
     ],
