@@ -1,22 +1,22 @@
 /**
  * `npm run build`: validate content, build the static site into a fresh folder, precompress it,
- * write the manifest, then make it the output folder in one atomic step (sidecar/static/build-folders.ts). Invalid content stops here with
+ * write the manifest, then make it the output folder in one atomic step (core/publishing/build-folders-fs.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
-import { MANIFEST_FILE, ManifestSchema, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
+import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
-import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../sidecar/static/build-folders.ts';
+import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
@@ -26,14 +26,6 @@ export type BuildOptions = { contentDir: string; publicUrl: string; outDir: stri
 export type BuildResult =
   | { ok: true; manifest: Manifest; previous: Manifest | undefined; maxRssBytes: number; ms: number }
   | { ok: false; message: string };
-
-export async function readManifest(dir: string): Promise<Manifest | undefined> {
-  try {
-    return ManifestSchema.parse(JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')));
-  } catch {
-    return undefined;
-  }
-}
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();

@@ -7,7 +7,7 @@
 import type { Request, Response } from 'express';
 import { PAGE_HEADERS } from '../../core/publishing/headers.ts';
 import { isMachinePath, PATHS } from '../../core/urls.ts';
-import type { LoadedBuild } from '../static/load-build.ts';
+import type { LoadedBuild } from '../builds/load-build.ts';
 import { negotiateEncoding } from './accept-encoding.ts';
 import type { Encoding } from '../../core/publishing/manifest.ts';
 

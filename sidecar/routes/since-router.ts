@@ -14,7 +14,7 @@ import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
 import { sendRepresentation, type Body } from '../http/send-representation.ts';
-import type { LoadedBuild } from '../static/load-build.ts';
+import type { LoadedBuild } from '../builds/load-build.ts';
 
 /** Rendered bodies kept per build, by review count (the body depends on the count alone). */
 const BODY_CACHE_BYTES = 64 * 1024 * 1024;

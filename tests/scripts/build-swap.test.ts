@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../core/publishing/manifest.ts';
 import { buildSite } from '../../scripts/build.ts';
-import { recoverBuild } from '../../sidecar/static/build-folders.ts';
+import { recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 

@@ -1,0 +1,142 @@
+/**
+ * Where builds live on disk, and the one atomic step that publishes one (issue 10 item 6).
+ *
+ * Every finished build is a folder `.builds/build-<id>` beside the output folder, and the output folder
+ * (`dist/`) is a symbolic link to the current one. Publishing replaces the link with `rename(2)` of a
+ * new link over it: one atomic step, so a publish killed at any moment leaves `dist/` pointing at the old
+ * build or at the new one, never at nothing (two renames of folders had a window with no `dist/`).
+ * A `dist/` that is still a real folder (made before this layout) is moved into `.builds/` once.
+ *
+ * If `dist/` is missing anyway (deleted by hand, or killed during that one-time move), the newest
+ * complete build in `.builds/` is linked again: `npm start` and the sidecar then serve the last good
+ * build without needing valid content, and the next build compares with it, so `Last-Modified` never
+ * moves backwards. Folders a killed build left behind (`staging-*`, and `retired-*` from the old
+ * layout) are removed once the process that made them is gone; the three newest builds are kept (the
+ * running sidecars may still be loading the previous one).
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { MANIFEST_FILE, ManifestSchema, type Manifest } from './manifest.ts';
+
+export const BUILDS_KEPT = 3;
+
+export function buildsDirOf(outDir: string): string {
+  return path.join(path.dirname(path.resolve(outDir)), '.builds');
+}
+
+/** A build id that sorts by time and names the process that makes it (for stale-folder cleanup). */
+export function newBuildId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}-p${process.pid}`;
+}
+
+/** Makes `buildDir` (inside `.builds/`) the current build: one rename of a new symbolic link over `outDir`. */
+export async function activateBuild(buildDir: string, outDir: string): Promise<void> {
+  const out = path.resolve(outDir);
+  const buildsDir = buildsDirOf(out);
+  const current = await lstat(out).catch(() => undefined);
+  if (current?.isDirectory()) {
+    // The old layout: keep that build as the previous one, then link.
+    // Named without a pid: it belongs to no process, so it is pruned like any other old build.
+    await rename(out, path.join(buildsDir, `build-moved-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`));
+  }
+  const link = path.join(buildsDir, `link-${newBuildId()}`);
+  await symlink(path.relative(path.dirname(out), buildDir), link);
+  try {
+    await rename(link, out);
+  } catch (error) {
+    await unlink(link).catch(() => {});
+    throw error;
+  }
+}
+
+/** The newest complete build in `.builds/` (its manifest parses), by when its manifest was written. */
+export async function findLastGoodBuild(outDir: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const buildsDir = buildsDirOf(outDir);
+  const names = (await readdir(buildsDir).catch(() => [] as string[])).filter((n) => n.startsWith('build-'));
+  let best: { dir: string; manifest: Manifest; at: number } | undefined;
+  for (const name of names) {
+    const dir = path.join(buildsDir, name);
+    const manifest = await readManifest(dir);
+    if (!manifest) continue;
+    const at = (await stat(path.join(dir, MANIFEST_FILE))).mtimeMs;
+    if (!best || at > best.at) best = { dir, manifest, at };
+  }
+  return best && { dir: best.dir, manifest: best.manifest };
+}
+
+/** When `outDir` is missing, links the last good build back into place; returns the build id it restored. */
+export async function recoverBuild(outDir: string): Promise<string | undefined> {
+  if (await stat(path.join(outDir, MANIFEST_FILE)).catch(() => undefined)) return undefined;
+  if (await lstat(outDir).catch(() => undefined)) {
+    // A link to a build that is gone, or an empty folder: replaced below only if it holds nothing.
+    const entries = await readdir(outDir).catch(() => [] as string[]);
+    if (entries.length > 0) return undefined;
+  }
+  const last = await findLastGoodBuild(outDir);
+  if (!last) return undefined;
+  await rm(outDir, { recursive: true, force: true });
+  await activateBuild(last.dir, outDir);
+  return last.manifest.build_id;
+}
+
+/** The manifest of the current build, or of the last good one when `outDir` is missing. */
+export async function readPreviousManifest(outDir: string): Promise<Manifest | undefined> {
+  return (await readManifest(outDir)) ?? (await findLastGoodBuild(outDir))?.manifest;
+}
+
+/**
+ * Removes what killed builds left (`staging-*`, `retired-*`, `link-*` of processes that are gone, and the
+ * same under `cacheDir`), and builds beyond the newest `BUILDS_KEPT` other than the current one.
+ */
+export async function removeStaleBuildFolders(outDir: string, cacheDir?: string): Promise<void> {
+  const buildsDir = buildsDirOf(outDir);
+  await mkdir(buildsDir, { recursive: true });
+  for (const [dir, prefixes] of [[buildsDir, ['staging-', 'retired-', 'link-']], [cacheDir, ['']]] as const) {
+    if (!dir) continue;
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (!prefixes.some((p) => name.startsWith(p)) || isOwnerAlive(name)) continue;
+      await rm(path.join(dir, name), { recursive: true, force: true });
+    }
+  }
+  const current = await realTarget(outDir);
+  const builds: { dir: string; at: number }[] = [];
+  for (const name of (await readdir(buildsDir)).filter((n) => n.startsWith('build-'))) {
+    const dir = path.join(buildsDir, name);
+    const at = (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined))?.mtimeMs;
+    if (at === undefined) {
+      if (!isOwnerAlive(name)) await rm(dir, { recursive: true, force: true });
+      continue;
+    }
+    builds.push({ dir, at });
+  }
+  builds.sort((a, b) => b.at - a.at);
+  for (const { dir } of builds.slice(BUILDS_KEPT)) if (dir !== current) await rm(dir, { recursive: true, force: true });
+}
+
+/** The manifest of the build in `dir`, or undefined when it is missing or does not parse: the one manifest reader. */
+export async function readManifest(dir: string): Promise<Manifest | undefined> {
+  try {
+    return ManifestSchema.parse(JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+async function realTarget(outDir: string): Promise<string | undefined> {
+  return realpath(outDir).catch(() => undefined);
+}
+
+/** A folder named with `-p<pid>` belongs to a live process; one without (older layout) is stale. */
+function isOwnerAlive(name: string): boolean {
+  const match = /-p(\d+)(?:$|-)/.exec(name);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
