@@ -17,18 +17,18 @@ export const RatingPeriodSchema = z.enum(['month', 'year']);
 
 export const RatingSummarySchema = z.object({
   period: RatingPeriodSchema.meta({ description: 'How `by_period` is grouped.' }),
-  since: IsoDateSchema.nullable().meta({ description: 'Only reviews on or after this date were counted (null: no lower bound).' }),
-  until: IsoDateSchema.nullable().meta({ description: 'Only reviews on or before this date were counted (null: no upper bound).' }),
+  since: IsoDateSchema.nullable().meta({ description: 'Lower date bound applied, or null.' }),
+  until: IsoDateSchema.nullable().meta({ description: 'Upper date bound applied, or null.' }),
   overall: RatingStatsSchema,
   by_period: z
     .array(RatingStatsSchema.extend({ period: z.string().meta({ description: '`YYYY-MM` or `YYYY`.' }) }))
-    .meta({ description: 'Oldest first, every period from the first to the last review counted, empty ones included.' }),
+    .meta({ description: 'Oldest first, empty periods included.' }),
   by_technician: z
     .array(RatingStatsSchema.extend({ technician: z.string().meta({ description: 'Canonical technician name.' }) }))
-    .meta({ description: 'Every technician of the business, in the business order, counting the reviews that mention them.' }),
+    .meta({ description: 'Every technician, counting the reviews that mention them.' }),
   by_service: z
     .array(RatingStatsSchema.extend({ service_id: z.string(), service_name: z.string() }))
-    .meta({ description: 'Every service of the business, in the business order, counting the reviews that mention it.' }),
+    .meta({ description: 'Every service, counting the reviews that mention it.' }),
 });
 
 export type RatingPeriod = z.infer<typeof RatingPeriodSchema>;

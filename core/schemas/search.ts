@@ -55,14 +55,14 @@ export const SearchFiltersShape = {
     .optional()
     .meta({
       description:
-        'Aspect id (`punctuality`, `price`, … as listed in /insights.json `aspects[].id`); only reviews that mention the aspect. Case-insensitive.',
+        'Aspect id (`punctuality`, `price`, … in /insights.json `aspects[].id`): only reviews that mention it.',
     }),
   aspect_sentiment: z
     .enum(PolaritySchema.options, { error: `must be one of ${PolaritySchema.options.join(', ')}` })
     .optional()
     .meta({
       description:
-        'Only reviews with an opinion of this polarity on `aspect`, or on any aspect when `aspect` is not given (`aspect_sentiment=negative` lists every review with a complaint).',
+        'Only reviews of this opinion on `aspect`, or on any aspect without `aspect` (`negative`: every complaint).',
     }),
   has_response: z
     .boolean({ error: 'must be true or false' })
@@ -70,7 +70,7 @@ export const SearchFiltersShape = {
     .meta({ description: 'true: only reviews with an owner reply; false: only reviews without one.' }),
   sort: SearchSortSchema.optional().meta({
     description:
-      'Result order: `newest` (default; `date` descending, then `id`), `highest` (rating descending, then newest first) or `lowest` (rating ascending, then newest first).',
+      'Order: `newest` (default: `date` descending, then `id`), or `highest` / `lowest` rating first, then newest.',
   }),
   limit: z
     .int({ error: `must be an integer from 1 to ${SEARCH_LIMIT_MAX}` })

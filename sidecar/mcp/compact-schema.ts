@@ -6,13 +6,40 @@
  * are kept on the answer's own fields only: the nested shapes (a review, an aspect) are described once,
  * in the OpenAPI document; output schemas also drop their bounds, `required` and `additionalProperties:
  * false` (our own answers, always complete). A sub-schema written
- * twice is written once, under `definitions`.
+ * twice is written once, under `definitions`. Below the answer's own fields and their items, an object
+ * is declared as an object: its shape (a review, an aspect profile) is the one /reviews.json and
+ * /insights.json publish, described field by field in the OpenAPI document.
  */
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const OUTPUT_ONLY_CHECKS = new Set(['required', 'minimum', 'maximum', 'minLength', 'maxLength', 'additionalProperties']);
 
 export function compactJsonSchema<T>(schema: T, io: 'input' | 'output'): T {
-  return shareRepeats(strip(schema, io === 'output' ? 0 : -Infinity) as Record<string, unknown>) as T;
+  return dropUnusedDefinitions(shareRepeats(strip(schema, io === 'output' ? 0 : -Infinity) as Record<string, unknown>)) as T;
+}
+
+/** Output depth from which an object is declared as just an object (a review in a list, a profile). */
+const OUTPUT_DETAIL_DEPTH = 3;
+
+/** Keeps the definitions still referenced, directly or through one another. */
+function dropUnusedDefinitions(root: Record<string, unknown>): Record<string, unknown> {
+  const { definitions, ...rest } = root as { definitions?: Record<string, unknown> };
+  if (definitions === undefined) return root;
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/definitions/')) {
+      const name = ref.slice('#/definitions/'.length);
+      if (!used.has(name)) {
+        used.add(name);
+        visit(definitions[name]);
+      }
+    }
+    for (const child of Object.values(node)) visit(child);
+  };
+  visit(rest);
+  const kept = Object.fromEntries(Object.entries(definitions).filter(([name]) => used.has(name)));
+  return Object.keys(kept).length === 0 ? rest : { ...rest, definitions: kept };
 }
 
 /** Sub-schemas shorter than this are cheaper written out than referenced. */
@@ -58,8 +85,9 @@ function shareRepeats(root: Record<string, unknown>): Record<string, unknown> {
 function strip(node: unknown, depth: number, inProperties = false): unknown {
   if (Array.isArray(node)) return node.map((item) => strip(item, depth));
   if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
   const record = node as Record<string, unknown>;
+  if (depth >= OUTPUT_DETAIL_DEPTH && !inProperties && ('properties' in record || '$ref' in record)) return { type: 'object' };
+  const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     // Keys of `properties` are field names, whatever they are called.
     if (inProperties) {
@@ -74,7 +102,7 @@ function strip(node: unknown, depth: number, inProperties = false): unknown {
     // Output is ours and always exact: its bounds, "every field is present" and "no other properties"
     // tell an agent nothing it will not see in the answer.
     if (depth >= 0 && OUTPUT_ONLY_CHECKS.has(key) && (key !== 'additionalProperties' || value === false)) continue;
-    out[key] = strip(value, key === 'properties' ? depth + 1 : key === 'definitions' || key === 'items' ? depth + 2 : depth, key === 'properties' || key === 'definitions');
+    out[key] = strip(value, key === 'properties' ? depth + 1 : key === 'definitions' || key === 'items' ? depth + 2 : key === 'anyOf' ? depth + 1 : depth, key === 'properties' || key === 'definitions');
   }
   return out;
 }

@@ -39,7 +39,8 @@ export type ToolRegistry = {
   register<Output extends z.ZodObject>(spec: ToolSpec<Output>, handler: ToolHandler<Output>): void;
 };
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+/** MCP: destructiveHint and idempotentHint mean something only when readOnlyHint is false; leaving them out saves every agent's context. */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Installs the tools capability and its two handlers on `server`; tool files then `register` into it. */
 export function installToolRegistry(server: McpServer): ToolRegistry {

@@ -8,7 +8,7 @@ import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
 import { sendJson } from '../http/send-json.ts';
-import type { LoadedBuild } from '../static/load-build.ts';
+import type { LoadedBuild } from '../builds/load-build.ts';
 
 export function createRankRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
   const router = createStrictRouter();

@@ -46,6 +46,7 @@ describe('buildOpenApiDocument', () => {
           '/feed.xml',
           '/.well-known/openapi.json',
           '/api/reviews/search',
+          '/api/technicians/rank',
           '/api/reviews/since/{date}',
         ].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
         'POST /mcp',
@@ -100,7 +101,7 @@ describe('buildOpenApiDocument', () => {
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => path !== '/mcp' && path !== '/api/websub/hub');
-    expect(reads).toHaveLength(7);
+    expect(reads).toHaveLength(8);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -224,6 +225,15 @@ describe('OpenAPI schemas and examples', () => {
     InsightTopic: [topic, { ...topic, phrase: 3 }],
     FaqEntry: [insights.faq[0], { ...insights.faq[0], source: 'guess' }],
     InsightsSummary: [insights.summary, { ...insights.summary, stale: 'no' }],
+    TechnicianRanking: [
+      {
+        filters: { mentions_service: 'water-heater' },
+        positive_means: 'rated_4_or_5',
+        reviews: 3,
+        technicians: [{ technician: 'Mike', rank: null, reviews: 3, mean_rating: 4.67, positive: 3, positive_share: 1, small_sample: true, filter: { mentions_technician: 'Mike' } }],
+      },
+      { filters: {}, positive_means: 'rated_4_or_5', reviews: 3, technicians: [{ technician: 'Mike', rank: 0 }] },
+    ],
     InsightsResponses: [insights.responses, { ...insights.responses, bands: [{ band: '1-3', reviews: 1, replied: 1, reply_rate: 1, median_reply_days: 0 }] }],
     JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
     JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],

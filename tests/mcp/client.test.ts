@@ -23,7 +23,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const TOOL_NAMES = ['get_business', 'search_reviews', 'get_review', 'get_reviews_since', 'get_rating_summary', 'get_insights'];
+const TOOL_NAMES = ['get_business', 'search_reviews', 'get_review', 'get_reviews_since', 'get_rating_summary', 'get_insights', 'rank_technicians'];
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
@@ -77,7 +77,7 @@ describe('tools/list', () => {
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description?.length, tool.name).toBeGreaterThan(80);
-      expect(tool.annotations).toEqual({ title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
       expect(tool.inputSchema).toMatchObject({ type: 'object', additionalProperties: false });
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
     }
@@ -87,7 +87,7 @@ describe('tools/list', () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === 'search_reviews')!;
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
-      ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'has_response', 'sort', 'limit', 'cursor'].sort(),
+      ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'has_response', 'sort', 'limit', 'evidence', 'cursor'].sort(),
     );
     expect(search.inputSchema.properties?.rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
     expect(search.inputSchema.properties?.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
@@ -185,7 +185,15 @@ describe('get_reviews_since', () => {
   });
 
   it('returns an empty last page when nothing is newer', async () => {
-    expect(await callOk('get_reviews_since', { date: '2030-01-01' })).toEqual({ reviews: [], count: 0, total: 0, limit: 20, next_cursor: null });
+    expect(await callOk('get_reviews_since', { date: '2030-01-01' })).toEqual({
+      reviews: [],
+      count: 0,
+      total: 0,
+      limit: 20,
+      newest_review_date: live.dataset.reviews[0]!.date,
+      message: `No review is dated on or after 2030-01-01; the newest review is from ${live.dataset.reviews[0]!.date}.`,
+      next_cursor: null,
+    });
   });
 
   it.each([
@@ -224,10 +232,12 @@ describe('get_rating_summary', () => {
 });
 
 describe('get_insights', () => {
-  it('returns every section and their names', async () => {
+  it('returns an overview of every section, compact, and their names', async () => {
     const result = await callOk<{ sections: string[]; insights: Record<string, unknown> }>('get_insights');
-    expect(result.sections).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'summary']);
-    expect(result.insights).toEqual(live.insights);
+    expect(result.sections).toEqual(['summary', 'basis', 'responses', 'aspects', 'entities', 'topics', 'faq']);
+    expect(Object.keys(result.insights)).toEqual(result.sections);
+    expect(result.insights.basis).toEqual(live.insights.basis);
+    expect(result.insights.responses).toEqual(live.insights.responses);
   });
 
   it('returns one section', async () => {
@@ -236,7 +246,7 @@ describe('get_insights', () => {
   });
 
   it('lists the valid sections when the section is unknown', async () => {
-    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: basis, aspects, entities, topics, faq, summary$/m);
+    expect(errorText(await call('get_insights', { section: 'sentiment' }))).toMatch(/^- section: must be one of: summary, basis, responses, aspects, entities, topics, faq$/m);
   });
 });
 

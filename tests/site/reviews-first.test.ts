@@ -7,7 +7,7 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Insights } from '../../core/schemas/insights.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../../tools/lib/browser.ts';
 import { buildTestSite, DEMO_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 

@@ -8,9 +8,8 @@ export const getBusinessTool = {
   name: 'get_business',
   title: 'Get business information',
   description: [
-    'Business name, contact details, address, services (ids, names, aliases), technicians (names, aliases)',
-    'and service areas, with the aggregate rating over all verified reviews. Call it first: search_reviews',
-    'filters by these technician names and service ids.',
+    'The business: contact, address, services (ids), technicians (names, aliases), areas and aggregate rating.',
+    'Call it first: the other tools filter by these names and ids.',
   ].join(' '),
   inputSchema: z.strictObject({}),
   outputSchema: z.object({

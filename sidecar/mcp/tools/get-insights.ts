@@ -1,47 +1,111 @@
-/** `get_insights`: the insights dataset (/insights.json), whole or one top-level section. */
+/**
+ * `get_insights`: the insights dataset (/insights.json) at a size an agent can afford. Without
+ * arguments, an overview (every section, each entry reduced to its figures); `section` returns one
+ * section, still compact; `aspect`, `technician` or `service` returns that one entry whole (trend,
+ * quotes, profile). Every default answer stays under 8 KB on the 480-review demo (tested); the
+ * whole document is /insights.json.
+ */
 import { z } from 'zod';
-import type { Insights } from '../../../core/schemas/insights.ts';
+import type { AspectInsight, EntityInsight, Insights } from '../../../core/schemas/insights.ts';
 import type { McpServerDeps } from '../deps.ts';
-import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
+import { parseArguments, type ArgumentIssue, type ToolRegistry, type ToolSpec } from '../tool.ts';
+
+const SECTIONS = ['summary', 'basis', 'responses', 'aspects', 'entities', 'topics', 'faq'] as const;
+type Section = (typeof SECTIONS)[number];
 
 export const getInsightsTool = {
   name: 'get_insights',
   title: 'Get review insights',
   description: [
-    'Aspect-based sentiment analysis derived from the reviews: aspects, entities (technicians, services,',
-    'service areas), topics, FAQ and an editorial summary. Pass `section` to get one part only (smaller);',
-    'the answer always lists the available section names. Quote reviews (search_reviews) as evidence.',
+    'What customers praise and complain about: summary, owner reply rates, aspects (punctuality, price…),',
+    'technicians, services, topics, FAQ. No arguments: a compact overview; `section`: one part;',
+    '`aspect`, `technician` or `service`: one entry in full.',
   ].join(' '),
   inputSchema: z.strictObject({
-    section: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(100)
-      .optional()
-      .meta({ description: 'One top-level section name, e.g. `summary`; omit for every section.' }),
+    section: z.enum(SECTIONS, { error: `must be one of: ${SECTIONS.join(', ')}` }).optional().meta({ description: 'One section only.' }),
+    aspect: z.string().min(1).max(100).optional().meta({ description: 'An aspect id: that aspect in full.' }),
+    technician: z.string().min(1).max(200).optional().meta({ description: 'A technician name or alias: their profile in full.' }),
+    service: z.string().min(1).max(200).optional().meta({ description: 'A service id or name: its profile in full.' }),
   }),
   outputSchema: z.object({
-    sections: z.array(z.string()).meta({ description: 'Every section name available.' }),
-    insights: z.record(z.string(), z.unknown()).meta({ description: 'The requested section, or all of them, by name.' }),
+    sections: z.array(z.string()).meta({ description: 'Every section name.' }),
+    insights: z.record(z.string(), z.unknown()).meta({ description: 'The requested part, by section name.' }),
+    more: z.string().meta({ description: 'How to get more detail.' }),
   }),
 } satisfies ToolSpec;
+
+const OVERVIEW_TOPICS = 10;
+const MORE =
+  'Pass section for one part (faq answers, every topic), or aspect (an id), technician or service for one entry in full; /insights.json has everything. Quote reviews from search_reviews as evidence.';
 
 export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps): void {
   tools.register(getInsightsTool, (args) => {
     const parsed = parseArguments(getInsightsTool.inputSchema, args);
     if (!parsed.ok) return parsed;
+    const { section, aspect, technician, service } = parsed.value;
     const { insights } = deps.getLive();
-    const sections = Object.keys(insights);
-    const { section } = parsed.value;
-    if (section === undefined) return { ok: true, value: { sections, insights } };
-    if (!isSection(insights, section)) {
-      const valid = sections.length === 0 ? 'no insights are published yet' : `must be one of: ${sections.join(', ')}`;
-      return { ok: false, issues: [{ path: ['section'], message: valid }] };
+    const given = [aspect, technician, service].filter((v) => v !== undefined).length;
+    if (given > 1 || (given === 1 && section !== undefined)) {
+      return { ok: false, issues: [{ path: ['section'], message: 'give at most one of section, aspect, technician, service' }] };
     }
-    return { ok: true, value: { sections, insights: { [section]: insights[section] } } };
+    const answer = (part: Record<string, unknown>) => ({ ok: true as const, value: { sections: [...SECTIONS], insights: part, more: MORE } });
+    if (aspect !== undefined) {
+      const found = insights.aspects.find((a) => a.id === aspect.trim().toLowerCase());
+      return found ? answer({ aspects: [found] }) : unknown('aspect', aspect, insights.aspects.map((a) => a.id));
+    }
+    if (technician !== undefined) {
+      const found = findEntity(insights.entities.technicians, technician);
+      return found ? answer({ technicians: [found] }) : unknown('technician', technician, insights.entities.technicians.map((t) => t.name));
+    }
+    if (service !== undefined) {
+      const found = findEntity(insights.entities.services, service);
+      return found ? answer({ services: [found] }) : unknown('service', service, insights.entities.services.map((s) => s.id ?? s.name));
+    }
+    if (section !== undefined) return answer({ [section]: describeSection(insights, section) });
+    // The overview: every section compact, the FAQ as its questions and the ten commonest topics.
+    const overview = Object.fromEntries(SECTIONS.map((s) => [s, describeSection(insights, s)]));
+    overview.faq = insights.faq.map((f) => ({ id: f.id, question: f.question }));
+    overview.topics = insights.topics.slice(0, OVERVIEW_TOPICS).map((t) => ({ phrase: t.phrase, reviews: t.reviews }));
+    return answer(overview);
   });
 }
 
-function isSection(insights: Insights, name: string): name is keyof Insights {
-  return Object.hasOwn(insights, name);
+function unknown(name: string, value: string, known: readonly string[]): { ok: false; issues: ArgumentIssue[] } {
+  return { ok: false, issues: [{ path: [name], message: `no ${name} ${JSON.stringify(value)}; known: ${known.join(', ')}` }] };
+}
+
+function findEntity(list: readonly EntityInsight[], wanted: string): EntityInsight | undefined {
+  const key = wanted.trim().toLowerCase();
+  return list.find((e) => e.name.toLowerCase() === key || e.id === key) ?? list.find((e) => e.name.toLowerCase().split(' ')[0] === key);
+}
+
+/** A section reduced to the figures an agent reads first. */
+function describeSection(insights: Insights, section: Section): unknown {
+  switch (section) {
+    case 'summary':
+      return { text: insights.summary.text, source: insights.summary.source, stale: insights.summary.stale };
+    case 'basis':
+      return insights.basis;
+    case 'responses':
+      return insights.responses;
+    case 'aspects':
+      return insights.aspects.filter((a) => a.mentions > 0).map(describeAspect);
+    case 'entities':
+      return {
+        technicians: insights.entities.technicians.map(describeEntity),
+        services: insights.entities.services.filter((s) => s.reviews > 0).map(describeEntity),
+      };
+    case 'topics':
+      return insights.topics.map((t) => ({ phrase: t.phrase, reviews: t.reviews, net_score: t.net_score }));
+    case 'faq':
+      return insights.faq.map((f) => ({ id: f.id, question: f.question, answer: f.answer.replace(/ A customer wrote: .*$/, '') }));
+  }
+}
+
+function describeAspect({ id, label, mentions, positive, neutral, negative }: AspectInsight) {
+  return { id, label, mentions, positive, neutral, negative };
+}
+
+function describeEntity({ name, id, reviews, average_rating, strengths, concerns }: EntityInsight) {
+  return { name, ...(id === null ? {} : { id }), reviews, average_rating, strengths, concerns };
 }

@@ -9,9 +9,8 @@ export const getRatingSummaryTool = {
   name: 'get_rating_summary',
   title: 'Get rating summary',
   description: [
-    'Star-rating statistics of the verified reviews: distribution (1-5), count and mean overall,',
-    'per calendar month or year (trend), per technician and per service. Optionally restricted to',
-    'a date range. Use it for "how are ratings trending", "which technician is rated best" and similar.',
+    'Star-rating counts, distribution and mean: overall, per month or year (the trend), per technician and',
+    'per service, optionally within dates. For "how are ratings trending".',
   ].join(' '),
   inputSchema: z
     .strictObject({

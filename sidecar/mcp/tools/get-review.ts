@@ -8,7 +8,7 @@ export const getReviewTool = {
   name: 'get_review',
   title: 'Get a review',
   description:
-    'Fetch one verified review by its `id` (as returned by search_reviews or get_reviews_since), with the owner response and its public URL. Also readable as the resource reviews://reviews/{id}.',
+    'One review by `id`, in full: owner reply, page URL and the evidence offsets of its aspects. Also the resource reviews://reviews/{id}.',
   inputSchema: z.strictObject({
     id: z.string().min(1, 'must not be empty').max(200).meta({ description: 'Review id, e.g. `2024-06-smith-ac`.' }),
   }),

@@ -9,9 +9,8 @@ export const rankTechniciansTool = {
   name: 'rank_technicians',
   title: 'Rank technicians',
   description: [
-    'Which technician is best for a service (`mentions_service`) or an aspect (`aspect`, e.g. punctuality)? One call:',
-    'per technician, matching reviews, mean rating and positive share, ranked by its Wilson lower bound;',
-    'fewer than 5 reviews are listed unranked. Each `filter` gives their reviews to search_reviews.',
+    'Best technician for a service (`mentions_service`) or an aspect (`aspect`): per technician, reviews, mean',
+    'rating and positive share, ranked by its Wilson lower bound; under 5 reviews listed unranked.',
   ].join(' '),
   inputSchema: z.strictObject(RankFiltersShape),
   outputSchema: TechnicianRankingSchema,
