@@ -53,7 +53,7 @@ function countAspects(reviews: ReviewsDataset['reviews']) {
 describe('the served /insights.json', () => {
   it('is the full document, valid against InsightsSchema, over every published review', () => {
     expect(InsightsSchema.safeParse(insights).success).toBe(true);
-    expect(Object.keys(insights)).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'summary']);
+    expect(Object.keys(insights)).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'responses', 'summary']);
     const dates = dataset.reviews.map((r) => r.date).sort();
     expect(insights.basis).toMatchObject({ review_count: dataset.reviews.length, first_date: dates[0], last_date: dates.at(-1) });
     expect(insights.aspects.length).toBeGreaterThanOrEqual(10);
@@ -146,15 +146,18 @@ describe('the served /insights.json', () => {
 });
 
 describe('MCP get_insights on the built service', () => {
-  it('returns every section of the served document, and one section on request', async () => {
+  it('returns an overview of the served document, one section on request, and one aspect whole', async () => {
     const client = new Client({ name: 'insights-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', sidecar.url)));
     try {
       const all = await client.callTool({ name: 'get_insights', arguments: {} });
       expect(all.isError).toBeFalsy();
-      expect(all.structuredContent).toEqual({ sections: ['basis', 'aspects', 'entities', 'topics', 'faq', 'summary'], insights });
+      const sections = ['summary', 'basis', 'responses', 'aspects', 'entities', 'topics', 'faq'];
+      expect(all.structuredContent).toMatchObject({ sections, insights: { basis: insights.basis, responses: insights.responses } });
       const faq = await client.callTool({ name: 'get_insights', arguments: { section: 'faq' } });
-      expect(faq.structuredContent).toEqual({ sections: ['basis', 'aspects', 'entities', 'topics', 'faq', 'summary'], insights: { faq: insights.faq } });
+      expect((faq.structuredContent as { insights: { faq: { id: string }[] } }).insights.faq.map((f) => f.id)).toEqual(insights.faq.map((f) => f.id));
+      const price = await client.callTool({ name: 'get_insights', arguments: { aspect: 'price' } });
+      expect(price.structuredContent).toMatchObject({ sections, insights: { aspects: [insights.aspects.find((a) => a.id === 'price')] } });
     } finally {
       await client.close();
     }

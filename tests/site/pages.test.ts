@@ -88,7 +88,7 @@ describe('the pages', () => {
     // Reachable from the home page: the sections people start from.
     const home = listLinks(pages.get('/')!);
     expect(home).toEqual(expect.arrayContaining(['/reviews/', '/technicians/', '/services/', '/about/', '/developers/', '/developers/api/']));
-  });
+  }, 120_000); // every page's sort and star links are searches to check
 
   it('each have a title, a description, a canonical URL of their own, and Open Graph and Twitter tags', () => {
     const titles = new Set<string>();
