@@ -63,7 +63,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const connector = options.hubStore
     ? undefined
     : await connectHubStore({
-        open: () => openHubStore(config),
+        open: () => openHubStore(config, log),
         describe: (error) => describeStoreFailure(config, error),
         report: (event, message) => {
           if (event === 'unavailable') {
@@ -103,7 +103,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createHealthRouter({
         checks: () => [
           { name: 'build', ok: true, detail: getBuild().id },
-          { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
+          storeReadiness(storeReady(), hub.storeHealth()),
         ],
       }),
       createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
@@ -138,6 +138,13 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       await connector?.close();
     },
   };
+}
+
+/** `/readyz`'s line for the hub's store: not open yet, open but failing its last check (naming why), or open. */
+function storeReadiness(open: boolean, health: ReturnType<Hub['storeHealth']>) {
+  if (!open) return { name: 'store', ok: false, detail: 'the WebSub store is unavailable' };
+  if (!health.ok) return { name: 'store', ok: false, detail: `the WebSub store is failing: ${health.problem}` };
+  return { name: 'store', ok: true, detail: 'open' };
 }
 
 /** The hub's view of a store that may not be open yet: every call fails fast until it is. */

@@ -48,6 +48,9 @@ export type PendingDelivery = {
   claimed: boolean;
 };
 
+/** What `check()` found: the problem is one phrase naming what is wrong, for `/readyz` and the hub's 503. */
+export type StoreCheck = { ok: true } | { ok: false; problem: string };
+
 export type CompleteOutcome = 'done' | 'newer-pending' | 'lost-claim';
 
 export type FailOutcome =
@@ -93,5 +96,10 @@ export type HubStore = {
   releaseDelivery(claim: ClaimedDelivery): Promise<void>;
   listPendingDeliveries(): Promise<PendingDelivery[]>;
 
+  /**
+   * A real look at the store (readiness): a query of each table, and for SQLite whether the file at its
+   * path is still the one it has open and whether a small write still fits (after a full disk).
+   */
+  check(): Promise<StoreCheck>;
   close(): Promise<void>;
 };

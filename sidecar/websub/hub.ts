@@ -21,6 +21,9 @@ import { createDeliveryWorker } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
 import { silentLogger, type Logger } from '../logger.ts';
+import { describeError } from './store-connector.ts';
+import type { StoreCheck } from './hub-store.ts';
+import { createStoreWatch } from './store-watch.ts';
 import type { TopicSource } from './topic-source.ts';
 
 /** `Config.websub` (core/config.ts holds every default): the hub's limits and delivery tuning. */
@@ -41,7 +44,11 @@ export type HubDeps = {
   storeReady?: () => boolean;
 };
 
-/** What the router answers: 202, or an error status with the service's error body. */
+/**
+ * What the router answers: 202, or an error status with the service's error body. A publish ping gets
+ * 202 only once the store has recorded every named topic (changed or not); otherwise 503
+ * `publish_not_recorded`, and the hub keeps retrying the recording itself.
+ */
 export type HubAnswer = { status: 202 } | { status: 400 | 403 | 503; body: ErrorBody; retryAfterSeconds?: number };
 
 export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
@@ -49,8 +56,13 @@ export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
 export type Hub = {
   /** Handles one hub request given as its form fields. */
   handleRequest(form: URLSearchParams): Promise<HubAnswer>;
-  /** Re-reads topics (all by default) and fans out each whose bytes changed since last notified. */
+  /**
+   * Re-reads topics (all by default) and fans out each whose bytes differ from the store's. Rejects when
+   * the store cannot record them; the hub then retries with backoff, and again when the store comes back.
+   */
   notifyIfChanged(topicUrls?: readonly string[]): Promise<TopicCheck[]>;
+  /** The store as last checked (readiness): ok, or the problem in one phrase. */
+  storeHealth(): StoreCheck;
   /** Notifies changes made while the hub was down, then starts delivering. */
   start(): Promise<void>;
   /** Stops delivering and verifying; pending work stays in the store for the next start. */
@@ -74,13 +86,28 @@ export function createHub(deps: HubDeps): Hub {
   const ownsClient = deps.client === undefined;
   const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks });
   const schema = createHubRequestSchema(topics.topicUrls, options.lease);
-  const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
+  const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options, onStoreError: (err) => watch.reportFailure(err) });
   const background = new Set<Promise<unknown>>();
   /** Verifications under way per callback host, and how many of them are subscribes. */
   const pendingByHost = new Map<string, { all: number; subscribes: number }>();
   let abort = new AbortController();
   let notifyChain: Promise<unknown> = Promise.resolve();
-  const lastRecorded = new Map<string, string>();
+  /** Topics whose last recording failed, retried with backoff until the store takes them. */
+  const unrecorded = new Set<string>();
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryDelayMs = options.recordRetryMs.first;
+  let running = false;
+  const watch = createStoreWatch({
+    store,
+    intervalMs: options.storeCheckIntervalMs,
+    log,
+    // Back after a failure: compare every topic with the store (a change may have gone unrecorded here
+    // or at another instance), and let the worker apply what it could not record.
+    onRecovered: () => {
+      void hub.notifyIfChanged().catch(() => {});
+      worker.wake();
+    },
+  });
 
   const runInBackground = (work: Promise<unknown>) => {
     const tracked = work
@@ -112,6 +139,7 @@ export function createHub(deps: HubDeps): Hub {
         await store.removeSubscription(request.topic, request.callback);
       }
     } catch (err) {
+      watch.reportFailure(err);
       log.error('websub_intent_not_saved', { ...fields, error: String(err) });
       // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
       // rather than wait for notifications that will never come.
@@ -137,13 +165,9 @@ export function createHub(deps: HubDeps): Hub {
         checks.push({ topic, changed: false, enqueued: 0 });
         continue;
       }
+      // The store decides whether the bytes changed: no instance skips a topic on what it remembers itself.
       const hash = createHash('sha256').update(content.body).digest('hex');
-      if (lastRecorded.get(topic) === hash) {
-        checks.push({ topic, changed: false, enqueued: 0 });
-        continue;
-      }
       const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
-      lastRecorded.set(topic, hash);
       checks.push({ topic, ...recorded });
       if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
     }
@@ -161,9 +185,22 @@ export function createHub(deps: HubDeps): Hub {
     }
     const request = parsed.request;
     if (request.mode === 'publish') {
-      runInBackground(hub.notifyIfChanged(request.topics));
-      return { status: 202 };
+      try {
+        await hub.notifyIfChanged(request.topics);
+        return { status: 202 };
+      } catch (err) {
+        return {
+          status: 503,
+          body: {
+            error: 'publish_not_recorded',
+            message: `The hub could not record the change (${describeError(err)}); it retries until its store accepts it, and notifies the subscribers then.`,
+          },
+          retryAfterSeconds: Math.max(1, Math.ceil(retryDelayMs / 1000)),
+        };
+      }
     }
+    const health = watch.health();
+    if (!health.ok) return unavailable(health.problem);
     if (background.size >= options.maxPendingVerifications) {
       return {
         status: 503,
@@ -220,11 +257,31 @@ export function createHub(deps: HubDeps): Hub {
     return { status: 202 };
   }
 
-  const unavailable = (): HubAnswer => ({
+  const unavailable = (problem?: string): HubAnswer => ({
     status: 503,
-    body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
+    body: {
+      error: 'hub_unavailable',
+      message: problem ? `The hub cannot use its store right now: ${problem}; try again shortly.` : 'The hub cannot reach its store right now; try again shortly.',
+    },
     retryAfterSeconds: 30,
   });
+
+  /** A recording failed: the store counts as failing, and the topics are tried again after a backoff. */
+  function retryLater(topicUrls: readonly string[], err: unknown): void {
+    watch.reportFailure(err);
+    for (const topic of topicUrls) unrecorded.add(topic);
+    log.error('websub_publish_not_recorded', { topics: [...unrecorded], error: describeError(err), retry_in_ms: retryDelayMs });
+    if (retryTimer !== undefined || !running) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      const due = [...unrecorded];
+      unrecorded.clear();
+      retryDelayMs = Math.min(retryDelayMs * 2, options.recordRetryMs.max);
+      // A failure calls retryLater again (inside notifyIfChanged), with the longer delay.
+      hub.notifyIfChanged(due).catch(() => {});
+    }, retryDelayMs);
+    retryTimer.unref();
+  }
 
   const hub: Hub = {
     async handleRequest(form) {
@@ -233,6 +290,7 @@ export function createHub(deps: HubDeps): Hub {
         return await answerRequest(form);
       } catch (err) {
         // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
+        watch.reportFailure(err);
         log.error('websub_store_unavailable', { error: String(err) });
         return unavailable();
       }
@@ -241,16 +299,35 @@ export function createHub(deps: HubDeps): Hub {
     notifyIfChanged(topicUrls = topics.topicUrls) {
       const run = notifyChain.then(() => recordChanges(topicUrls));
       notifyChain = run.catch(() => {});
-      return run;
+      return run.then(
+        (checks) => {
+          for (const topic of topicUrls) unrecorded.delete(topic);
+          if (unrecorded.size === 0) retryDelayMs = options.recordRetryMs.first;
+          return checks;
+        },
+        (err: unknown) => {
+          retryLater(topicUrls, err);
+          throw err;
+        },
+      );
     },
+
+    storeHealth: () => watch.health(),
 
     async start() {
       abort = new AbortController();
-      await hub.notifyIfChanged();
+      running = true;
+      watch.start();
+      // A store that fails now is retried (retryLater), so the hub starts either way.
+      await hub.notifyIfChanged().catch(() => {});
       worker.start();
     },
 
     async stop() {
+      running = false;
+      watch.stop();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       abort.abort();
       await worker.stop();
       await hub.settled();

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
+import { describeError } from './store-connector.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -68,6 +69,11 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
 
   const transaction = async <T>(work: (client: Queryable) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // A connection lost while checked out is an 'error' event on the client; the query in flight
+    // rejects with it as well, so the event only needs a listener (else it would crash the process).
+    let broken: unknown;
+    const onError = (err: unknown) => (broken = err);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -77,7 +83,9 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A broken connection is destroyed, not handed back to the pool.
+      client.release(broken instanceof Error ? broken : undefined);
     }
   };
   const query = async (sql: string, params: unknown[] = [], on: Queryable = pool) => (await on.query(sql, params)).rows as Row[];
@@ -238,6 +246,14 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       return rows.map(toPending);
     },
 
+    async check() {
+      try {
+        for (const table of ['subscriptions', 'topics', 'deliveries']) await query(`SELECT 1 FROM ${s}.${table} LIMIT 1`);
+      } catch (err) {
+        return { ok: false, problem: `PostgreSQL cannot be used (${describeError(err)})` };
+      }
+      return { ok: true };
+    },
     async close() {
       if (!pool.ended) await pool.end();
     },

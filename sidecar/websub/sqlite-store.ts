@@ -12,11 +12,13 @@
  * rolled the transaction back; the original error is the one thrown, never the ROLLBACK's.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
+import type { Logger } from '../logger.ts';
+import { describeError } from './store-connector.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
 const SCHEMA = `
@@ -50,12 +52,18 @@ CREATE TABLE IF NOT EXISTS deliveries (
   enqueued_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON deliveries (next_attempt_at);
+CREATE TABLE IF NOT EXISTS health_probe (bytes BLOB);
 `;
+
+/** Bytes the readiness probe writes (and deletes in the same transaction): a write that needs new pages. */
+const PROBE_BYTES = 16 * 1024;
 
 
 export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
   /** Largest size the database may grow to (`PRAGMA max_page_count`): writes past it fail as on a full disk. */
   maxBytes?: number;
+  /** Told when an empty store is created where one existed before (`websub_store_recreated`). */
+  log?: Logger;
 };
 
 /**
@@ -76,7 +84,20 @@ function addCallbackHostColumn(db: DatabaseSync): void {
 export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
   mkdirSync(dirname(file), { recursive: true });
+  // A marker beside the file remembers that a store was made here: a missing file is then a loss, not a first start.
+  const marker = `${file}.created`;
+  const existed = existsSync(file);
+  if (!existed && existsSync(marker)) {
+    options.log?.error('websub_store_recreated', {
+      file,
+      message: `${file} was missing although a store was created there before; starting with an empty one (look for ${file}.rescued-* copies)`,
+    });
+  }
   const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
+  if (!existed) writeFileSync(marker, `${new Date().toISOString()}\n`);
+  const opened = statSync(file);
+  /** Set once the path no longer names the open file: every operation then fails with it, so nothing more is acknowledged into a file that is gone. */
+  let lost: string | undefined;
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
   addCallbackHostColumn(db);
@@ -87,6 +108,7 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   db.exec('UPDATE deliveries SET claim_token = NULL, claimed_until = NULL WHERE claim_token IS NOT NULL');
 
   const transaction = <T>(work: () => T): T => {
+    if (lost) throw new Error(lost);
     db.exec('BEGIN IMMEDIATE');
     try {
       const result = work();
@@ -98,11 +120,15 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
       throw err;
     }
   };
-  const get = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).get(...params) as Row | undefined;
+  const prepare = (sql: string) => {
+    if (lost) throw new Error(lost);
+    return db.prepare(sql);
+  };
+  const get = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).get(...params) as Row | undefined;
   /** A write with RETURNING, stepped to completion so a failed (auto)commit throws. */
-  const write = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).all(...params)[0] as Row | undefined;
-  const all = (sql: string, ...params: (string | number | null | Uint8Array)[]) => db.prepare(sql).all(...params) as Row[];
-  const run = (sql: string, ...params: (string | number | null | Uint8Array)[]) => Number(db.prepare(sql).run(...params).changes);
+  const write = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).all(...params)[0] as Row | undefined;
+  const all = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).all(...params) as Row[];
+  const run = (sql: string, ...params: (string | number | null | Uint8Array)[]) => Number(prepare(sql).run(...params).changes);
 
   const store: HubStore = {
     async saveSubscription(input, now) {
@@ -225,9 +251,66 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
       ).map(toPending);
     },
 
+    async check() {
+      const identity = sameFile(file, opened);
+      if (lost) return { ok: false, problem: lost };
+      if (identity !== 'same') {
+        // Nothing the hub acknowledged is lost: the open file still holds it, and a copy goes where it can be found.
+        lost = `${file} was ${identity} while the hub had it open; everything it held is copied to ${rescueCopy(db, file)}; restart the service to open the store again`;
+        return { ok: false, problem: lost };
+      }
+      // Pages SQLite holds in memory or in its WAL hide a file overwritten on disk: its header tells.
+      if (!hasSqliteHeader(file)) return { ok: false, problem: `${file} is corrupt (no SQLite header)` };
+      try {
+        for (const table of ['subscriptions', 'topics', 'deliveries']) all(`SELECT 1 FROM ${table} LIMIT 1`);
+        transaction(() => {
+          run('INSERT INTO health_probe (bytes) VALUES (zeroblob(?))', PROBE_BYTES);
+          run('DELETE FROM health_probe');
+        });
+      } catch (err) {
+        return { ok: false, problem: `${file} cannot be used (${describeError(err)})` };
+      }
+      return { ok: true };
+    },
     async close() {
       if (db.isOpen) db.close();
     },
   };
   return store;
+}
+
+/** Whether the path still names the file opened (same device and inode), or what became of it. */
+function sameFile(file: string, opened: { dev: number; ino: number }): 'same' | 'deleted' | 'replaced' {
+  try {
+    const now = statSync(file);
+    return now.dev === opened.dev && now.ino === opened.ino ? 'same' : 'replaced';
+  } catch {
+    return 'deleted';
+  }
+}
+
+/** Writes a consistent copy of the open database beside its path; returns where (or why not). */
+function rescueCopy(db: DatabaseSync, file: string): string {
+  const target = `${file}.rescued-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    db.prepare('VACUUM INTO ?').run(target);
+    return target;
+  } catch (err) {
+    return `nowhere: the copy to ${target} failed (${describeError(err)})`;
+  }
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
+
+function hasSqliteHeader(file: string): boolean {
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(SQLITE_HEADER);
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

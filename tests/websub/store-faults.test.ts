@@ -10,21 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { Logger, LogEvent } from '../../sidecar/logger.ts';
-import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
-import { startHubHarness, waitUntil } from './harness.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
+import { recordingLog, startHubHarness, waitUntil } from './harness.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, startPostgresProxy } from './postgres.ts';
 
 const t = useTestSubscriber();
 
-
-function recordingLog() {
-  const lines: { level: string; message: LogEvent; fields?: Record<string, unknown> }[] = [];
-  const at = (level: string) => (message: LogEvent, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  return { log, lines };
-}
 
 const FEED = 'https://reviews.example/feed.xml';
 
@@ -88,12 +79,8 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
   afterAll(() => dropTestSchemas());
 
   it('denies the subscription it could not save, and saves again once the database is back', async () => {
-    const target = new URL(TEST_DATABASE_URL);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(TEST_DATABASE_URL);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const store = await createPostgresHubStore({ connectionString: viaProxy.href, schema: makeTestSchema('faults'), maxConnections: 2 });
+    const { proxy, url } = await startPostgresProxy();
+    const store = await createPostgresHubStore({ connectionString: url, schema: makeTestSchema('faults'), maxConnections: 2 });
     const { log, lines } = recordingLog();
     const h = await startHubHarness({ ca: t.ca, store, log });
     try {
