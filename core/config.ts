@@ -10,7 +10,7 @@
  *      is wrong in words an operator understands;
  *   2. map it into the typed shape in the `.transform()` of `ConfigSchema` (camelCase, grouped by who
  *      uses it, e.g. `websub.*`, `mcp.*`), so `Config` gains the field;
- *   3. add a row to the README's Configuration table.
+ *   3. add a row to the Configuration table of docs/operations.md.
  */
 import { z } from 'zod';
 

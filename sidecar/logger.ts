@@ -1,7 +1,7 @@
 /**
  * The service's one log vocabulary: structured JSON on stdout, one object per line
  * (`{"time","level","event",...fields}`), at or above `LOG_LEVEL`. Every event name is listed in
- * `LOG_EVENTS` with what it means, in snake_case, so an operator can grep and alert on it; the README's
+ * `LOG_EVENTS` with what it means, in snake_case, so an operator can grep and alert on it; docs/operations.md's
  * "Logs" section lists the same names (a test compares them). To log something new, add its name here
  * first. The sidecar, the WebSub hub and the build store all take this `Logger`.
  *

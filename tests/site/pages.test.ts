@@ -151,7 +151,7 @@ describe('the structured data', () => {
     expect(site).toMatchObject({ '@type': 'WebSite', url: `${PUBLIC}/`, about: { '@id': business!['@id'] } });
   });
 
-  it('claims no Review or AggregateRating on any page (README "Structured data": they would be self-serving)', () => {
+  it('claims no Review or AggregateRating on any page (docs/site.md "Structured data": they would be self-serving)', () => {
     for (const [urlPath, html] of pages) {
       const text = JSON.stringify(readJsonLd(html));
       expect(text, urlPath).not.toMatch(/"(Review|AggregateRating|reviewRating|aggregateRating|review)"/);

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../sidecar/websub/address-policy.ts';
 import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
-import { createTestCa, startHttpsCallbackServer, type HttpsCallbackServer, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, startHttpsCallbackServer, type HttpsCallbackServer, type TestCa } from '../../tools/lib/https-ca.ts';
 import { sleep, startHubHarness } from './harness.ts';
 
 let ca: TestCa;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
 import type { RunningSidecar } from '../../sidecar/server.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
-import { createTestCa, type RecordedRequest, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { sleep } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
