@@ -15,14 +15,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
 import type { ErrorBody } from '../../core/schemas/errors.ts';
-import { appendHubQuery, callbackHostOf } from './callback-url.ts';
+import { appendHubQuery, callbackDomainOf } from './callback-url.ts';
+import { clientKeyOf } from '../http/client-address.ts';
 import { createCallbackClient, type CallbackClient } from './callback-client.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import { describeError } from './store-connector.ts';
-import type { StoreCheck } from './hub-store.ts';
+import type { CallbackKeys, StoreCheck } from './hub-store.ts';
 import { createStoreWatch } from './store-watch.ts';
 import type { TopicSource } from './topic-source.ts';
 
@@ -88,8 +89,8 @@ export function createHub(deps: HubDeps): Hub {
   const schema = createHubRequestSchema(topics.topicUrls, options.lease);
   const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options, onStoreError: (err) => watch.reportFailure(err) });
   const background = new Set<Promise<unknown>>();
-  /** Verifications under way per callback host, and how many of them are subscribes. */
-  const pendingByHost = new Map<string, { all: number; subscribes: number }>();
+  /** Verifications under way per callback domain and per address (`domain x` / `address y`), and how many are subscribes. */
+  const pendingVerifications = new Map<string, { all: number; subscribes: number }>();
   let abort = new AbortController();
   let notifyChain: Promise<unknown> = Promise.resolve();
   /** Topics whose last recording failed, retried with backoff until the store takes them. */
@@ -116,7 +117,7 @@ export function createHub(deps: HubDeps): Hub {
     background.add(tracked);
   };
 
-  async function verifyIntent(request: Extract<HubRequest, { callback: string }>, signal: AbortSignal): Promise<void> {
+  async function verifyIntent(request: Extract<HubRequest, { callback: string }>, callbackAddress: string, signal: AbortSignal): Promise<void> {
     const challenge = makeChallenge();
     const params: Record<string, string> = { 'hub.mode': request.mode, 'hub.topic': request.topic, 'hub.challenge': challenge };
     if (request.mode === 'subscribe') params['hub.lease_seconds'] = String(request.leaseSeconds);
@@ -134,7 +135,7 @@ export function createHub(deps: HubDeps): Hub {
       if (request.mode === 'subscribe') {
         const at = now();
         const { topic, callback, secret, leaseSeconds } = request;
-        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
+        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000, callbackAddress }, at);
       } else {
         await store.removeSubscription(request.topic, request.callback);
       }
@@ -208,31 +209,8 @@ export function createHub(deps: HubDeps): Hub {
         retryAfterSeconds: 5,
       };
     }
-    const host = callbackHostOf(request.callback);
-    const pending = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
-    if (pending.all >= options.maxPendingVerificationsPerHost) {
-      return {
-        status: 503,
-        body: {
-          error: 'callback_host_busy',
-          message: `The hub is still verifying ${pending.all} requests for callbacks on ${host}; try again once they are answered.`,
-        },
-        retryAfterSeconds: 30,
-      };
-    }
-    if (request.mode === 'subscribe' && !(await store.findSubscription(request.topic, request.callback))) {
-      const count = (await store.countSubscriptionsOfHost(host)) + pending.subscribes;
-      if (count >= options.maxSubscriptionsPerHost) {
-        return {
-          status: 403,
-          body: {
-            error: 'subscription_limit',
-            message: `Callbacks on ${host} already hold ${count} subscriptions, the most this hub keeps for one host; unsubscribe some first.`,
-            issues: [{ path: ['hub.callback'], message: `at most ${options.maxSubscriptionsPerHost} subscriptions per callback host`, code: 'too_many_subscriptions' }],
-          },
-        };
-      }
-    }
+    // Limits count what costs: the callback's resolved address (IPv6 by /64) and its registrable domain,
+    // so twenty names of one wildcard domain, or twenty domains on one address, share one allowance.
     const checked = await client.check(request.callback);
     if (!checked.ok) {
       return {
@@ -244,14 +222,47 @@ export function createHub(deps: HubDeps): Hub {
         },
       };
     }
+    const keys: CallbackKeys = { domain: callbackDomainOf(request.callback), address: clientKeyOf(checked.address.address) };
+    const named = [`domain ${keys.domain}`, `address ${keys.address}`];
+    const pending = [pendingVerifications.get(named[0]!), pendingVerifications.get(named[1]!)].map((p) => p ?? { all: 0, subscribes: 0 });
+    const busiest = pending[0]!.all >= pending[1]!.all ? 0 : 1;
+    if (pending[busiest]!.all >= options.maxPendingVerificationsPerHost) {
+      return {
+        status: 503,
+        body: {
+          error: 'callback_host_busy',
+          message: `The hub is still verifying ${pending[busiest]!.all} requests for callbacks on ${named[busiest]}; try again once they are answered.`,
+        },
+        retryAfterSeconds: 30,
+      };
+    }
+    if (request.mode === 'subscribe' && !(await store.findSubscription(request.topic, request.callback))) {
+      const stored = await store.countSubscriptionsOf(keys);
+      const counts = [stored.domain + pending[0]!.subscribes, stored.address + pending[1]!.subscribes];
+      const fullest = counts[0]! >= counts[1]! ? 0 : 1;
+      if (counts[fullest]! >= options.maxSubscriptionsPerHost) {
+        return {
+          status: 403,
+          body: {
+            error: 'subscription_limit',
+            message: `Callbacks on ${named[fullest]} already hold ${counts[fullest]} subscriptions, the most this hub keeps for one domain or address; unsubscribe some first.`,
+            issues: [{ path: ['hub.callback'], message: `at most ${options.maxSubscriptionsPerHost} subscriptions per callback domain and per address`, code: 'too_many_subscriptions' }],
+          },
+        };
+      }
+    }
     const counted = request.mode === 'subscribe' ? 1 : 0;
-    const current = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
-    pendingByHost.set(host, { all: current.all + 1, subscribes: current.subscribes + counted });
+    for (const key of named) {
+      const current = pendingVerifications.get(key) ?? { all: 0, subscribes: 0 };
+      pendingVerifications.set(key, { all: current.all + 1, subscribes: current.subscribes + counted });
+    }
     runInBackground(
-      verifyIntent(request, abort.signal).finally(() => {
-        const left = pendingByHost.get(host)!;
-        if (left.all === 1) pendingByHost.delete(host);
-        else pendingByHost.set(host, { all: left.all - 1, subscribes: left.subscribes - counted });
+      verifyIntent(request, keys.address, abort.signal).finally(() => {
+        for (const key of named) {
+          const left = pendingVerifications.get(key)!;
+          if (left.all === 1) pendingVerifications.delete(key);
+          else pendingVerifications.set(key, { all: left.all - 1, subscribes: left.subscribes - counted });
+        }
       }),
     );
     return { status: 202 };

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { callbackHostOf } from './callback-url.ts';
+import { callbackDomainOf, callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
 import { describeError } from './store-connector.ts';
@@ -55,8 +55,8 @@ CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON deliveries (next_attemp
 CREATE TABLE IF NOT EXISTS health_probe (bytes BLOB);
 `;
 
-/** Bytes the readiness probe writes (and deletes in the same transaction): a write that needs new pages. */
-const PROBE_BYTES = 16 * 1024;
+/** Bytes the readiness probe writes (and deletes in the same transaction): about the size of a subscription. */
+const PROBE_BYTES = 2 * 1024;
 
 
 export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
@@ -67,17 +67,25 @@ export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
 };
 
 /**
- * Per-host limits and fair delivery need each subscription's callback host; files made before it existed
- * get the column, filled from the callbacks.
+ * Columns added since the first schema, for files made before them: the callback's host, registrable
+ * domain (filled from the callbacks) and resolved address (known from the next renewal on) for
+ * per-callback limits, and each delivery's turn for fair claims.
  */
-function addCallbackHostColumn(db: DatabaseSync): void {
-  const columns = db.prepare('PRAGMA table_info(subscriptions)').all() as Row[];
-  if (!columns.some((c) => c.name === 'callback_host')) {
-    db.exec('ALTER TABLE subscriptions ADD COLUMN callback_host TEXT');
-    const update = db.prepare('UPDATE subscriptions SET callback_host = ? WHERE id = ?');
-    for (const row of db.prepare('SELECT id, callback FROM subscriptions').all() as Row[]) update.run(callbackHostOf(String(row.callback)), String(row.id));
+function addLaterColumns(db: DatabaseSync): void {
+  const columnsOf = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).map((c) => String(c.name));
+  const subscriptionColumns = columnsOf('subscriptions');
+  if (!subscriptionColumns.includes('callback_host')) db.exec('ALTER TABLE subscriptions ADD COLUMN callback_host TEXT');
+  if (!subscriptionColumns.includes('callback_domain')) {
+    db.exec('ALTER TABLE subscriptions ADD COLUMN callback_domain TEXT; ALTER TABLE subscriptions ADD COLUMN callback_address TEXT');
+    const update = db.prepare('UPDATE subscriptions SET callback_host = ?, callback_domain = ? WHERE id = ?');
+    for (const row of db.prepare('SELECT id, callback FROM subscriptions').all() as Row[]) {
+      update.run(callbackHostOf(String(row.callback)), callbackDomainOf(String(row.callback)), String(row.id));
+    }
   }
-  db.exec('CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON subscriptions (callback_host)');
+  if (!columnsOf('deliveries').includes('turn')) db.exec('ALTER TABLE deliveries ADD COLUMN turn INTEGER NOT NULL DEFAULT 0');
+  db.exec(`CREATE INDEX IF NOT EXISTS subscriptions_callback_domain ON subscriptions (callback_domain);
+    CREATE INDEX IF NOT EXISTS subscriptions_callback_address ON subscriptions (callback_address);
+    CREATE INDEX IF NOT EXISTS deliveries_turn ON deliveries (turn, next_attempt_at)`);
 }
 
 /** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
@@ -100,7 +108,7 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   let lost: string | undefined;
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
   db.exec(SCHEMA);
-  addCallbackHostColumn(db);
+  addLaterColumns(db);
   if (options.maxBytes !== undefined) {
     const pageSize = Number((db.prepare('PRAGMA page_size').get() as Row).page_size);
     db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(options.maxBytes / pageSize))}`);
@@ -133,12 +141,14 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
   const store: HubStore = {
     async saveSubscription(input, now) {
       const row = write(
-        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host, callback_domain, callback_address)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
-           expires_at = excluded.expires_at, updated_at = excluded.updated_at
+           expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+           callback_address = coalesce(excluded.callback_address, subscriptions.callback_address)
          RETURNING *`,
-        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now, callbackHostOf(input.callback),
+        randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, now,
+        callbackHostOf(input.callback), callbackDomainOf(input.callback), input.callbackAddress ?? null,
       );
       return toSubscription(row!);
     },
@@ -152,8 +162,11 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
         : all('SELECT * FROM subscriptions WHERE topic = ? ORDER BY created_at, id', topic);
       return rows.map(toSubscription);
     },
-    async countSubscriptionsOfHost(host) {
-      return Number(get('SELECT count(*) AS n FROM subscriptions WHERE callback_host = ?', host)!.n);
+    async countSubscriptionsOf({ domain, address }) {
+      return {
+        domain: Number(get('SELECT count(*) AS n FROM subscriptions WHERE callback_domain = ?', domain)!.n),
+        address: Number(get('SELECT count(*) AS n FROM subscriptions WHERE callback_address = ?', address)!.n),
+      };
     },
     async removeSubscription(topic, callback) {
       const row = write('DELETE FROM subscriptions WHERE topic = ? AND callback = ? RETURNING *', topic, callback);
@@ -182,10 +195,12 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
           snapshot.topic, snapshot.hash, snapshot.contentType, snapshot.body, now,
         );
         if (!changed) return { changed: false, enqueued: 0 };
+        // Turns are numbered here, once per change: each domain's first subscriber is turn 1, and so on.
         const enqueued = run(
-          `INSERT INTO deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at)
-           SELECT id, topic, ?, 0, ?, ? FROM subscriptions WHERE topic = ? AND expires_at > ?
-           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at`,
+          `INSERT INTO deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at, turn)
+           SELECT id, topic, ?, 0, ?, ?, row_number() OVER (PARTITION BY callback_domain ORDER BY created_at, id)
+           FROM subscriptions WHERE topic = ? AND expires_at > ?
+           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at, turn = excluded.turn`,
           snapshot.hash, now, now, snapshot.topic, now,
         );
         return { changed: true, enqueued };
@@ -194,15 +209,13 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
 
     async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
       const rows = transaction(() => {
+        // Walks deliveries_turn in order and stops at `limit`: no ranking of everything pending.
         run(
           `UPDATE deliveries SET claim_token = ?, claimed_until = ?
            WHERE subscription_id IN (
-             SELECT subscription_id FROM (
-               SELECT d.subscription_id, d.next_attempt_at,
-                 row_number() OVER (PARTITION BY s.callback_host ORDER BY d.next_attempt_at, d.subscription_id) AS turn
-               FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
-               WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?)
-             ORDER BY turn, next_attempt_at LIMIT ?)`,
+             SELECT d.subscription_id FROM deliveries d INDEXED BY deliveries_turn JOIN subscriptions s ON s.id = d.subscription_id
+             WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
+             ORDER BY d.turn, d.next_attempt_at LIMIT ?)`,
           claimToken, claimUntil, now, now, now, limit,
         );
         return all(

@@ -20,7 +20,7 @@ const t = useTestSubscriber();
 const FEED = 'https://reviews.example/feed.xml';
 
 describe('SQLite store on a full disk', () => {
-  const fullStore = () => createSqliteHubStore({ file: join(mkdtempSync(join(tmpdir(), 'websub-full-')), 'websub.sqlite'), maxBytes: 64 * 1024 });
+  const fullStore = () => createSqliteHubStore({ file: join(mkdtempSync(join(tmpdir(), 'websub-full-')), 'websub.sqlite'), maxBytes: 128 * 1024 });
 
   it('reports "database or disk is full" from every write, the original error and not the rollback', async () => {
     const store = fullStore();
@@ -47,15 +47,22 @@ describe('SQLite store on a full disk', () => {
     await store.close();
   });
 
-  it('denies and logs every verified subscription it cannot save: each 202 ends stored or denied', async () => {
+  it('denies and logs every verified subscription it cannot save (each 202 ends stored or denied), and then answers 503', async () => {
     const { log, lines } = recordingLog();
     const h = await startHubHarness({ ca: t.ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
     try {
       const paths = Array.from({ length: 120 }, (_, i) => `/full-${i}-${'p'.repeat(400)}`);
-      for (const p of paths) expect((await h.subscribe(t.sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
+      const accepted: string[] = [];
+      for (const p of paths) {
+        const answer = await h.subscribe(t.sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) });
+        if (answer.status === 202) accepted.push(p);
+        else expect(await answer.json()).toMatchObject({ error: 'hub_unavailable', message: expect.stringMatching(/disk is full/) });
+      }
       await h.hub.settled();
+      // Once a write failed for lack of space, new requests get 503 until a write fits again.
+      expect(accepted.length).toBeLessThan(paths.length);
       const stored = new Set((await h.store.listSubscriptions()).map((s) => new URL(s.callback).pathname));
-      const denied = paths.filter((p) => !stored.has(p));
+      const denied = accepted.filter((p) => !stored.has(p));
       expect(stored.size).toBeGreaterThan(0);
       expect(denied.length).toBeGreaterThan(0);
       for (const p of denied) {
@@ -105,6 +112,8 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
       expect(await refused.json()).toMatchObject({ error: 'hub_unavailable' });
 
       await proxy.restore();
+      // Requests are refused until the store passes its next check.
+      await waitUntil(async () => (h.hub.storeHealth().ok ? { value: true } : undefined));
       const after = t.sub.callback('/pg-after');
       expect((await h.subscribe(after, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, after, undefined);
