@@ -10,7 +10,7 @@
  *      is wrong in words an operator understands;
  *   2. map it into the typed shape in the `.transform()` of `ConfigSchema` (camelCase, grouped by who
  *      uses it, e.g. `websub.*`, `mcp.*`), so `Config` gains the field;
- *   3. add a row to the README's Configuration table.
+ *   3. add a row to the Configuration table of docs/operations.md.
  */
 import { z } from 'zod';
 
@@ -101,6 +101,9 @@ export const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ACCESS_LOG: BooleanFromEnv.default(true),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -109,7 +112,7 @@ export const ConfigSchema = EnvSchema.transform((e) => {
   return {
     port: e.PORT,
     host: e.HOST,
-    /** The `{base_url}`: an origin without a trailing slash, e.g. `https://reviews.example.com`. */
+    /** The `{base_url}`: an origin, and maybe a path, without a trailing slash: `https://reviews.example.com`, `https://example.com/reviews`. */
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     /** Where this machine reaches the running service (a wildcard HOST is reached on loopback), for `npm run publish`. */
     serviceUrl: reachableServiceUrl(e.HOST, e.PORT),
@@ -131,8 +134,23 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       lease: { defaultSeconds, minSeconds, maxSeconds },
       /** Hub requests per client address (IPv6 by /64). */
       rateLimit: e.WEBSUB_RATE_LIMIT,
+      /** Subscriptions (all topics) whose callbacks are on one host, one address (IPv6 /64) or one registrable domain. */
       maxSubscriptionsPerHost: e.WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST,
+      /** Verifications under way at once for callbacks on one host, address or registrable domain. */
       maxPendingVerificationsPerHost: e.WEBSUB_MAX_PENDING_PER_HOST,
+      // Fixed tuning (no variable): tests and benchmarks shorten it through the sidecar's options.
+      /** Verifications under way at once, all hosts together. */
+      maxPendingVerifications: 1_000,
+      /** Consecutive failed deliveries that remove a subscription. */
+      maxAttempts: 3,
+      /** How often the store is polled for due deliveries (other instances' and retries). */
+      pollIntervalMs: 1_000,
+      /** How long a claim protects a delivery from other instances (an instance that died). */
+      claimTtlMs: 300_000,
+      /** Deliveries this instance has claimed and not finished at once. */
+      maxInFlight: 64,
+      /** How often expired subscriptions are removed. */
+      sweepIntervalMs: 60_000,
     },
     /** Connection limits of the HTTP server; 0 per address means no per-address cap. */
     connections: { max: e.MAX_CONNECTIONS, perAddress: e.MAX_CONNECTIONS_PER_ADDRESS },
@@ -145,6 +163,15 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       rateLimit: e.MCP_RATE_LIMIT,
     },
     logLevel: e.LOG_LEVEL,
+    /** One `request` log line per request (at level info). */
+    accessLog: e.ACCESS_LOG,
+    /** `/metrics` answers requests bearing this token; without one, only clients on loopback (as TRUST_PROXY tells). */
+    metricsToken: e.METRICS_TOKEN,
+    /**
+     * On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are
+     * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
+     */
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   };
 });
 
@@ -163,7 +190,10 @@ export function formatConfigProblems(problems: readonly string[]): string {
   return `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 }
 
-/** The interface's `{base_url}` is a single origin: a path, query or fragment is refused. */
+/**
+ * The interface's `{base_url}`: an origin, or an origin and a path when the service lives under the
+ * business's own site (`https://example.com/reviews`); the trailing slash goes, a query or fragment is refused.
+ */
 function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   let url: URL;
   try {
@@ -172,10 +202,10 @@ function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: fals
     return { ok: false, reason: 'must be an absolute http(s) URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be http or https' };
-  if (url.pathname !== '/' || url.search || url.hash) {
-    return { ok: false, reason: 'must be an origin only (no path, query or fragment), e.g. https://reviews.example.com' };
+  if (url.search || url.hash || url.username || url.password) {
+    return { ok: false, reason: 'must be an origin and maybe a path (no query, fragment or user), e.g. https://reviews.example.com or https://example.com/reviews' };
   }
-  return { ok: true, url: url.origin };
+  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 
 function reachableServiceUrl(host: string, port: number): string {

@@ -38,7 +38,7 @@ export function topicLinkHeader(hubUrl: string, topicUrl: string): string {
 }
 
 /**
- * The headers of every public read answer (README "CORS"), static or live, success or error: any origin
+ * The headers of every public read answer (docs/api.md "CORS"), static or live, success or error: any origin
  * may read it, and scripts may read its validators and WebSub links. `nosniff` keeps browsers to the
  * declared type. `/mcp` validates `Origin` instead and does not use these.
  */

@@ -1,7 +1,7 @@
 /**
  * `npm run import -- <google|csv|json> <file…> [options]`: reviews from where they live into the
- * content folder (CONTENT_DIR), safe to run again and again. See USAGE in cli-options.ts and the
- * README's "Getting your reviews in".
+ * content folder (CONTENT_DIR), safe to run again and again. See USAGE in cli-options.ts and
+ * docs/import.md.
  *
  * Exit 0 when the import was written (or, with --dry-run, planned), 1 when it was refused (a file
  * that is not its format, a review folder that cannot be read, --strict with an invalid review), 2 for
@@ -77,7 +77,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
       await writeReviewFiles(io.contentDir, plan.writes);
       if (restoredBusiness && (await writeBusinessFileIfMissing(io.contentDir, restoredBusiness))) io.out('business.json written from the export');
     }
-    if (business === undefined) io.err(`note: ${io.contentDir} has no business.json yet: the build needs one (see the README's "Content")`);
+    if (business === undefined) io.err(`note: ${io.contentDir} has no business.json yet: the build needs one (see docs/content.md)`);
     for (const note of notes.slice(0, 20)) io.err(`note: the build will also report: ${formatContentProblem(note)}`);
     io.out(formatSummary({ ...summary, outcome: options.dryRun ? 'dry-run' : 'written' }));
     return 0;

@@ -21,7 +21,7 @@ import {
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
-import { createConcurrencyLimiter } from '../../sidecar/websub/concurrency-limiter.ts';
+import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

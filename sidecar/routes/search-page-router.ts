@@ -8,7 +8,7 @@
  */
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
-import { createServiceUrls, PATHS } from '../../core/urls.ts';
+import { createServiceUrls, PATHS, slashRedirectLocation } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { sendRepresentation } from '../http/send-representation.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
@@ -21,7 +21,7 @@ export function createSearchPageRouter({ getBuild, publicUrl }: { getBuild: () =
   const slashless = PATHS.searchPage.slice(0, -1);
   router.all(slashless, (req, res) => {
     const q = req.originalUrl.indexOf('?');
-    res.redirect(301, `${PATHS.searchPage}${q === -1 ? '' : req.originalUrl.slice(q)}`);
+    res.redirect(301, slashRedirectLocation(PATHS.searchPage, q === -1 ? '' : req.originalUrl.slice(q)));
   });
   router
     .route(PATHS.searchPage)
@@ -30,8 +30,9 @@ export function createSearchPageRouter({ getBuild, publicUrl }: { getBuild: () =
       const build = getBuild();
       // A build made before on-demand pages existed has none: /search/ is then unknown (404).
       if (build.pages === undefined) return next();
-      // The page reads only its URL's query; a HEAD is rendered as the GET it answers like.
-      const request = new Request(`${publicUrl}${req.originalUrl}`, { method: 'GET' });
+      // The page reads only its URL's query (the path here is inside the base path); a HEAD is
+      // rendered as the GET it answers like.
+      const request = new Request(new URL(req.originalUrl, publicUrl), { method: 'GET' });
       const page = await build.pages(request, { live: build.live });
       if (page === undefined) return next();
       const body = Buffer.from(await page.arrayBuffer());

@@ -16,7 +16,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { checkAddress } from './address-policy.ts';
 import { callbackHostOf } from './callback-url.ts';
-import { createConcurrencyLimiter } from './concurrency-limiter.ts';
+import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
 export type CallbackRequest = {
   method: 'GET' | 'POST';

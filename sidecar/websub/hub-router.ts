@@ -15,8 +15,8 @@ import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts'
 
 export type HubRouterOptions = {
   hub: Hub;
-  /** Per client address; default a burst of 30, then 1 request per second. */
-  rateLimit?: RateLimitOptions;
+  /** Per client address (`Config.websub.rateLimit`). */
+  rateLimit: RateLimitOptions;
   /** Largest accepted body, in bytes or a size string like `16kb`. */
   bodyLimit?: number | string;
   /** The service's own origin (`PUBLIC_URL`): the only browser origin whose forms the hub accepts. */
@@ -42,7 +42,7 @@ export function createHubRouter(options: HubRouterOptions): Router {
     if (!foreignOrigin && (site === undefined || site === 'same-origin' || site === 'none')) return next();
     refuse(res, 403, 'cross_origin_refused', 'The hub does not accept requests made by web pages of other origins; subscribe from your server.');
   };
-  const limiter = createRateLimiter(options.rateLimit ?? { capacity: 30, refillPerSecond: 1 });
+  const limiter = createRateLimiter(options.rateLimit);
   const router = createStrictRouter();
 
   const limitRate: RequestHandler = (req, res, next) => {

@@ -13,42 +13,18 @@
  * `hub.mode=publish` pings and the publish pipeline call `notifyIfChanged()`.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Config } from '../../core/config.ts';
 import type { ErrorBody } from '../../core/schemas/errors.ts';
 import { appendHubQuery, callbackHostOf } from './callback-url.ts';
 import { createCallbackClient, type CallbackClient } from './callback-client.ts';
-import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.ts';
+import { createDeliveryWorker } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import type { TopicSource } from './topic-source.ts';
 
-/** `Config.websub`, plus tuning that tests and benchmarks shorten. */
-export type HubOptions = {
-  allowPrivateCallbacks?: boolean;
-  /** Waits before the 2nd and 3rd delivery attempt. */
-  retryDelaysMs: readonly number[];
-  lease: LeaseBounds;
-} & Partial<DeliveryWorkerOptions & HubLimits>;
-
-export type HubLimits = {
-  /** Verifications under way at once, all hosts together. */
-  maxPendingVerifications: number;
-  /** Verifications under way at once for callbacks on one host: a slow host fills its own queue only. */
-  maxPendingVerificationsPerHost: number;
-  /** Subscriptions (all topics) whose callbacks are on one host. */
-  maxSubscriptionsPerHost: number;
-};
-
-export const HUB_DEFAULTS = {
-  maxAttempts: 3,
-  pollIntervalMs: 1_000,
-  claimTtlMs: 300_000,
-  maxInFlight: 64,
-  sweepIntervalMs: 60_000,
-  maxPendingVerifications: 1_000,
-  maxPendingVerificationsPerHost: 50,
-  maxSubscriptionsPerHost: 1_000,
-} as const;
+/** `Config.websub` (core/config.ts holds every default): the hub's limits and delivery tuning. */
+export type HubOptions = Omit<Config['websub'], 'rateLimit'>;
 
 export type HubDeps = {
   store: HubStore;
@@ -91,12 +67,12 @@ export type Hub = {
 
 export function createHub(deps: HubDeps): Hub {
   const { store, topics, hubUrl } = deps;
-  const options = { ...HUB_DEFAULTS, ...deps.options };
+  const { options } = deps;
   const now = deps.now ?? Date.now;
   const makeChallenge = deps.challenge ?? (() => randomBytes(24).toString('base64url'));
   const log = deps.log ?? silentLogger;
   const ownsClient = deps.client === undefined;
-  const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks ?? false });
+  const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks });
   const schema = createHubRequestSchema(topics.topicUrls, options.lease);
   const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
   const background = new Set<Promise<unknown>>();

@@ -1,4 +1,4 @@
-export { createHub, HUB_DEFAULTS, type Hub, type HubAnswer, type HubDeps, type HubOptions, type TopicCheck } from './hub.ts';
+export { createHub, type Hub, type HubAnswer, type HubDeps, type HubOptions, type TopicCheck } from './hub.ts';
 export { createHubRouter, type HubRouterOptions } from './hub-router.ts';
 export type { TopicContent, TopicSource } from './topic-source.ts';
 export type { HubStore, Subscription, PendingDelivery } from './hub-store.ts';

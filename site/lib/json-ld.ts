@@ -6,7 +6,7 @@
  * business's reviews of itself, published on its own pages, as self-serving (not eligible for LocalBusiness
  * or Organization), and forbid marking up reviews aggregated from other sites (Google, Yelp…). Every
  * review here is one or the other, so the stars are shown to people and published as data
- * (/reviews.json), but not claimed to search engines. README "Structured data" says the same.
+ * (/reviews.json), but not claimed to search engines. docs/site.md "Structured data" says the same.
  */
 import type { PublishedBusiness } from '../../core/schemas/published.ts';
 import { PATHS, servicePath, type ServiceUrls } from '../../core/urls.ts';

@@ -1,6 +1,6 @@
 /**
  * The search filters are described in four places: the OpenAPI parameters, the MCP tool's input schema,
- * the MCP instructions and the README table. Each is generated from, or checked here against, the one
+ * the MCP instructions and the table of docs/api.md. Each is generated from, or checked here against, the one
  * definition, SearchFiltersShape: a filter missing from any of them fails.
  */
 import { readFile } from 'node:fs/promises';
@@ -57,10 +57,10 @@ describe('the search filters, described from SearchFiltersShape', () => {
     expect(instructions).toContain(`(1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT})`);
   });
 
-  it('in the README table', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    const start = readme.indexOf('### Search parameters');
-    const section = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| parameter | meaning |', start)));
+  it('in the table of docs/api.md', async () => {
+    const doc = await readFile('docs/api.md', 'utf8');
+    const start = doc.indexOf('## Search parameters');
+    const section = doc.slice(start, doc.indexOf('\n\n', doc.indexOf('| parameter | meaning |', start)));
     const rows = [...section.matchAll(/^\| `([a-z_]+)` \| (.*) \|$/gm)].map((m) => ({ name: m[1]!, description: m[2]! }));
     expect(rows).toEqual(FILTERS);
   });

@@ -1,6 +1,6 @@
 /**
  * `.github/workflows/publish.yml`, checked without GitHub or the network: it is YAML with the structure
- * the README promises (trigger, order of steps, the upload action, the ping), every script it runs
+ * docs/deploy.md promises (trigger, order of steps, the upload action, the ping), every script it runs
  * exists in package.json, and its "did code change?" step, run with bash in a real git repository,
  * decides as it should.
  */

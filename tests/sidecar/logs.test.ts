@@ -1,5 +1,5 @@
 /**
- * One log vocabulary (sidecar/logger.ts): snake_case event names, documented in the README, one JSON
+ * One log vocabulary (sidecar/logger.ts): snake_case event names, documented in docs/operations.md, one JSON
  * object a line. That the code logs only these names is checked by the type `LogEvent`.
  */
 import { readFile } from 'node:fs/promises';
@@ -14,9 +14,9 @@ describe('LOG_EVENTS', () => {
     expect(names.filter((n) => !/^[a-z]+(_[a-z]+)*$/.test(n))).toEqual([]);
   });
 
-  it('is the list the README documents under "Logs", no more and no less', async () => {
-    const readme = await readFile('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf('### Logs'), readme.indexOf('\n## ', readme.indexOf('### Logs')));
+  it('is the list docs/operations.md documents under "Logs", no more and no less', async () => {
+    const doc = await readFile('docs/operations.md', 'utf8');
+    const section = doc.slice(doc.indexOf('## Logs'), doc.indexOf('\n## ', doc.indexOf('## Logs')));
     const documented = [...section.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(documented).toEqual(names);
   });

@@ -9,6 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import { parseConfig } from '../../core/config.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
@@ -17,10 +18,15 @@ import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
 import type { Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { TestCa } from '../helpers/https-ca.ts';
+import type { TestCa } from '../../tools/lib/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
 
+const defaults = parseConfig({});
+if (!defaults.ok) throw new Error(defaults.problems.join('\n'));
+
+/** The configuration's defaults (core/config.ts), with delays of milliseconds and loopback callbacks allowed. */
 export const FAST_OPTIONS: HubOptions = {
+  ...defaults.config.websub,
   allowPrivateCallbacks: true,
   retryDelaysMs: [20, 40],
   lease: { defaultSeconds: 600, minSeconds: 60, maxSeconds: 3600 },
@@ -70,7 +76,7 @@ export async function startHubHarness(options: {
   const store = options.store ?? createSqliteHubStore({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) });
   const hubOptions = { ...FAST_OPTIONS, ...options.hubOptions };
   const client = createCallbackClient({
-    allowPrivateCallbacks: hubOptions.allowPrivateCallbacks ?? false,
+    allowPrivateCallbacks: hubOptions.allowPrivateCallbacks,
     connectTimeoutMs: 2_000,
     responseTimeoutMs: 2_000,
     ...(options.ca ? { ca: options.ca.certPem } : {}),
