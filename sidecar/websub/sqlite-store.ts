@@ -88,9 +88,12 @@ function addLaterColumns(db: DatabaseSync): void {
     CREATE INDEX IF NOT EXISTS deliveries_turn ON deliveries (turn, next_attempt_at)`);
 }
 
+/** The store's file inside DATA_DIR (also read by `npm run backup` and `npm run restore`). */
+export const SQLITE_FILE_NAME = 'websub.sqlite';
+
 /** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
 export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
-  const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
+  const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
   mkdirSync(dirname(file), { recursive: true });
   // A marker beside the file remembers that a store was made here: a missing file is then a loss, not a first start.
   const marker = `${file}.created`;
