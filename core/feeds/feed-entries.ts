@@ -17,11 +17,25 @@ export const FEED_LANGUAGE = 'en';
 /** Timestamp used for `updated` when there is no review at all, so the output stays deterministic. */
 const EMPTY_FEED_TIMESTAMP = '1970-01-01T00:00:00Z';
 
+/** What a feed says about itself: the main feed's, or a slice's (core/feeds/slices.ts). */
+export type FeedChannel = {
+  title: string;
+  description: string;
+  /** The Atom feed's address: its `id` and `rel="self"`. */
+  atomUrl: string;
+  /** The JSON Feed's `feed_url`. */
+  jsonUrl: string;
+  /** The human page with the same reviews: Atom `rel="alternate"`, JSON Feed `home_page_url`. */
+  pageUrl: string;
+};
+
 export type FeedInput = {
   business: PublishedBusiness;
-  /** Every published review, newest first (core/order.ts). */
+  /** The feed's reviews, newest first (core/order.ts): every published one, or a slice's. */
   reviews: readonly PublishedReview[];
   urls: ServiceUrls;
+  /** A slice's channel; the main feeds' by default. */
+  channel?: FeedChannel;
 };
 
 /** The reviews a feed carries: the first FEED_ITEM_COUNT of a list already sorted newest first. */
@@ -29,11 +43,17 @@ export function selectFeedReviews(reviews: readonly PublishedReview[]): readonly
   return reviews.slice(0, FEED_ITEM_COUNT);
 }
 
-export function describeFeed(business: PublishedBusiness): { title: string; description: string } {
-  return {
-    title: `${business.name} reviews`,
-    description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
-  };
+/** The channel of the main feeds, /feed.xml and /api/feed.json, or the slice's given. */
+export function describeFeed({ business, urls, channel }: FeedInput): FeedChannel {
+  return (
+    channel ?? {
+      title: `${business.name} reviews`,
+      description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
+      atomUrl: urls.feedXml,
+      jsonUrl: urls.feedJson,
+      pageUrl: urls.home,
+    }
+  );
 }
 
 /** `YYYY-MM-DD` as an RFC 3339 timestamp at midnight UTC. */

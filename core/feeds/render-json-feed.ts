@@ -23,13 +23,14 @@ export function renderJsonFeed(input: FeedInput): string {
 }
 
 /** The feed as an object, for callers that embed it (e.g. as an OpenAPI example). */
-export function buildJsonFeed({ business, reviews, urls }: FeedInput): JsonFeed {
-  const { title, description } = describeFeed(business);
+export function buildJsonFeed(input: FeedInput): JsonFeed {
+  const { business, reviews, urls } = input;
+  const { title, description, jsonUrl, pageUrl } = describeFeed(input);
   return {
     version: JSON_FEED_VERSION,
     title,
-    home_page_url: urls.home,
-    feed_url: urls.feedJson,
+    home_page_url: pageUrl,
+    feed_url: jsonUrl,
     description,
     language: FEED_LANGUAGE,
     authors: [{ name: business.name, url: business.url }],
