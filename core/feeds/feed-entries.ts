@@ -61,24 +61,16 @@ export function formatFeedTimestamp(date: string): string {
   return `${date}T00:00:00Z`;
 }
 
-/** The owner's reply date when it is later than the review, otherwise undefined. */
-export function getModifiedDate(review: PublishedReview): string | undefined {
-  return review.response !== null && review.response.date > review.date ? review.response.date : undefined;
+/** JSON Feed `date_modified`: the review's `updated` when it is later than its publication, otherwise undefined. */
+export function getModifiedTimestamp(review: PublishedReview): string | undefined {
+  return review.updated > formatFeedTimestamp(review.date) ? review.updated : undefined;
 }
 
-/** Latest date a review's entry changed: its own date, or a later owner reply. */
-export function getUpdatedDate(review: PublishedReview): string {
-  return getModifiedDate(review) ?? review.date;
-}
-
-/** Feed-level `updated`: the latest change over the entries, derived from data only. */
+/** Feed-level `updated`: the latest `updated` over the entries (core/content/review-history.ts), derived from data only. */
 export function getFeedUpdatedTimestamp(reviews: readonly PublishedReview[]): string {
   let latest = '';
-  for (const review of reviews) {
-    const updated = getUpdatedDate(review);
-    if (updated > latest) latest = updated;
-  }
-  return latest === '' ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(latest);
+  for (const review of reviews) if (review.updated > latest) latest = review.updated;
+  return latest === '' ? EMPTY_FEED_TIMESTAMP : latest;
 }
 
 /** "★★★★☆" for 4: the rating as feed readers can show it in a title. */

@@ -17,7 +17,6 @@ import {
   getEntryText,
   getEntryTitle,
   getFeedUpdatedTimestamp,
-  getUpdatedDate,
   selectFeedReviews,
   type FeedInput,
 } from './feed-entries.ts';
@@ -57,7 +56,7 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     '  <entry>',
     `    <id>${text(url)}</id>`,
     `    <title type="text">${text(getEntryTitle(review))}</title>`,
-    `    <updated>${formatFeedTimestamp(getUpdatedDate(review))}</updated>`,
+    `    <updated>${review.updated}</updated>`,
     `    <published>${formatFeedTimestamp(review.date)}</published>`,
     '    <author>',
     `      <name>${text(review.author)}</name>`,

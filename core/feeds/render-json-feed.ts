@@ -12,7 +12,7 @@ import {
   getEntryServices,
   getEntryText,
   getEntryTitle,
-  getModifiedDate,
+  getModifiedTimestamp,
   selectFeedReviews,
   type FeedInput,
 } from './feed-entries.ts';
@@ -41,14 +41,14 @@ export function buildJsonFeed(input: FeedInput): JsonFeed {
 
 function buildItem(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): JsonFeedItem {
   const url = urls.review(review);
-  const modified = getModifiedDate(review);
+  const modified = getModifiedTimestamp(review);
   return {
     id: url,
     url,
     title: getEntryTitle(review),
     content_text: getEntryText(review),
     date_published: formatFeedTimestamp(review.date),
-    ...(modified === undefined ? {} : { date_modified: formatFeedTimestamp(modified) }),
+    ...(modified === undefined ? {} : { date_modified: modified }),
     authors: [{ name: review.author }],
     tags: getEntryServices(review, business).map((s) => s.name),
     _review: {
