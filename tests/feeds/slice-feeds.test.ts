@@ -145,7 +145,7 @@ describe('a feed per slice', () => {
       expect(parsed.items.map((item) => item.id)).toEqual(expected);
     }
     expect(nonEmpty).toBeGreaterThan(5);
-  });
+  }, TIMEOUT);
 
   it('announces a technician\'s feeds on their page and the complaint feeds on the home page', async () => {
     const alternates = async (page: string) =>
