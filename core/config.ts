@@ -100,6 +100,9 @@ export const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ACCESS_LOG: BooleanFromEnv.default(true),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -108,7 +111,7 @@ export const ConfigSchema = EnvSchema.transform((e) => {
   return {
     port: e.PORT,
     host: e.HOST,
-    /** The `{base_url}`: an origin without a trailing slash, e.g. `https://reviews.example.com`. */
+    /** The `{base_url}`: an origin, and maybe a path, without a trailing slash: `https://reviews.example.com`, `https://example.com/reviews`. */
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     /** Where this machine reaches the running service (a wildcard HOST is reached on loopback), for `npm run publish`. */
     serviceUrl: reachableServiceUrl(e.HOST, e.PORT),
@@ -154,6 +157,15 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       rateLimit: e.MCP_RATE_LIMIT,
     },
     logLevel: e.LOG_LEVEL,
+    /** One `request` log line per request (at level info). */
+    accessLog: e.ACCESS_LOG,
+    /** `/metrics` answers requests bearing this token; without one, only clients on loopback (as TRUST_PROXY tells). */
+    metricsToken: e.METRICS_TOKEN,
+    /**
+     * On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are
+     * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
+     */
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   };
 });
 
@@ -172,7 +184,10 @@ export function formatConfigProblems(problems: readonly string[]): string {
   return `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 }
 
-/** The interface's `{base_url}` is a single origin: a path, query or fragment is refused. */
+/**
+ * The interface's `{base_url}`: an origin, or an origin and a path when the service lives under the
+ * business's own site (`https://example.com/reviews`); the trailing slash goes, a query or fragment is refused.
+ */
 function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   let url: URL;
   try {
@@ -181,10 +196,10 @@ function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: fals
     return { ok: false, reason: 'must be an absolute http(s) URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be http or https' };
-  if (url.pathname !== '/' || url.search || url.hash) {
-    return { ok: false, reason: 'must be an origin only (no path, query or fragment), e.g. https://reviews.example.com' };
+  if (url.search || url.hash || url.username || url.password) {
+    return { ok: false, reason: 'must be an origin and maybe a path (no query, fragment or user), e.g. https://reviews.example.com or https://example.com/reviews' };
   }
-  return { ok: true, url: url.origin };
+  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 
 function reachableServiceUrl(host: string, port: number): string {

@@ -5,7 +5,7 @@
  *   tests/websub/postgres.ts. DATABASE_URL is then removed from the environment, so a service a test
  *   starts uses PostgreSQL only when that test says so.
  * - Chromium: the bundled browser is unpacked once, so parallel test files never unpack it together
- *   (tests/helpers/browser.ts).
+ *   (tools/lib/browser.ts).
  * - One private temporary folder (TMPDIR, inherited by the test workers and every child process they
  *   start), removed at the end, so builds, stores and callback servers made by tests leave nothing
  *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { findChromium } from './helpers/browser.ts';
+import { findChromium } from '../tools/lib/browser.ts';
 import { startTestPostgres } from './helpers/postgres-server.ts';
 
 declare module 'vitest' {

@@ -18,13 +18,13 @@ export type LoadedContent = Content & { insights: InsightsContent };
 export type LoadContentOptions = {
   /**
    * The aspect set used when the folder has no aspects.json of its own (a folder made before
-   * insights existed): by default the one of the project's own content folder. Code bundled
+   * insights existed): by default the project's own, core/insights/default-aspects.json. Code bundled
    * elsewhere (the Astro build) must pass it, since its module URL no longer points into the project.
    */
   fallbackAspectsFile?: string;
 };
 
-export const DEFAULT_ASPECTS_FILE = fileURLToPath(new URL('../../content/aspects.json', import.meta.url));
+export const DEFAULT_ASPECTS_FILE = fileURLToPath(new URL('../insights/default-aspects.json', import.meta.url));
 
 export async function loadContent(dir: string, options: LoadContentOptions = {}): Promise<ContentResult<LoadedContent>> {
   const { raw, problems } = await readContentFolder(dir);

@@ -1,5 +1,5 @@
 /**
- * Measures aspect sentiment on whole labelled reviews (tests/fixtures/insights-corpus/), beside the
+ * Measures aspect sentiment on whole labelled reviews (tools/insights-corpus/), beside the
  * star baseline: every detected aspect given the review's star polarity (4–5 positive, 3 neutral,
  * 1–2 negative).
  *

@@ -1,5 +1,5 @@
 /**
- * Measures the analyzer on hand-labelled sentences (tests/fixtures/insights-eval/), against a
+ * Measures the analyzer on hand-labelled sentences (tools/insights-eval/), against a
  * baseline of whole-sentence lexicon scoring measured on the same aspects.
  *
  * - Aspect detection: precision and recall of (sentence, aspect) pairs.

@@ -1,7 +1,7 @@
 /**
  * The learned layer of the analyzer: two logistic regressions stacked on the lexicon rules and the
  * star rating, trained on the train split of the realistic corpus by `npm run train`
- * (scripts/train-insights.ts) and shipped as learned-weights.json.
+ * (tools/train-insights.ts) and shipped as learned-weights.json.
  *
  * - Detection, one binary model per aspect: does the review judge this aspect? Features: the review's
  *   words, word pairs and cues (review-features.ts), what the rules found for the aspect, the stars.

@@ -44,7 +44,7 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     response: { text: 'Thank you, Maria!', date: '2025-06-03' },
     url: urls.review(reviewKey),
     updated: '2025-06-03T16:20:00Z',
-    // What the default aspect set (content/aspects.json) finds in the text above.
+    // What the default aspect set (core/insights/default-aspects.json) finds in the text above.
     aspects: [
       { aspect: 'quality', polarity: 'positive', score: 0.999, evidence: [{ field: 'text', start: 5, end: 10 }] },
       { aspect: 'cleanliness', polarity: 'positive', score: 0.998, evidence: [{ field: 'text', start: 56, end: 61 }] },

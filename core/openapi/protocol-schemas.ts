@@ -57,10 +57,10 @@ export const JsonRpcResponseSchema = z
   ])
   .meta({ description: 'A JSON-RPC 2.0 response: `result` on success, `error` otherwise (`id` null when unknown).' });
 
-export function createWebSubHubRequestSchema(topics: readonly string[]) {
+export function createWebSubHubRequestSchema(topics: readonly string[], feedsIndexUrl: string) {
   // The seed topics are fixed; the slice feeds follow the content, so they are named by their list.
   const TopicSchema = z.url();
-  const which = `${topics.join(', ')}, or a feed listed in ${new URL('/feeds.json', topics[0]).href}; any other URL is refused with 400`;
+  const which = `${topics.join(', ')}, or a feed listed in ${feedsIndexUrl}; any other URL is refused with 400`;
   return z
     .object({
       'hub.mode': z.enum(['subscribe', 'unsubscribe', 'publish']).meta({

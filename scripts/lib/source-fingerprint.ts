@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// content/aspects.json is the fallback aspect set of content folders that have none.
-const CODE = ['core', 'site', 'scripts/build.ts', 'scripts/lib', 'astro.config.mjs', 'package-lock.json', 'content/aspects.json'];
+// core/ holds the fallback aspect set of content folders that have none (core/insights/default-aspects.json).
+const CODE = ['core', 'site', 'scripts/build.ts', 'scripts/lib', 'astro.config.mjs', 'package-lock.json'];
 
 async function walk(target: string): Promise<string[]> {
   try {

@@ -16,14 +16,13 @@ import type { BuildStore } from './build-store.ts';
 export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: string }): TopicSource {
   const urls = createServiceUrls(deps.publicUrl);
   const seeds = urls.topics();
-  // The public URL is an origin (config.ts), so a topic's path is its pathname.
   let listed: { build: unknown; topicUrls: readonly string[]; pathOf: ReadonlyMap<string, string> } | undefined;
   const topicsOfCurrentBuild = () => {
     const build = deps.builds.current();
     if (listed?.build !== build) {
       const slicePaths = [...build.resources.keys()].filter(isSliceFeedPath).sort();
       const topicUrls = urls.topics(slicePaths);
-      listed = { build, topicUrls, pathOf: new Map(topicUrls.map((url) => [url, new URL(url).pathname])) };
+      listed = { build, topicUrls, pathOf: new Map(topicUrls.map((url) => [url, urls.pathOf(url)!])) };
     }
     return listed;
   };
@@ -31,6 +30,7 @@ export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: st
     get topicUrls() {
       return topicsOfCurrentBuild().topicUrls;
     },
+    indexUrl: urls.feedsIndex,
     derivedFrom(topicUrl) {
       return topicUrl === urls.reviewsJson ? topicsOfCurrentBuild().topicUrls.filter((url) => !seeds.includes(url)) : [];
     },

@@ -26,7 +26,7 @@ export type HubRequestResult = { ok: true; request: HubRequest } | { ok: false; 
 export const MAX_SECRET_BYTES = 200;
 export const MAX_CALLBACK_LENGTH = 2048;
 
-export function createHubRequestSchema(topicUrls: () => readonly string[], lease: LeaseBounds) {
+export function createHubRequestSchema(topicUrls: () => readonly string[], lease: LeaseBounds, indexUrl?: string) {
   const once = (field: string) =>
     z.string({
       error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be given once`),
@@ -37,7 +37,7 @@ export function createHubRequestSchema(topicUrls: () => readonly string[], lease
       if (known.includes(t)) return;
       // The seed topics by name; the slice feeds (possibly hundreds) by where they are listed.
       const seeds = known.slice(0, 3).join(', ');
-      const more = known.length > 3 ? `, or a feed listed in ${new URL('/feeds.json', known[0]).href}` : '';
+      const more = indexUrl === undefined ? '' : `, or a feed listed in ${indexUrl}`;
       ctx.addIssue({ code: 'custom', message: `${field} must be one of the hub's topics: ${seeds}${more}` });
     });
   const callback = once('hub.callback')

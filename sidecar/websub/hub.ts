@@ -73,7 +73,7 @@ export function createHub(deps: HubDeps): Hub {
   const log = deps.log ?? silentLogger;
   const ownsClient = deps.client === undefined;
   const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks });
-  const schema = createHubRequestSchema(() => topics.topicUrls, options.lease);
+  const schema = createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl);
   const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
   const background = new Set<Promise<unknown>>();
   /** Verifications under way per callback host, and how many of them are subscribes. */

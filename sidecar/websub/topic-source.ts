@@ -16,6 +16,8 @@ export type TopicSource = {
    * slice feeds of the current build (a getter: the list follows the build).
    */
   readonly topicUrls: readonly string[];
+  /** Where the topics beyond the seed topics are listed (`/feeds.json`), named when a topic is refused. */
+  readonly indexUrl?: string;
   /**
    * The topics derived from this one, re-read whenever it is (after its read, so from the same build):
    * every slice feed is a part of `/reviews.json`, so a publish ping for it checks the slice feeds too.

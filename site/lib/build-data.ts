@@ -30,7 +30,7 @@ async function readPublication(urls: ServiceUrls): Promise<Publication> {
   if (file) return JSON.parse(await readFile(file, 'utf8')) as Publication;
   // Bundled, this module cannot find the project's default aspect set from its own URL.
   const content = await loadContent(import.meta.env.REVIEWS_CONTENT_DIR, {
-    fallbackAspectsFile: fileURLToPath(new URL('content/aspects.json', root)),
+    fallbackAspectsFile: fileURLToPath(new URL('core/insights/default-aspects.json', root)),
   });
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
   return buildPublication(content.value, urls);

@@ -9,14 +9,27 @@ import { importsOf as readImports } from '../helpers/import-graph.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 
-async function sourceFiles(dir: string): Promise<string[]> {
+async function sourceFiles(dir: string, pattern = /\.ts$/): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
     const p = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await sourceFiles(p)));
-    else if (p.endsWith('.ts')) out.push(p);
+    if (entry.isDirectory()) out.push(...(await sourceFiles(p, pattern)));
+    else if (pattern.test(p)) out.push(p);
   }
   return out;
+}
+
+/** Each file of `dirs` (and the `.astro`/`.mjs` files among them) with the project paths its relative imports reach. */
+async function resolvedImports(dirs: string[]) {
+  const files = (await Promise.all(dirs.map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
+  return Promise.all(
+    files.map(async (file) => ({
+      file,
+      targets: importsOf(await readFile(path.join(ROOT, file), 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s))),
+    })),
+  );
 }
 
 /** Every module specifier a file imports, type-only imports included. */
@@ -87,6 +100,29 @@ describe('core/', () => {
     }
     expect(edges.size).toBeGreaterThan(5);
     expect(findFolderCycles(edges).map((c) => c.join(' → '))).toEqual([]);
+  });
+});
+
+describe('rooms of the project', () => {
+  const offendersOf = (rows: { file: string; targets: string[] }[], into: RegExp) =>
+    rows.flatMap(({ file, targets }) => targets.filter((t) => into.test(t)).map((t) => `${file} → ${t}`));
+
+  it('nothing outside tests/ imports tests/ (the corpus, fixtures and helpers that tools need live in tools/)', async () => {
+    const rows = await resolvedImports(['core', 'sidecar', 'site', 'scripts', 'tools']);
+    expect(rows.length).toBeGreaterThan(100);
+    expect(offendersOf(rows, /^tests(\/|$)/)).toEqual([]);
+  });
+
+  it('shipped code (core/, sidecar/, site/, scripts/) imports no developer tool of tools/', async () => {
+    const rows = await resolvedImports(['core', 'sidecar', 'site', 'scripts']);
+    expect(offendersOf(rows, /^tools(\/|$)/)).toEqual([]);
+  });
+
+  it('scripts/ holds the shipped commands and tools/ the developer tools, under the same npm run names', async () => {
+    const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const folderOf = (name: string) => /^node (\w+)\//.exec(scripts[name] ?? '')?.[1];
+    for (const name of ['start', 'build', 'publish', 'import', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
+    for (const name of ['bench', 'generate', 'eval', 'train', 'screenshots']) expect(folderOf(name), name).toBe('tools');
   });
 });
 

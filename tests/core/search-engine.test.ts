@@ -9,9 +9,9 @@ import {
   searchReviews,
   type ReviewIndex,
 } from '../../core/search/index.ts';
-import { BOUNDARY_TEXT_HEAD, BOUNDARY_TITLE_TAIL, createEdgeReviews, FAR_NEEDLE } from '../fixtures/search/edge-reviews.ts';
-import { createRandom, type Random } from '../fixtures/search/random.ts';
-import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
+import { BOUNDARY_TEXT_HEAD, BOUNDARY_TITLE_TAIL, createEdgeReviews, FAR_NEEDLE } from '../../tools/fixtures/search/edge-reviews.ts';
+import { createRandom, type Random } from '../../tools/fixtures/search/random.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../../tools/fixtures/search/synthetic-reviews.ts';
 
 /** A search as a client sends it: the published input type of the filters. */
 type Input = SearchQueryInput;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorIssue } from '../../core/schemas/errors.ts';
 import { createReviewIndex, parseSearchParams, resolveSearchQuery, SEARCH_PARAMETERS } from '../../core/search/index.ts';
-import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../fixtures/search/synthetic-reviews.ts';
+import { createSyntheticBusiness, createSyntheticReviews, SYNTHETIC_ASPECTS } from '../../tools/fixtures/search/synthetic-reviews.ts';
 
 const business = createSyntheticBusiness();
 const index = createReviewIndex(createSyntheticReviews({ count: 50, seed: 3 }, business), business, { aspects: SYNTHETIC_ASPECTS });

@@ -21,7 +21,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { findFreePort } from '../../scripts/lib/free-port.ts';
+import { findFreePort } from '../../tools/lib/free-port.ts';
 
 export type TestPostgres = { ok: true; url: string; source: 'DATABASE_URL' | 'embedded'; stop(): Promise<void> } | { ok: false; problem: string };
 

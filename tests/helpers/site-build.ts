@@ -6,7 +6,7 @@ import { buildSite } from '../../scripts/build.ts';
 import type { Manifest } from '../../core/publishing/manifest.ts';
 
 export const SMALL_CONTENT = path.resolve('tests/fixtures/content-small');
-export const DEMO_CONTENT = path.resolve('content');
+export const DEMO_CONTENT = path.resolve('examples/demo');
 
 export async function buildTestSite(options: { contentDir?: string; publicUrl?: string; outDir?: string } = {}) {
   const outDir = options.outDir ?? path.join(await mkdtemp(path.join(tmpdir(), 'reviews-build-')), 'dist');

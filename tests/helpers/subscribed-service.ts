@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { createServiceUrls } from '../../core/urls.ts';
 import { startSubscriber } from '../websub/subscriber.ts';
-import { createTestCa } from './https-ca.ts';
+import { createTestCa } from '../../tools/lib/https-ca.ts';
 import { startTestSidecar } from './sidecar.ts';
 import { buildTestSite } from './site-build.ts';
 

@@ -76,7 +76,7 @@ describe('analyzeReview', () => {
   });
 
   it('follows an owner who adds an aspect and domain words to the aspect set', () => {
-    const config = AspectConfigSchema.parse(readJson('content/aspects.json'));
+    const config = AspectConfigSchema.parse(readJson('core/insights/default-aspects.json'));
     config.aspects.push({
       id: 'warranty',
       label: 'Warranty',
@@ -98,7 +98,7 @@ describe('analyzeReview', () => {
   });
 
   it('keeps a rated review to the rules for an aspect the learned layer has no weights for', () => {
-    const config = AspectConfigSchema.parse(readJson('content/aspects.json'));
+    const config = AspectConfigSchema.parse(readJson('core/insights/default-aspects.json'));
     config.aspects.push({ id: 'warranty', label: 'Warranty', terms: ['warranty'], weak_terms: [], opinions: { void: -2 } });
     const edited = compileAspectModel(config);
     expect(polaritiesOf(analyzeReview('They said the warranty was void.', edited, 5))).toMatchObject({ warranty: 'negative' });

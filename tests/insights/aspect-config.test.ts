@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAspectModel } from '../../core/insights/aspect-model.ts';
 import { readInsightsContent } from '../../core/insights/insights-content-fs.ts';
+import { DEFAULT_ASPECTS_FILE } from '../../core/content/load-content.ts';
 import { readJson } from './load-fixtures.ts';
 
 const REQUIRED_ASPECTS = [
@@ -12,8 +13,8 @@ const REQUIRED_ASPECTS = [
 ];
 
 describe('parseAspectModel', () => {
-  it('accepts the shipped content/aspects.json with the ten home-services aspects', () => {
-    const parsed = parseAspectModel(readJson('content/aspects.json'));
+  it('accepts the shipped core/insights/default-aspects.json with the ten home-services aspects', () => {
+    const parsed = parseAspectModel(readJson('core/insights/default-aspects.json'));
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.model.aspects.map((a) => a.id)).toEqual(REQUIRED_ASPECTS);
   });
@@ -73,8 +74,8 @@ describe('readInsightsContent', () => {
     expect(result.content.editorial).toEqual({ faq: { entries: [], hide: [] }, summary: {} });
   });
 
-  it('reads the shipped editor files of content/insights', async () => {
-    const result = await readInsightsContent('content');
+  it('reads the shipped editor files of the demo (examples/demo/insights)', async () => {
+    const result = await readInsightsContent('examples/demo', { fallbackAspectsFile: DEFAULT_ASPECTS_FILE });
     expect(result.ok).toBe(true);
   });
 
@@ -84,7 +85,7 @@ describe('readInsightsContent', () => {
       ok: false,
       issues: [expect.objectContaining({ path: ['aspects.json'], message: 'is missing' })],
     });
-    const withFallback = await readInsightsContent(dir, { fallbackAspectsFile: 'content/aspects.json' });
+    const withFallback = await readInsightsContent(dir, { fallbackAspectsFile: 'core/insights/default-aspects.json' });
     expect(withFallback.ok).toBe(true);
   });
 

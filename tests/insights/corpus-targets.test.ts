@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyzePublishedReview } from '../../core/insights/analyze-review.ts';
 import { evaluateReviews } from '../../core/insights/evaluate-reviews.ts';
-import { loadCorpusSplit } from '../fixtures/insights-corpus/load-corpus.ts';
-import { CORPUS_SPLITS } from '../fixtures/insights-corpus/split.ts';
-import { CORPUS_TARGETS } from '../fixtures/insights-corpus/targets.ts';
+import { loadCorpusSplit } from '../../tools/insights-corpus/load-corpus.ts';
+import { CORPUS_SPLITS } from '../../tools/insights-corpus/split.ts';
+import { CORPUS_TARGETS } from '../../tools/insights-corpus/targets.ts';
 import { loadDefaultModel } from './load-fixtures.ts';
 
 const model = loadDefaultModel();

@@ -8,7 +8,7 @@ import { loadContent } from '../../core/content/load-content.ts';
 import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 
-const loaded = await loadContent(join(import.meta.dirname, '..', '..', 'content'));
+const loaded = await loadContent(join(import.meta.dirname, '..', '..', 'examples', 'demo'));
 if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
 const { reviews } = buildReviewsDataset(loaded.value, createServiceUrls('https://reviews.example.com'));
 const containing = (words: string) => reviews.filter((r) => r.text.includes(words));

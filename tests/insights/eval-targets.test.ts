@@ -3,7 +3,7 @@ import { EvalSetSchema, evaluateModel } from '../../core/insights/evaluate.ts';
 import { loadDefaultModel, readJson } from './load-fixtures.ts';
 
 const model = loadDefaultModel();
-const readSet = (name: string) => EvalSetSchema.parse(readJson(`tests/fixtures/insights-eval/sentences-${name}.json`));
+const readSet = (name: string) => EvalSetSchema.parse(readJson(`tools/insights-eval/sentences-${name}.json`));
 const dev = readSet('dev');
 const heldOut = [...readSet('test'), ...readSet('test2')];
 

@@ -5,6 +5,8 @@ import { parseAspectModel, withTechnicians } from '../../core/insights/aspect-mo
 import type { AspectModel } from '../../core/insights/aspect-model.ts';
 import type { InsightsReview } from '../../core/insights/analyzed-review.ts';
 import type { BusinessEntities } from '../../core/insights/entity-insights.ts';
+import { DEFAULT_ASPECTS_FILE } from '../../core/content/load-content.ts';
+import { loadCorpusTechnicians } from '../../tools/insights-corpus/load-corpus.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -12,12 +14,11 @@ export function readJson(relativePath: string): unknown {
   return JSON.parse(readFileSync(join(root, relativePath), 'utf8'));
 }
 
-/** The shipped aspect set, knowing the technicians of content/business.json, as the build loads it. */
+/** The shipped aspect set, knowing the technicians the insights corpus names, as the build loads it. */
 export function loadDefaultModel(): AspectModel {
-  const parsed = parseAspectModel(readJson('content/aspects.json'));
-  if (!parsed.ok) throw new Error(`content/aspects.json: ${JSON.stringify(parsed.issues)}`);
-  const business = readJson('content/business.json') as { technicians: { name: string; aliases?: string[] }[] };
-  return withTechnicians(parsed.model, business.technicians);
+  const parsed = parseAspectModel(JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8')));
+  if (!parsed.ok) throw new Error(`${DEFAULT_ASPECTS_FILE}: ${JSON.stringify(parsed.issues)}`);
+  return withTechnicians(parsed.model, loadCorpusTechnicians());
 }
 
 export function loadFixtureReviews(): InsightsReview[] {

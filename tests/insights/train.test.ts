@@ -13,7 +13,7 @@ describe('npm run train', () => {
     const dir = await mkdtemp(join(tmpdir(), 'train-insights-'));
     try {
       const out = join(dir, 'weights.json');
-      await run(process.execPath, [join(ROOT, 'scripts/train-insights.ts'), '--out', out], { cwd: ROOT });
+      await run(process.execPath, [join(ROOT, 'tools/train-insights.ts'), '--out', out], { cwd: ROOT });
       const committed = await readFile(join(ROOT, 'core/insights/learned-weights.json'), 'utf8');
       // Compared as text, not parsed: the promise is the same bytes.
       expect((await readFile(out, 'utf8')) === committed, 'learned-weights.json is stale: run npm run train').toBe(true);

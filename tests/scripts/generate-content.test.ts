@@ -10,7 +10,7 @@ import type { BusinessContent, ReviewContent } from '../../core/schemas/content.
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCRIPT = join(ROOT, 'scripts/generate-content.ts');
+const SCRIPT = join(ROOT, 'tools/generate-content.ts');
 
 function generate(...args: string[]) {
   return run(process.execPath, [SCRIPT, ...args], { cwd: ROOT });
@@ -72,8 +72,8 @@ describe('generate-content', () => {
     for (const [path, raw] of content.files) expect(again.get(path), path).toBe(raw);
   });
 
-  it('matches the committed content/ exactly (regenerate with npm run generate, never edit by hand)', async () => {
-    const committed = await readOwnedFiles(join(ROOT, 'content'));
+  it('matches the committed examples/demo/ exactly (regenerate with npm run generate, never edit by hand)', async () => {
+    const committed = await readOwnedFiles(join(ROOT, 'examples/demo'));
     expect([...committed.keys()]).toEqual([...content.files.keys()]);
     for (const [path, raw] of content.files) expect(committed.get(path), path).toBe(raw);
   });
@@ -239,6 +239,6 @@ describe('generate-content', () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain('usage: node scripts/generate-content.ts');
+    expect(failure?.stderr).toContain('usage: node tools/generate-content.ts');
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { findFreePort } from '../../scripts/lib/free-port.ts';
+import { findFreePort } from '../../tools/lib/free-port.ts';
 
 const PUBLIC = 'https://reviews.example.org';
 const urls = createServiceUrls(PUBLIC);

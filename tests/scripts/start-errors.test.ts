@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { findFreePort } from '../../scripts/lib/free-port.ts';
+import { findFreePort } from '../../tools/lib/free-port.ts';
 
 let port = 0;
 let env: Record<string, string> = {};

@@ -11,7 +11,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
-import { createRandom, type Random } from '../fixtures/search/random.ts';
+import { createRandom, type Random } from '../../tools/fixtures/search/random.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const REQUESTS = 3_000;

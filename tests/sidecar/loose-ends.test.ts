@@ -11,7 +11,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../../tools/lib/browser.ts';
 import { header, rawRequest } from '../helpers/http.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../core/publishing/manifest.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../../tools/lib/browser.ts';
 import { buildTestSite, DEMO_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 

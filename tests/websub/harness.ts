@@ -18,7 +18,7 @@ import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
 import type { Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { TestCa } from '../helpers/https-ca.ts';
+import type { TestCa } from '../../tools/lib/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
 
 const defaults = parseConfig({});

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKeyOf } from '../../sidecar/http/client-address.ts';
 import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 

@@ -12,12 +12,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
-import type { RecordedRequest } from '../helpers/https-ca.ts';
+import type { RecordedRequest } from '../../tools/lib/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { waitUntil } from './harness.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
-import { findFreePort } from '../../scripts/lib/free-port.ts';
+import { findFreePort } from '../../tools/lib/free-port.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);

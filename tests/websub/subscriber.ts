@@ -4,7 +4,7 @@
  * can be told to misbehave (wrong body, error status, slowness) to drive the hub's state table.
  */
 import type { ServerResponse } from 'node:http';
-import { startHttpsCallbackServer, type HttpsCallbackServer, type RecordedRequest, type TestCa } from '../helpers/https-ca.ts';
+import { startHttpsCallbackServer, type HttpsCallbackServer, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
 
 export type CallbackBehaviour = {
   /** How to answer verification GETs: echo the challenge (default), echo something else, or a status. */

@@ -4,7 +4,7 @@
  * first hooks, so the file's own `beforeAll` can use both; closed and removed after the file.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 export type TestSubscriber = { readonly ca: TestCa; readonly sub: Subscriber };

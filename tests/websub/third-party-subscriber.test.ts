@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import pubsubhubbub, { type FeedEvent, type SubscriptionEvent } from 'pubsubhubbub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startHubHarness, waitUntil, type HubHarness } from './harness.ts';
 
 let ca: TestCa;

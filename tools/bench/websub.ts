@@ -1,0 +1,283 @@
+/**
+ * WebSub fan-out benchmark (issue 4 item 8): the time from a publish until 1,000 and 10,000 HTTPS
+ * subscribers on loopback have the new content, the deliveries per second that makes, and the peak
+ * memory of the service while it fans out, with the hub's state in SQLite and in PostgreSQL.
+ *
+ * - The service is the real sidecar (startSidecar) in a child process, on a build of the demo content,
+ *   trusting a CA made for the run through NODE_EXTRA_CA_CERTS, as a deployment would.
+ * - Every subscriber is a distinct callback path (each with a secret, so each delivery is signed) on one
+ *   HTTPS server in this process. One host would be held to the callback client's 8 requests per host, so
+ *   the per-host limit is raised to the overall one (64); everything else is the service's defaults.
+ * - Subscriptions are written to the store before the service starts (the hub admits 30 subscribe
+ *   requests per client address and then one a second), together with the current topic content, so
+ *   the start notifies nobody.
+ * - "Publish" is what `npm run publish` does once the build is made: the new build is swapped in with two
+ *   renames and the hub gets a `hub.mode=publish` ping. The clock runs from the ping until every
+ *   subscriber has received the new feed, byte for byte. Peak memory is the child's VmHWM, reset
+ *   (/proc/<pid>/clear_refs) just before the ping.
+ *
+ * Runnable alone: `npm exec -- node tools/bench/websub.ts`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createServiceUrls, PATHS } from '../../core/urls.ts';
+import { parseConfig } from '../../core/config.ts';
+import { startSidecar } from '../../sidecar/server.ts';
+import { createPostgresHubStore, createSqliteHubStore, type HubStore } from '../../sidecar/websub/index.ts';
+import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
+// The same throwaway CA the tests use (made with node:crypto at run time): nothing private is kept.
+import { createTestCa } from '../lib/https-ca.ts';
+import { buildSite } from '../../scripts/build.ts';
+import type { BenchRow } from './types.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PUBLIC_URL = 'https://reviews.example.com';
+const SIZES = [1_000, 10_000];
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const FAN_OUT_TIMEOUT_MS = 180_000;
+const PER_HOST = 64;
+
+type StoreSetup = { kind: 'sqlite'; dataDir: string } | { kind: 'postgres'; connectionString: string; schema: string };
+type ServeSetup = { distDir: string; store: StoreSetup };
+type ChildMessage = { type: 'ready'; url: string };
+
+// ---- the service (child process) -------------------------------------------------------------
+
+async function serve(setup: ServeSetup): Promise<void> {
+  const parsed = parseConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL,
+    DIST_DIR: setup.distDir,
+    DATA_DIR: setup.store.kind === 'sqlite' ? setup.store.dataDir : path.join(setup.distDir, '..', 'unused-data'),
+    LOG_LEVEL: 'warn',
+    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+  });
+  if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
+  const hubStore = setup.store.kind === 'postgres' ? await openStore(setup.store) : undefined;
+  const sidecar = await startSidecar(parsed.config, { hubStore, callbackClient: { maxConcurrencyPerHost: PER_HOST } });
+  process.send!({ type: 'ready', url: sidecar.url } satisfies ChildMessage);
+  process.on('message', async () => {
+    await sidecar.close();
+    await hubStore?.close();
+    process.exit(0);
+  });
+}
+
+// ---- the subscribers and the clock (this process) --------------------------------------------
+
+async function openStore(store: StoreSetup): Promise<HubStore> {
+  return store.kind === 'sqlite'
+    ? createSqliteHubStore({ dataDir: store.dataDir })
+    : createPostgresHubStore({ connectionString: store.connectionString, schema: store.schema });
+}
+
+/** One HTTPS server for every subscriber: counts the distinct callback paths that received `expected`. */
+async function startSubscribers(tls: { key: string; cert: string }) {
+  let expected: Buffer = Buffer.alloc(0);
+  let reached = new Set<string>();
+  let wrong = 0;
+  let total = 0;
+  let target = Infinity;
+  let onDone: (() => void) | undefined;
+  const server = createServer({ ...tls, keepAliveTimeout: 30_000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      total += 1;
+      if (Buffer.concat(chunks).equals(expected)) reached.add(req.url ?? '');
+      else wrong += 1;
+      res.writeHead(204).end();
+      if (reached.size >= target) onDone?.();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    /** Resolves once `count` distinct paths received `body`. */
+    expect(body: Buffer, count: number) {
+      expected = body;
+      reached = new Set();
+      wrong = 0;
+      total = 0;
+      target = count;
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`only ${reached.size} of ${count} subscribers reached in ${FAN_OUT_TIMEOUT_MS / 1000} s`)), FAN_OUT_TIMEOUT_MS);
+        onDone = () => {
+          clearTimeout(timer);
+          onDone = undefined;
+          resolve();
+        };
+      });
+    },
+    counts: () => ({ reached: reached.size, wrong, total }),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** The topics' current content and N subscriptions to the Atom feed, written before the service starts. */
+async function seedStore(store: StoreSetup, distDir: string, callbackOrigin: string, count: number) {
+  const hub = await openStore(store);
+  const urls = createServiceUrls(PUBLIC_URL);
+  const manifest = JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
+  for (const topic of urls.topics()) {
+    const entry = manifest.files[new URL(topic).pathname];
+    const body = await readFile(path.join(distDir, entry.file));
+    const hash = createHash('sha256').update(body).digest('hex');
+    await hub.recordTopicContent({ topic, hash, contentType: entry.type, body }, Date.now());
+  }
+  const now = Date.now();
+  const save = (i: number) =>
+    hub.saveSubscription(
+      { topic: urls.feedXml, callback: `${callbackOrigin}/cb/${i}`, secret: `secret-${i}`, leaseSeconds: 864_000, expiresAt: now + 864_000_000 },
+      now,
+    );
+  for (let i = 0; i < count; i += 10) await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => save(i + j)));
+  await hub.close();
+}
+
+function startService(setup: ServeSetup, caFile: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(import.meta.filename, ['--serve', JSON.stringify(setup)], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (m: ChildMessage) => resolve({ child, url: m.url }));
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
+  });
+}
+
+async function stopService(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.send({ type: 'stop' });
+  });
+}
+
+/** Resident memory of a process in MB: now (`VmRSS`) or its peak since the last reset (`VmHWM`). */
+async function readRssMb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024;
+}
+
+/** Two renames on one file system, as scripts/build.ts swaps a build in. */
+async function swapIn(from: string, distDir: string) {
+  const staging = `${distDir}-staging`;
+  await cp(from, staging, { recursive: true });
+  await rename(distDir, `${distDir}-retired`);
+  await rename(staging, distDir);
+}
+
+async function isPostgresUp(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const ca = createTestCa();
+  const work = await mkdtemp(path.join(tmpdir(), 'bench-websub-'));
+  const subscribers = await startSubscribers(ca.issue(['127.0.0.1']));
+  try {
+    // Two builds of the demo content; the second has one more review, so the Atom feed changes.
+    const contentDir = path.join(work, 'content');
+    await cp(path.join(ROOT, 'examples/demo'), contentDir, { recursive: true });
+    const v1 = path.join(work, 'v1', 'dist');
+    const v2 = path.join(work, 'v2', 'dist');
+    await buildOrThrow(contentDir, v1);
+    const extra = path.join(contentDir, 'reviews', 'bench-extra.json');
+    await writeFile(extra, JSON.stringify([{ id: 'bench-new', rating: 5, date: '2099-01-01', text: 'Just published.', author: 'Bench', verified: true }]));
+    await buildOrThrow(contentDir, v2);
+    const newFeed = await readFile(path.join(v2, PATHS.feedXml.slice(1)));
+
+    const stores: { label: string; setup: (runDir: string) => StoreSetup; cleanup: (s: StoreSetup) => Promise<void> }[] = [
+      { label: 'SQLite', setup: (runDir) => ({ kind: 'sqlite', dataDir: path.join(runDir, 'data') }), cleanup: async () => {} },
+    ];
+    if (await isPostgresUp()) {
+      stores.push({
+        label: 'PostgreSQL',
+        setup: () => ({ kind: 'postgres', connectionString: DATABASE_URL, schema: `bench_websub_${randomBytes(4).toString('hex')}` }),
+        cleanup: (s) => (s.kind === 'postgres' ? dropPostgresSchema(s.connectionString, s.schema) : Promise.resolve()),
+      });
+    } else {
+      console.error(`  PostgreSQL is not reachable at ${DATABASE_URL}: its rows are left out`);
+    }
+
+    for (const store of stores) {
+      for (const count of SIZES) {
+        const runDir = await mkdtemp(path.join(work, 'run-'));
+        const distDir = path.join(runDir, 'dist');
+        await cp(v1, distDir, { recursive: true });
+        const storeSetup = store.setup(runDir);
+        try {
+          await seedStore(storeSetup, distDir, subscribers.origin, count);
+          const service = await startService({ distDir, store: storeSetup }, ca.certFile);
+          try {
+            const pid = service.child.pid!;
+            const rssBeforeMb = await readRssMb(pid, 'VmRSS');
+            await writeFile(`/proc/${pid}/clear_refs`, '5');
+            const delivered = subscribers.expect(newFeed, count);
+            await swapIn(v2, distDir);
+            const started = performance.now();
+            const ping = await fetch(`${service.url}${PATHS.hub}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': createServiceUrls(PUBLIC_URL).feedXml }).toString(),
+            });
+            if (ping.status !== 202) throw new Error(`the publish ping got ${ping.status}: ${await ping.text()}`);
+            await delivered;
+            const seconds = (performance.now() - started) / 1000;
+            const peakMb = await readRssMb(pid, 'VmHWM');
+            const { wrong, total } = subscribers.counts();
+            if (wrong > 0 || total !== count) console.error(`  ${store.label} ${count}: ${total} notifications, ${wrong} not the new feed`);
+            const what = `websub ${count.toLocaleString('en-US')} subscribers, ${store.label}`;
+            rows.push({ name: `${what}: publish → all have the new feed`, value: seconds, unit: 's' });
+            rows.push({ name: `${what}: deliveries per second`, value: count / seconds, unit: '/s' });
+            rows.push({ name: `${what}: service peak RSS during fan-out`, value: peakMb, unit: 'MB' });
+            rows.push({ name: `${what}: service RSS before the publish`, value: rssBeforeMb, unit: 'MB' });
+          } finally {
+            await stopService(service.child);
+          }
+        } finally {
+          await store.cleanup(storeSetup);
+          await rm(runDir, { recursive: true, force: true });
+        }
+      }
+    }
+  } finally {
+    await subscribers.close();
+    ca.remove();
+    await rm(work, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function buildOrThrow(contentDir: string, outDir: string) {
+  const built = await buildSite({ contentDir, publicUrl: PUBLIC_URL, outDir });
+  if (!built.ok) throw new Error(built.message);
+}
+
+if (process.argv[2] === '--serve') {
+  await serve(JSON.parse(process.argv[3]!) as ServeSetup);
+} else if (import.meta.main) {
+  console.table(await run());
+}

@@ -1,0 +1,149 @@
+/**
+ * `npm run eval`: accuracy of the insights analyzer.
+ *
+ * 1. The realistic review corpus (tools/insights-corpus/), per split: train and dev (tuned on)
+ *    and the held-out test split (never tuned on), with the star baseline on the same pairs and the
+ *    targets of tests/insights/corpus-targets.test.ts.
+ * 2. The 408 hand-labelled sentences (tools/insights-eval/), beside whole-sentence AFINN.
+ *
+ * Options: `--errors train|dev` lists every miss of that split (never of test: its reviews are not
+ * looked at while tuning); `--json FILE` also writes the reports as JSON.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeReview, getAnalysisText } from '../core/insights/analyze-review.ts';
+import { parseAspectModel, withTechnicians } from '../core/insights/aspect-model.ts';
+import type { AspectModel } from '../core/insights/aspect-model.ts';
+import { EvalSetSchema, evaluateModel, POLARITIES } from '../core/insights/evaluate.ts';
+import type { EvalReport, EvalSentence, PolarityMetrics } from '../core/insights/evaluate.ts';
+import { evaluateReviews } from '../core/insights/evaluate-reviews.ts';
+import type { ReviewEvalReport } from '../core/insights/evaluate-reviews.ts';
+import { CORPUS_TARGETS, checkCorpusTargets } from './insights-corpus/targets.ts';
+import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
+import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
+import { CORPUS_SPLITS } from './insights-corpus/split.ts';
+import type { CorpusSplit } from './insights-corpus/split.ts';
+
+const root = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const errorsOf = args.includes('--errors') ? args[args.indexOf('--errors') + 1] : undefined;
+if (errorsOf !== undefined && errorsOf !== 'train' && errorsOf !== 'dev') {
+  console.error('--errors takes train or dev: the test split is scored, never read');
+  process.exit(2);
+}
+
+const parsedModel = parseAspectModel(JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8')));
+if (!parsedModel.ok) {
+  console.error(`${DEFAULT_ASPECTS_FILE} is invalid:`);
+  for (const issue of parsedModel.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`);
+  process.exit(1);
+}
+const model = withTechnicians(parsedModel.model, loadCorpusTechnicians());
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const f3 = (x: number) => x.toFixed(3);
+
+const corpus: Record<string, ReviewEvalReport> = {};
+for (const split of CORPUS_SPLITS) {
+  const reviews = loadCorpusSplit(split);
+  const report = evaluateReviews(reviews, (review) => analyzeCorpusReview(review, model));
+  corpus[split] = report;
+  printCorpusReport(split, report);
+  if (split === errorsOf) printErrors(report, reviews);
+}
+const test = corpus.test;
+if (test !== undefined) {
+  console.log('\n== targets on the held-out test split ==');
+  for (const check of checkCorpusTargets(test)) {
+    console.log(`  ${check.ok ? 'met    ' : 'NOT MET'}  ${check.name.padEnd(52)} ${check.actual}`);
+  }
+}
+
+const sentences = evaluateSentenceSets(model);
+for (const [name, report] of Object.entries(sentences)) printSentenceReport(name, report);
+
+const jsonPath = args[args.indexOf('--json') + 1];
+if (args.includes('--json') && jsonPath !== undefined) {
+  const strip = <T extends { errors: unknown }>(r: T) => ({ ...r, errors: undefined });
+  const out = { corpus: Object.fromEntries(Object.entries(corpus).map(([k, r]) => [k, strip(r)])), targets: CORPUS_TARGETS, sentences };
+  writeFileSync(jsonPath, JSON.stringify(out, null, 2) + '\n');
+}
+
+function analyzeCorpusReview(review: { title: string | null; text: string; rating: number }, aspectModel: AspectModel) {
+  return analyzeReview(getAnalysisText(review), aspectModel, review.rating);
+}
+
+function printCorpusReport(split: CorpusSplit, r: ReviewEvalReport) {
+  const role = split === 'test' ? 'held out, never tuned on' : 'tuned on';
+  console.log(`\n== corpus ${split} (${role}): ${r.reviews} reviews, ${r.labels} labelled aspects ==`);
+  const d = r.detection;
+  console.log(
+    `aspect detection   precision ${pct(d.precision)}  recall ${pct(d.recall)}  F1 ${f3(d.f1)}` +
+      `  (${d.true_positives} of ${d.labels} found, ${d.detected} detected)`,
+  );
+  console.log(`every aspect and polarity right: ${pct(r.exact_reviews)} of reviews`);
+  console.log(`reviews with a labelled complaint given a negative aspect: ${pct(r.complaints_flagged)}`);
+  console.log(`polarity on the ${r.system.pairs} detected labelled aspects:`);
+  printPolarityTable([
+    ['analyzer', r.system],
+    ['star baseline (4-5 +, 3 =, 1-2 -)', r.star_baseline],
+  ]);
+  console.log('  confusion (rows: labelled, columns: analyzer | star baseline):');
+  console.log(`    ${''.padEnd(9)} ${POLARITIES.map((p) => p.slice(0, 3).padStart(5)).join('')}   | ${POLARITIES.map((p) => p.slice(0, 3).padStart(5)).join('')}`);
+  for (const expected of POLARITIES) {
+    const row = (m: PolarityMetrics) => POLARITIES.map((p) => String(m.confusion[expected][p]).padStart(5)).join('');
+    console.log(`    ${expected.padEnd(9)} ${row(r.system)}   | ${row(r.star_baseline)}`);
+  }
+  if (split === 'test') return;
+  console.log('  by aspect: precision / recall / polarity accuracy');
+  for (const a of r.by_aspect) {
+    console.log(`    ${a.aspect.padEnd(16)} ${pct(a.precision).padStart(6)} / ${pct(a.recall).padStart(6)} / ${pct(a.polarity_accuracy).padStart(6)}  (${a.labels} labelled)`);
+  }
+}
+
+function printPolarityTable(rows: [string, PolarityMetrics][]) {
+  console.log('  method                              accuracy  macro-F1   F1 pos  F1 neu  F1 neg');
+  for (const [label, m] of rows) {
+    const c = m.classes;
+    console.log(
+      `  ${label.padEnd(34)}  ${pct(m.accuracy).padStart(7)}  ${f3(m.macro_f1).padStart(8)}  ${f3(c.positive.f1).padStart(7)} ${f3(c.neutral.f1).padStart(7)} ${f3(c.negative.f1).padStart(7)}`,
+    );
+  }
+}
+
+function printErrors(report: ReviewEvalReport, reviews: { id: string; rating: number; title: string | null; text: string }[]) {
+  const byId = new Map(reviews.map((r) => [r.id, r]));
+  console.log(`\nmisses (${report.errors.length}):`);
+  for (const e of report.errors) {
+    const review = byId.get(e.id);
+    const text = review === undefined ? '' : getAnalysisText(review).replaceAll('\n', ' / ');
+    console.log(`  ${e.id} ${review?.rating}★ ${e.aspect}: expected ${e.expected}, got ${e.predicted} — ${text}`);
+  }
+}
+
+function evaluateSentenceSets(aspectModel: AspectModel): Record<string, EvalReport> {
+  const fixtures = join(root, 'tools/insights-eval');
+  const readSet = (name: string): EvalSentence[] =>
+    EvalSetSchema.parse(JSON.parse(readFileSync(join(fixtures, `sentences-${name}.json`), 'utf8')));
+  const dev = readSet('dev');
+  const heldOut = [...readSet('test'), ...readSet('test2')];
+  return {
+    'sentences dev (tuned on)': evaluateModel(dev, aspectModel),
+    'sentences held out (test + test2, never tuned on)': evaluateModel(heldOut, aspectModel),
+    'sentences all': evaluateModel([...dev, ...heldOut], aspectModel),
+  };
+}
+
+function printSentenceReport(name: string, r: EvalReport) {
+  console.log(`\n== ${name}: ${r.sentences} sentences, ${r.labels} labelled aspects ==`);
+  console.log(
+    `aspect detection   precision ${pct(r.detection.precision)}  recall ${pct(r.detection.recall)}  F1 ${f3(r.detection.f1)}` +
+      `  (${r.detection.true_positives} of ${r.labels} found, ${r.detection.detected} detected)`,
+  );
+  console.log(`aspect polarity on the ${r.system.pairs} detected labelled aspects:`);
+  printPolarityTable([
+    ['aspect-scoped (this system)', r.system],
+    ['whole-sentence AFINN (baseline)', r.baseline],
+    ['always positive', r.always_positive],
+  ]);
+}
