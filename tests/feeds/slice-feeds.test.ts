@@ -19,7 +19,7 @@ import type { PublishedReview } from '../../core/schemas/published.ts';
 import { createServiceUrls, sliceFeedPath } from '../../core/urls.ts';
 import type { RunningSidecar } from '../../sidecar/server.ts';
 import { validateAtom } from '../helpers/atom-validate.ts';
-import { createTestCa, type TestCa } from '../helpers/https-ca.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startSubscriber, type Subscriber } from '../websub/subscriber.ts';
