@@ -24,7 +24,7 @@ describe('deploy/systemd/reviews.service', () => {
     expect(settings.get('Restart')).toBe('on-failure');
     expect(settings.get('NoNewPrivileges')).toBe('yes');
     expect(settings.get('ProtectSystem')).toBe('strict');
-    expect(settings.get('ReadWritePaths')).toBe('/var/lib/reviews /opt/reviews/node_modules/.cache');
+    expect(settings.get('ReadWritePaths')).toBe('/var/lib/reviews /opt/reviews/node_modules/.cache /opt/reviews/.astro');
     expect(settings.get('Environment')).toBe('DATA_DIR=/var/lib/reviews/data DIST_DIR=/var/lib/reviews/build/dist');
     expect(settings.get('User')).not.toBe('root');
   });
