@@ -100,6 +100,9 @@ export const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ACCESS_LOG: BooleanFromEnv.default(true),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -154,6 +157,15 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       rateLimit: e.MCP_RATE_LIMIT,
     },
     logLevel: e.LOG_LEVEL,
+    /** One `request` log line per request (at level info). */
+    accessLog: e.ACCESS_LOG,
+    /** `/metrics` answers requests bearing this token; without one, only clients on loopback (as TRUST_PROXY tells). */
+    metricsToken: e.METRICS_TOKEN,
+    /**
+     * On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are
+     * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
+     */
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   };
 });
 

@@ -33,6 +33,9 @@ describe('parseConfig', () => {
       connections: { max: 10_000, perAddress: 256 },
       mcp: { sessionSecret: undefined, allowedOrigins: [], rateLimit: { capacity: 120, refillPerSecond: 20 } },
       logLevel: 'info',
+      accessLog: true,
+      metricsToken: undefined,
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -58,6 +61,9 @@ describe('parseConfig', () => {
       MAX_CONNECTIONS: '900',
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       LOG_LEVEL: 'warn',
+      ACCESS_LOG: 'false',
+      METRICS_TOKEN: 'a-token-of-16-chars',
+      SHUTDOWN_TIMEOUT_SECONDS: '30',
     });
     expect(config).toEqual({
       port: 8080,
@@ -80,6 +86,9 @@ describe('parseConfig', () => {
       connections: { max: 900, perAddress: 0 },
       mcp: { sessionSecret: 'a-secret-of-16-chars', allowedOrigins: ['http://a.example', 'http://b.example'], rateLimit: { capacity: 60, refillPerSecond: 10 } },
       logLevel: 'warn',
+      accessLog: false,
+      metricsToken: 'a-token-of-16-chars',
+      shutdownTimeoutMs: 30_000,
     });
   });
 
