@@ -81,6 +81,7 @@ export const EnvSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   DATA_DIR: z.string().min(1).default('.data'),
   DIST_DIR: z.string().min(1).default('dist'),
+  BUILD_CHECK_INTERVAL_MS: WholeNumber(100).default(2_000),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -118,6 +119,11 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /**
+     * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
+     * watch and the publish ping: the longest a build swapped in without a ping waits to be served.
+     */
+    buildCheckIntervalMs: e.BUILD_CHECK_INTERVAL_MS,
     databaseUrl: e.DATABASE_URL,
     /** Express's `trust proxy`: which proxies' `X-Forwarded-For` decides a client's address (rate limits). */
     trustProxy: e.TRUST_PROXY,

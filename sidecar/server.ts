@@ -32,7 +32,7 @@ import {
 } from './websub/index.ts';
 import { describeStoreFailure } from './websub/open-store.ts';
 import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
-import { createHealthRouter } from './routes/health-router.ts';
+import { createHealthRouter, type ReadinessCheck } from './routes/health-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -132,10 +132,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     routers: [
       createSearchRouter({ getBuild }),
       createSinceRouter({ getBuild }),
-      createSearchPageRouter({ getBuild }),
+      createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
         checks: () => [
-          { name: 'build', ok: true, detail: getBuild().id },
+          buildReadiness(builds),
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
           { name: 'process', ok: !shuttingDown, detail: shuttingDown ? 'the service is shutting down' : 'running' },
         ],
@@ -155,6 +155,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // A build swapped in without a ping (a publish killed before its pings, another instance's publish
+  // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
+  builds.watch({
+    intervalMs: config.buildCheckIntervalMs,
+    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, public_url: config.publicUrl, build: builds.current().id });
@@ -168,6 +174,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     hub,
     async close() {
+      builds.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -213,6 +220,15 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
 
 function countConnections(server: Server): Promise<number> {
   return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/** `/readyz`'s build check: the build served, or the newer build on disk that could not be loaded. */
+function buildReadiness(builds: BuildStore): ReadinessCheck {
+  const failed = builds.failure();
+  const served = builds.current().id;
+  if (!failed) return { name: 'build', ok: true, detail: served };
+  const name = failed.id === undefined ? `the build in ${failed.dir}` : `build ${failed.id} (${failed.dir})`;
+  return { name: 'build', ok: false, detail: `${name} could not be loaded: ${failed.message}; still serving build ${served}` };
 }
 
 /** The hub's view of a store that may not be open yet: every call fails fast until it is. */
