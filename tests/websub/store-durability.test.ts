@@ -25,7 +25,7 @@ async function subscribeAll(h: HubHarness, paths: string[], topic: string) {
 }
 
 /** Waits until every path has received a notification whose body contains `marker`; returns the counts. */
-async function waitForEveryone(paths: string[], marker: string, timeoutMs = 15_000) {
+async function waitForEveryone(paths: string[], marker: string, timeoutMs = 30_000) {
   const got = (p: string) => t.sub.notifications(p).filter((r) => r.body.toString().includes(marker)).length;
   await waitUntil(async () => (paths.every((p) => got(p) > 0) ? { value: true } : undefined), timeoutMs);
   return paths.map(got);
@@ -79,7 +79,7 @@ describe('a publish while the store fails is a promise kept', () => {
     } finally {
       await h.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('PostgreSQL cut: the ping gets 503, and every subscriber gets the change once the database is back', async () => {
     assertPostgresUp();
@@ -102,7 +102,7 @@ describe('a publish while the store fails is a promise kept', () => {
       await h.close();
       await proxy.close();
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('two instances on one PostgreSQL: the store is the truth', () => {
@@ -132,7 +132,7 @@ describe('two instances on one PostgreSQL: the store is the truth', () => {
     await a.hub.drained();
     await b.hub.drained();
     expect(reverted).toEqual(paths.map(() => 1));
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('delivery outcomes through a database blip', () => {
@@ -167,5 +167,5 @@ describe('delivery outcomes through a database blip', () => {
       await h.close();
       await proxy.close();
     }
-  }, 60_000);
+  }, 90_000);
 });
