@@ -101,6 +101,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createSinceRouter({ getBuild }),
       createSearchPageRouter({ getBuild }),
       createHealthRouter({
+        publicUrl: config.publicUrl,
         checks: () => [
           { name: 'build', ok: true, detail: getBuild().id },
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
