@@ -1,13 +1,42 @@
+/**
+ * Two test projects:
+ * - `unit` (`npx vitest run --project unit`): pure files with no global set-up, so no PostgreSQL is
+ *   started and no Chromium unpacked; a run takes seconds. A file belongs here when it needs neither a
+ *   database, a browser, a site build nor a running service (tests/core/test-projects.test.ts checks).
+ * - `integration` (`npx vitest run --project integration`): everything else, with tests/global-setup.ts.
+ * `npm test` runs both; `npx vitest run tests/x.test.ts` runs one file in whichever project holds it.
+ */
 import { defineConfig } from 'vitest/config';
+
+/** The unit project's files; every other test file is an integration test. */
+export const UNIT_TESTS = [
+  'tests/core/*.test.ts',
+  'tests/insights/analyze-review.test.ts',
+  'tests/insights/aspect-config.test.ts',
+  'tests/insights/compute-insights.test.ts',
+  'tests/insights/corpus-targets.test.ts',
+  'tests/insights/demo-aspects.test.ts',
+  'tests/insights/eval-targets.test.ts',
+  'tests/import/values.test.ts',
+  'tests/mcp/paging.test.ts',
+  'tests/mcp/rating-summary.test.ts',
+  'tests/sidecar/logs.test.ts',
+  'tests/site/format.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
+      {
+        extends: true,
+        test: { name: 'integration', include: ['tests/**/*.test.ts'], exclude: UNIT_TESTS, globalSetup: ['tests/global-setup.ts'] },
+      },
+    ],
   },
 });

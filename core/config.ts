@@ -108,7 +108,7 @@ export const ConfigSchema = EnvSchema.transform((e) => {
   return {
     port: e.PORT,
     host: e.HOST,
-    /** The `{base_url}`: an origin without a trailing slash, e.g. `https://reviews.example.com`. */
+    /** The `{base_url}`: an origin, and maybe a path, without a trailing slash: `https://reviews.example.com`, `https://example.com/reviews`. */
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     /** Where this machine reaches the running service (a wildcard HOST is reached on loopback), for `npm run publish`. */
     serviceUrl: reachableServiceUrl(e.HOST, e.PORT),
@@ -172,7 +172,10 @@ export function formatConfigProblems(problems: readonly string[]): string {
   return `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`;
 }
 
-/** The interface's `{base_url}` is a single origin: a path, query or fragment is refused. */
+/**
+ * The interface's `{base_url}`: an origin, or an origin and a path when the service lives under the
+ * business's own site (`https://example.com/reviews`); the trailing slash goes, a query or fragment is refused.
+ */
 function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: false; reason: string } {
   let url: URL;
   try {
@@ -181,10 +184,10 @@ function normalizePublicUrl(raw: string): { ok: true; url: string } | { ok: fals
     return { ok: false, reason: 'must be an absolute http(s) URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be http or https' };
-  if (url.pathname !== '/' || url.search || url.hash) {
-    return { ok: false, reason: 'must be an origin only (no path, query or fragment), e.g. https://reviews.example.com' };
+  if (url.search || url.hash || url.username || url.password) {
+    return { ok: false, reason: 'must be an origin and maybe a path (no query, fragment or user), e.g. https://reviews.example.com or https://example.com/reviews' };
   }
-  return { ok: true, url: url.origin };
+  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }
 
 function reachableServiceUrl(host: string, port: number): string {

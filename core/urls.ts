@@ -1,6 +1,9 @@
 /**
  * Every public URL is built here, so HTML, JSON, Atom and JSON Feed can never drift apart.
- * `base` is the `{base_url}` origin without a trailing slash (sidecar/config.ts normalises it).
+ * `base` is the `{base_url}` without a trailing slash (core/config.ts normalises it): an origin, or an
+ * origin and a path (`https://example.com/reviews`) when the service lives under the business's own site.
+ * The paths below are the site's own, under that base; the sidecar strips the base's path from each
+ * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 
@@ -108,8 +111,13 @@ export function searchPagePath(params: Readonly<Record<string, string>> = {}): s
 
 export function createServiceUrls(base: string) {
   const at = (path: string) => `${base}${path}`;
+  const { origin, pathname } = new URL(base);
   return {
     base,
+    /** The scheme, host and port of `base`: what a browser sends as `Origin`. */
+    origin,
+    /** The path of `base`, `''` at the root of its origin, else e.g. `/reviews`. */
+    basePath: pathname === '/' ? '' : pathname,
     home: at(PATHS.home),
     reviewsJson: at(PATHS.reviewsJson),
     insightsJson: at(PATHS.insightsJson),
@@ -123,9 +131,40 @@ export function createServiceUrls(base: string) {
     archive: (month: string) => at(archivePath(month)),
     /** Any site path as an absolute URL (canonical links, the sitemap, Open Graph). */
     absolute: (path: string) => at(path),
+    /** The site path of one of these URLs (`{base}/feed.xml` → `/feed.xml`); undefined for a URL outside `base`. */
+    pathOf: (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined),
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(`${archivePath(review.date.slice(0, 7))}#${review.id}`),
     /** The WebSub topics, all tracking the same data (interface.md "Events"). */
     topics: () => [at(PATHS.feedXml), at(PATHS.feedJson), at(PATHS.reviewsJson)],
   };
+}
+
+/**
+ * A request path as the site knows it, from the path the sidecar received under `basePath` (the
+ * `basePath` of createServiceUrls): `/reviews/feed.xml` → `/feed.xml`; undefined for a path outside
+ * it. With no base path, every path is the site's.
+ */
+export function stripBasePath(requestPath: string, basePath: string): string | undefined {
+  if (basePath === '') return requestPath;
+  return requestPath.startsWith(`${basePath}/`) ? requestPath.slice(basePath.length) : undefined;
+}
+
+/**
+ * The HTML of a page with `basePath` put before each root-relative URL of its `href`, `src`, `action`
+ * and `srcset` attributes, so the site's links (written with the paths above) stay inside the base
+ * path. Protocol-relative (`//host/…`) and absolute URLs are left alone.
+ */
+export function prefixRootRelativeUrls(html: string, basePath: string): string {
+  if (basePath === '') return html;
+  return html.replace(/(\s(?:href|src|action|srcset)=["'])\/(?!\/)/g, `$1${basePath}/`);
+}
+
+/**
+ * The `Location` of the redirect from a slash-less path to its canonical `…/` form, relative to the
+ * request (`/reviews/2024-05` → `./2024-05/`), so it holds under any base path and behind any proxy.
+ */
+export function slashRedirectLocation(canonicalPath: string, query = ''): string {
+  const segment = canonicalPath.slice(0, -1).split('/').pop()!;
+  return `./${segment}/${query}`;
 }

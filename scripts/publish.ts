@@ -42,20 +42,20 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const built = await buildSite(options.build);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
   const { manifest, previous } = built;
-  const topics = createServiceUrls(options.build.publicUrl)
-    .topics()
-    .map((topic): TopicChange => {
-      const path = new URL(topic).pathname;
-      return { topic, path, changed: previous?.files[path]?.etag !== manifest.files[path]?.etag };
-    });
-
-  const hubUrl = `${options.serviceUrl}${PATHS.hub}`;
+  const urls = createServiceUrls(options.build.publicUrl);
+  const topics = urls.topics().map((topic): TopicChange => {
+    const path = urls.pathOf(topic)!;
+    return { topic, path, changed: previous?.files[path]?.etag !== manifest.files[path]?.etag };
+  });
+  // The sidecar serves everything under the public URL's path, on this machine too.
+  const serviceUrl = `${options.serviceUrl}${urls.basePath}`;
+  const hubUrl = `${serviceUrl}${PATHS.hub}`;
   for (const { topic } of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent === 'not-running') return { ok: true, manifest, topics, ms: built.ms, service: 'not-running' };
     if (sent !== 'accepted') return { ok: false, stage: 'notify', message: sent, manifest, topics };
   }
-  const confirmed = await waitUntilServed(options.serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
+  const confirmed = await waitUntilServed(serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
   if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
   return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
 }
@@ -64,16 +64,18 @@ export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { 
 
 /** `--ping-only`: the pings alone, to a sidecar that something else gave the new build. */
 export async function pingHub(options: { serviceUrl: string; publicUrl: string; manifest: Manifest | undefined; confirmTimeoutMs?: number }): Promise<PingResult> {
-  const topics = createServiceUrls(options.publicUrl).topics();
-  const hubUrl = `${options.serviceUrl}${PATHS.hub}`;
+  const urls = createServiceUrls(options.publicUrl);
+  const topics = urls.topics();
+  const serviceUrl = `${options.serviceUrl}${urls.basePath}`;
+  const hubUrl = `${serviceUrl}${PATHS.hub}`;
   for (const topic of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent === 'not-running') return { ok: false, message: `nothing answers at ${options.serviceUrl} (connection refused)` };
     if (sent !== 'accepted') return { ok: false, message: sent };
   }
   if (!options.manifest) return { ok: true, topics, confirmed: false };
-  const changes = topics.map((topic) => ({ topic, path: new URL(topic).pathname, changed: true }));
-  const served = await waitUntilServed(options.serviceUrl, options.manifest, changes, options.confirmTimeoutMs ?? 10_000);
+  const changes = topics.map((topic) => ({ topic, path: urls.pathOf(topic)!, changed: true }));
+  const served = await waitUntilServed(serviceUrl, options.manifest, changes, options.confirmTimeoutMs ?? 10_000);
   return served.ok ? { ok: true, topics, confirmed: true } : { ok: false, message: served.message };
 }
 

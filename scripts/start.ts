@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.ts';
+import { createServiceUrls } from '../core/urls.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.ts';
 import { buildOptionsFor, buildSite } from './build.ts';
@@ -50,7 +51,7 @@ function describeOpenUrl(config: Config, listening: string): string {
   local.port = port;
   const publicUrl = new URL(config.publicUrl);
   if (['localhost', '127.0.0.1', '[::1]'].includes(publicUrl.hostname) && publicUrl.port === port) {
-    return `Reviews service ready: open ${publicUrl.origin}/ (Ctrl-C stops it)`;
+    return `Reviews service ready: open ${config.publicUrl}/ (Ctrl-C stops it)`;
   }
-  return `Reviews service ready: open ${local.origin}/ (public URL ${publicUrl.origin}; Ctrl-C stops it)`;
+  return `Reviews service ready: open ${local.origin}${createServiceUrls(config.publicUrl).basePath}/ (public URL ${config.publicUrl}; Ctrl-C stops it)`;
 }

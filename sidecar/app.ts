@@ -7,7 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
+import { slashRedirectLocation, stripBasePath } from '../core/urls.ts';
 import type { Logger } from './logger.ts';
+import { HEALTH_PATHS } from './routes/health-router.ts';
 import type { BuildStore } from './builds/build-store.ts';
 import { createStaticHandler } from './builds/serve-static.ts';
 
@@ -18,7 +20,12 @@ export type AppDeps = {
   trustProxy?: boolean | number | string[];
   /** Every Express router (sidecar/server.ts builds them all), mounted in order before the 404 handler. */
   routers: Router[];
+  /** The path of `PUBLIC_URL` (`/reviews`), under which everything is served; `''` (the default) for the root. */
+  basePath?: string;
 };
+
+/** Answered outside the base path too: probes reach the sidecar directly, not through the public URL. */
+const OPERATIONAL_PATHS: readonly string[] = Object.values(HEALTH_PATHS);
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -37,8 +44,27 @@ export function createApp(deps: AppDeps): RequestListener {
   app.use(createErrorHandler(deps.log));
 
   const serveStatic = createStaticHandler({ builds: deps.builds });
-  return (req, res) => {
+  const serve: RequestListener = (req, res) => {
     if (!serveStatic(req, res)) app(req, res);
+  };
+  const basePath = deps.basePath ?? '';
+  if (basePath === '') return serve;
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    if (pathname === basePath) {
+      res.writeHead(301, { Location: slashRedirectLocation(`${basePath}/`, q === -1 ? '' : url.slice(q)), 'Cache-Control': 'public, max-age=3600' });
+      res.end();
+      return;
+    }
+    const inside = stripBasePath(url, basePath);
+    if (inside !== undefined) req.url = inside;
+    else if (!OPERATIONAL_PATHS.includes(pathname)) {
+      sendHttpError(res, new HttpError(404, 'not_found', `Nothing at ${pathname.slice(0, 200)}: this service lives under ${basePath}/.`));
+      return;
+    }
+    serve(req, res);
   };
 }
 

@@ -92,10 +92,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const getBuild = () => builds.current();
   // Without a configured secret, sessions are signed with one drawn now and live as long as the process.
   const mcp = { ...config.mcp, sessionSecret: config.mcp.sessionSecret ?? randomBytes(32).toString('base64url') };
+  const urls = createServiceUrls(config.publicUrl);
   const listener = createApp({
     builds,
     log,
     trustProxy: config.trustProxy,
+    basePath: urls.basePath,
     routers: [
       createSearchRouter({ getBuild }),
       createSinceRouter({ getBuild }),
@@ -107,7 +109,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
         ],
       }),
-      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: config.publicUrl }),
+      createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
       createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     ],
   });

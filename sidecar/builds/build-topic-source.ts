@@ -9,9 +9,9 @@ import type { TopicSource } from '../websub/topic-source.ts';
 import type { BuildStore } from './build-store.ts';
 
 export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: string }): TopicSource {
-  const topicUrls = createServiceUrls(deps.publicUrl).topics();
-  // The public URL is an origin (config.ts), so a topic's path is its pathname.
-  const pathOf = new Map(topicUrls.map((url) => [url, new URL(url).pathname]));
+  const urls = createServiceUrls(deps.publicUrl);
+  const topicUrls = urls.topics();
+  const pathOf = new Map(topicUrls.map((url) => [url, urls.pathOf(url)!]));
   return {
     topicUrls,
     async read(topicUrl) {

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendRepresentation } from '../http/send-representation.ts';
 import { methodNotAllowed, sendHttpError } from '../http/errors.ts';
 import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
+import { slashRedirectLocation } from '../../core/urls.ts';
 import type { BuildStore } from './build-store.ts';
 
 
@@ -20,7 +21,7 @@ export function createStaticHandler({ builds }: { builds: BuildStore }) {
       const canonical = build.redirects.get(pathname);
       if (canonical === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
       // One URL per page: the slash-less form of a page redirects to the canonical one, query kept.
-      res.writeHead(301, { Location: q === -1 ? canonical : `${canonical}${url.slice(q)}`, 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(301, { Location: slashRedirectLocation(canonical, q === -1 ? '' : url.slice(q)), 'Cache-Control': 'public, max-age=3600' });
       res.end();
       return true;
     }

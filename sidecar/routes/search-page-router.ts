@@ -8,7 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { PAGE_HEADERS } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
-import { PATHS } from '../../core/urls.ts';
+import { PATHS, slashRedirectLocation } from '../../core/urls.ts';
 import { CapturedResponse } from '../http/captured-response.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { sendRepresentation } from '../http/send-representation.ts';
@@ -22,7 +22,7 @@ export function createSearchPageRouter({ getBuild }: { getBuild: () => LoadedBui
   const slashless = PATHS.searchPage.slice(0, -1);
   router.all(slashless, (req, res) => {
     const q = req.originalUrl.indexOf('?');
-    res.redirect(301, `${PATHS.searchPage}${q === -1 ? '' : req.originalUrl.slice(q)}`);
+    res.redirect(301, slashRedirectLocation(PATHS.searchPage, q === -1 ? '' : req.originalUrl.slice(q)));
   });
   router
     .route(PATHS.searchPage)

@@ -4,8 +4,8 @@
  *   <script src="https://reviews.example.com/widget.js" async></script>
  *   <reviews-widget count="3" min-rating="4" technician="Sarah Kowalski" service="ac-repair" sort="best" theme="auto"></reviews-widget>
  *
- * A custom element with a Shadow DOM and no framework. It reads the public search API of the origin
- * it was loaded from (or the `origin` attribute) over CORS: one search for the reviews shown, and
+ * A custom element with a Shadow DOM and no framework. It reads the public search API of the service
+ * it was loaded from (or the `origin` attribute, the service's PUBLIC_URL) over CORS: one search for the reviews shown, and
  * one `limit=1` search per star rating whose `total` gives the histogram. The browser's HTTP cache
  * keeps the answers and revalidates them with their ETags (If-None-Match → 304), so a page view
  * after the first costs a few empty 304s at most. Attributes:
@@ -19,7 +19,8 @@
 (() => {
   if (customElements.get('reviews-widget')) return;
   const script = document.currentScript;
-  const scriptOrigin = script && script.src ? new URL(script.src).origin : location.origin;
+  // The folder the script was loaded from is the service's PUBLIC_URL, which may carry a path.
+  const scriptBase = script && script.src ? new URL('.', script.src).href : location.origin;
   const SEARCH = '/api/reviews/search';
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -95,7 +96,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
 
     async load() {
       const generation = ++this.generation;
-      const base = (this.getAttribute('origin') || scriptOrigin).replace(/\/+$/, '');
+      const base = (this.getAttribute('origin') || scriptBase).replace(/\/+$/, '');
       const filters = new URLSearchParams();
       const technician = this.getAttribute('technician');
       const service = this.getAttribute('service');

@@ -58,7 +58,7 @@ describe('npm start', () => {
   }, 90_000);
 
   it('refuses invalid configuration with one line per problem', async () => {
-    const run = start({ PORT: 'eighty', PUBLIC_URL: 'https://x.example/some/path' });
+    const run = start({ PORT: 'eighty', PUBLIC_URL: 'https://x.example/some/path?q=1' });
     await expect(run.listening).rejects.toThrow(/PORT:[\s\S]*/);
   });
 });

@@ -98,7 +98,7 @@ describe('parseConfig', () => {
   });
 
   it('reports every problem together, each naming its variable', () => {
-    const parsed = parseConfig({ PORT: 'eighty', PUBLIC_URL: 'https://x.example/some/path', TRUST_PROXY: 'my-proxy', LOG_LEVEL: 'loud' });
+    const parsed = parseConfig({ PORT: 'eighty', PUBLIC_URL: 'https://x.example/some/path?q=1', TRUST_PROXY: 'my-proxy', LOG_LEVEL: 'loud' });
     expect(parsed.ok).toBe(false);
     const names = parsed.ok ? [] : parsed.problems.map((p) => p.split(':')[0]);
     expect(names.sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_URL', 'TRUST_PROXY']);

@@ -131,7 +131,7 @@ describe('the search page', () => {
   it('redirects /search to /search/ with the query kept, and answers HEAD but not POST', async () => {
     const redirect = await fetch(`${sidecar.url}/search?query=leak`, { redirect: 'manual' });
     expect(redirect.status).toBe(301);
-    expect(redirect.headers.get('location')).toBe('/search/?query=leak');
+    expect(new URL(redirect.headers.get('location')!, redirect.url).href).toBe(`${sidecar.url}/search/?query=leak`);
     const head = await fetch(`${sidecar.url}/search/?rating=5`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');

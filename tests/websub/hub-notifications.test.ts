@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import { sleep, startHubHarness, type HubHarness } from './harness.ts';
+import { startHubHarness, type HubHarness } from './harness.ts';
 import { CONTENT_TYPES, createMemoryTopics } from './memory-topics.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 
@@ -68,7 +68,7 @@ describe('failed deliveries', () => {
     expect(b!.receivedAt - a!.receivedAt).toBeGreaterThanOrEqual(20);
     expect(c!.receivedAt - b!.receivedAt).toBeGreaterThanOrEqual(40);
     expect(new Set(bodies(p)).size).toBe(1);
-    await sleep(80);
+    await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(3);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeDefined();
   });
@@ -85,7 +85,7 @@ describe('failed deliveries', () => {
     expect(t.sub.notifications(p)).toHaveLength(3);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeUndefined();
     await publish(`after-removal-${p}`);
-    await sleep(60);
+    await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(3);
   });
 
@@ -98,8 +98,7 @@ describe('failed deliveries', () => {
     await t.sub.waitForNotification(p, () => t.sub.notifications(p).length === 3);
     await publish(`reset-b-${p}`);
     await t.sub.waitForNotification(p, () => t.sub.notifications(p).length === 6);
-    await sleep(60);
-    await h.hub.settled();
+    await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(6);
     expect(t.sub.denials(p)).toEqual([]);
     expect(await h.store.findSubscription(h.topics.feedXml, callback)).toBeDefined();
@@ -112,7 +111,7 @@ describe('failed deliveries', () => {
     await publish(`gone-${p}`);
     await t.sub.waitForNotification(p);
     await h.waitForSubscription(h.topics.feedXml, callback, (s) => s === undefined);
-    await sleep(60);
+    await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(1);
   });
 
@@ -147,7 +146,7 @@ describe('newest content wins', () => {
     });
     await publish(`replace-1-${p}`);
     await t.sub.waitForNotification(p, (r) => r.body.toString().includes(`replace-4-${p}`));
-    await sleep(80);
+    await h.hub.drained();
     const seen = bodies(p).map((b) => /replace-(\d)/.exec(b)?.[1]);
     expect(seen[0]).toBe('1');
     expect(seen.at(-1)).toBe('4');
@@ -169,7 +168,7 @@ describe('newest content wins', () => {
     });
     await publish(`inflight-1-${p}`);
     await t.sub.waitForNotification(p, (r) => r.body.toString().includes(`inflight-2-${p}`));
-    await sleep(80);
+    await h.hub.drained();
     expect(bodies(p).map((b) => /inflight-(\d)/.exec(b)?.[1])).toEqual(['1', '2']);
   });
 });
@@ -183,8 +182,7 @@ describe('change detection', () => {
 
     const ping = () => h.post({ 'hub.mode': 'publish', 'hub.url': h.topics.feedJson });
     expect((await ping()).status).toBe(202);
-    await h.hub.settled();
-    await sleep(60);
+    await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(1);
 
     h.topics.setAll(`ping-changed-${p}`);
@@ -201,7 +199,7 @@ describe('change detection', () => {
     await first.close();
 
     const unchanged = await startHubHarness({ ca: t.ca, store: createSqliteHubStore({ dataDir }), topics: (base) => createMemoryTopics(base, 'r1') });
-    await sleep(60);
+    await unchanged.hub.drained();
     await unchanged.close();
     expect(t.sub.notifications(p)).toEqual([]);
 

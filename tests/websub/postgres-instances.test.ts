@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
-import { startHubHarness, waitUntil, sleep, type HubHarness } from './harness.ts';
+import { startHubHarness, waitUntil, type HubHarness } from './harness.ts';
 import { createMemoryTopics } from './memory-topics.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
@@ -55,7 +55,7 @@ describe('two hub instances on one PostgreSQL database', () => {
     expect(fanOuts).toHaveLength(1);
 
     await waitUntil(async () => (paths.every((p) => sub.notifications(p).length > 0) ? { value: true } : undefined), 10_000);
-    await sleep(100);
+    await Promise.all([a.hub.drained(), b.hub.drained()]);
     expect(paths.map((p) => sub.notifications(p).length)).toEqual(paths.map(() => 1));
     const byInstance = (agent: string) => paths.flatMap((p) => sub.notifications(p)).filter((r) => r.headers['user-agent'] === agent).length;
     expect(byInstance('hub-a') + byInstance('hub-b')).toBe(SUBSCRIBERS);

@@ -15,7 +15,6 @@ import type { RunningSidecar } from '../../sidecar/server.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { createTestCa, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { sleep } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
 
 const PUBLIC = 'https://reviews.example.com';
@@ -96,10 +95,9 @@ const served = async (p: string) => {
   return { body: Buffer.from(await res.arrayBuffer()), etag: res.headers.get('etag') };
 };
 
-/** The hub has answered every ping and verification, and any delivery it enqueued has had time to go out. */
+/** The hub has answered every ping and verification, and attempted every delivery it enqueued. */
 async function quiet() {
-  await service.hub.settled();
-  await sleep(300);
+  await service.hub.drained();
 }
 
 describe('topic discovery on the live service', () => {
