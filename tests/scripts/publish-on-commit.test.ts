@@ -60,7 +60,7 @@ beforeAll(async () => {
   envFile = path.join(work, 'settings.env');
   const { port } = new URL(running.service.url);
   await writeFile(envFile, `# The owner's settings\nDIST_DIR=${distDir}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
-}, 120_000);
+}, 300_000);
 
 afterAll(() => running?.close());
 
@@ -100,7 +100,7 @@ describe('publish on commit', () => {
     const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
     const live = await fetch(`${running.service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('a commit that does not touch the content folder publishes nothing', async () => {
     await writeFile(path.join(repo, 'NOTES.md'), 'Ask Dana about the Chatham invoice.\n');
@@ -123,7 +123,7 @@ describe('publish on commit', () => {
     expect(pull).toContain('now serves build');
     expect(await servedReviewIds()).toContain('r-0200');
     await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
-  }, 120_000);
+  }, 300_000);
 
   it('leaves another tool’s hook alone unless told to replace it', async () => {
     const other = path.join(path.dirname(repo), 'other');
