@@ -10,10 +10,13 @@
  */
 export const LOG_EVENTS = {
   listening: 'The service accepts connections: `url`, `public_url`, `build`.',
+  request: 'One per answered request (ACCESS_LOG): `method`, `path`, `status`, `bytes` (body), `ms`, `client` (as TRUST_PROXY allows), `completed: false` when the connection closed first.',
+  shutdown_started: 'SIGTERM or SIGINT: /readyz answers 503, no new connection is accepted, requests in flight finish: `signal`, `timeout_s`.',
+  shutdown: 'How the shutdown ended: `outcome` (`clean`, `forced` when connections were cut at the time limit, `interrupted` by a second signal), `in_flight`, `cut_connections`, `ms`.',
   unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',
   build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
   build_recovered: 'At start there was no build at DIST_DIR, so the last good one in .builds/ was linked back: `build`, `dist_dir`.',
-  build_reload_failed: 'A build on disk could not be loaded; the current one is still served: `error`.',
+  build_reload_failed: 'The build on disk could not be loaded; /readyz answers 503 naming it and the current one is still served: `dir`, `build` (when its manifest names it), `error`, `serving`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
   websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',
   websub_intent_not_verified: 'A verification failed, so nothing changed: `mode`, `topic`, `callback`, `why`.',
