@@ -134,6 +134,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createSinceRouter({ getBuild }),
       createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
+        publicUrl: config.publicUrl,
         checks: () => [
           buildReadiness(builds),
           storeReadiness(storeReady(), hub.storeHealth()),
