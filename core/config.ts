@@ -81,6 +81,7 @@ export const EnvSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   DATA_DIR: z.string().min(1).default('.data'),
   DIST_DIR: z.string().min(1).default('dist'),
+  BUILD_CHECK_INTERVAL_MS: WholeNumber(100).default(2_000),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -118,6 +119,11 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /**
+     * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
+     * watch and the publish ping: the longest a build swapped in without a ping waits to be served.
+     */
+    buildCheckIntervalMs: e.BUILD_CHECK_INTERVAL_MS,
     databaseUrl: e.DATABASE_URL,
     /** Express's `trust proxy`: which proxies' `X-Forwarded-For` decides a client's address (rate limits). */
     trustProxy: e.TRUST_PROXY,
@@ -145,6 +151,10 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       maxInFlight: 64,
       /** How often expired subscriptions are removed. */
       sweepIntervalMs: 60_000,
+      /** How often the store is checked with a real query (readiness; noticing it came back). */
+      storeCheckIntervalMs: 5_000,
+      /** Backoff of a change the store could not record: first wait, doubling up to `max`. */
+      recordRetryMs: { first: 1_000, max: 60_000 },
     },
     /** Connection limits of the HTTP server; 0 per address means no per-address cap. */
     connections: { max: e.MAX_CONNECTIONS, perAddress: e.MAX_CONNECTIONS_PER_ADDRESS },

@@ -33,7 +33,7 @@ import {
 } from './websub/index.ts';
 import { describeStoreFailure } from './websub/open-store.ts';
 import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
-import { createHealthRouter } from './routes/health-router.ts';
+import { createHealthRouter, type ReadinessCheck } from './routes/health-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -84,7 +84,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const connector = options.hubStore
     ? undefined
     : await connectHubStore({
-        open: () => openHubStore(config),
+        open: () => openHubStore(config, log),
         describe: (error) => describeStoreFailure(config, error),
         report: (event, message) => {
           if (event === 'unavailable') {
@@ -134,11 +134,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createSearchRouter({ getBuild }),
       createRankRouter({ getBuild }),
       createSinceRouter({ getBuild }),
-      createSearchPageRouter({ getBuild }),
+      createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
+        publicUrl: config.publicUrl,
         checks: () => [
-          { name: 'build', ok: true, detail: getBuild().id },
-          { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
+          buildReadiness(builds),
+          storeReadiness(storeReady(), hub.storeHealth()),
           { name: 'process', ok: !shuttingDown, detail: shuttingDown ? 'the service is shutting down' : 'running' },
         ],
       }),
@@ -157,6 +158,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  // A build swapped in without a ping (a publish killed before its pings, another instance's publish
+  // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
+  builds.watch({
+    intervalMs: config.buildCheckIntervalMs,
+    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
+  });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, public_url: config.publicUrl, build: builds.current().id });
@@ -170,6 +177,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     hub,
     async close() {
+      builds.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -215,6 +223,22 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
 
 function countConnections(server: Server): Promise<number> {
   return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/** `/readyz`'s line for the hub's store: not open yet, open but failing its last check (naming why), or open. */
+function storeReadiness(open: boolean, health: ReturnType<Hub['storeHealth']>): ReadinessCheck {
+  if (!open) return { name: 'store', ok: false, detail: 'the WebSub store is unavailable' };
+  if (!health.ok) return { name: 'store', ok: false, detail: `the WebSub store is failing: ${health.problem}` };
+  return { name: 'store', ok: true, detail: 'open' };
+}
+
+/** `/readyz`'s build check: the build served, or the newer build on disk that could not be loaded. */
+function buildReadiness(builds: BuildStore): ReadinessCheck {
+  const failed = builds.failure();
+  const served = builds.current().id;
+  if (!failed) return { name: 'build', ok: true, detail: served };
+  const name = failed.id === undefined ? `the build in ${failed.dir}` : `build ${failed.id} (${failed.dir})`;
+  return { name: 'build', ok: false, detail: `${name} could not be loaded: ${failed.message}; still serving build ${served}` };
 }
 
 /** The hub's view of a store that may not be open yet: every call fails fast until it is. */

@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       contentDir: 'content',
       dataDir: '.data',
       distDir: 'dist',
+      buildCheckIntervalMs: 2000,
       databaseUrl: undefined,
       trustProxy: false,
       websub: {
@@ -47,6 +48,7 @@ describe('parseConfig', () => {
       CONTENT_DIR: 'c',
       DATA_DIR: 'd',
       DIST_DIR: 'o',
+      BUILD_CHECK_INTERVAL_MS: '500',
       DATABASE_URL: 'postgres://u@db/x',
       WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       WEBSUB_RETRY_DELAYS_MS: '10, 20',
@@ -73,6 +75,7 @@ describe('parseConfig', () => {
       contentDir: 'c',
       dataDir: 'd',
       distDir: 'o',
+      buildCheckIntervalMs: 500,
       databaseUrl: 'postgres://u@db/x',
       trustProxy: 2,
       websub: {
