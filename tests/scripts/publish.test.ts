@@ -107,3 +107,29 @@ describe('npm run publish with the service running', () => {
     expect(run.stderr).toMatch(/Could not notify the running service: the hub at .* answered 400 to the publish ping for https:\/\/elsewhere\.example\/feed\.xml/);
   }, PUBLISH_TIMEOUT);
 });
+
+describe('npm run publish when the hub cannot record the change', () => {
+  let service: Awaited<ReturnType<typeof startTestSidecar>>;
+  let env: Record<string, string>;
+  let contentDir: string;
+
+  beforeAll(async () => {
+    const made = await makeContent();
+    contentDir = made.contentDir;
+    await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
+    // A file where the store's folder must be: the hub's store cannot open, the service serves anyway.
+    const blocker = path.join(made.work, 'blocker');
+    await writeFile(blocker, 'not a folder');
+    service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC, env: { DATA_DIR: path.join(blocker, 'data') } });
+    env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
+  }, PUBLISH_TIMEOUT);
+  afterAll(() => service?.close());
+
+  it('exits 1 naming the store, not "now serves"', async () => {
+    await setTelephone(contentDir, '+1-555-010-9999');
+    const run = await publish(env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`could not record the change of ${urls.feedXml} in its store (hub_unavailable: `);
+    expect(run.stdout).not.toContain('now serves');
+  }, PUBLISH_TIMEOUT);
+});
