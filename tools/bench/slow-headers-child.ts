@@ -20,6 +20,8 @@ function holdSlot(i: number): Promise<void> {
     const socket = connect({ port, host: '127.0.0.1', localAddress: loopback(i % addresses) });
     live.add(socket);
     socket.on('error', () => {});
+    // Read (and drop) what the server sends, so its close is seen at once.
+    socket.resume();
     socket.once('connect', () => {
       opened += 1;
       socket.write('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ');
