@@ -74,17 +74,21 @@ describe('npm run publish with no service running', () => {
   }, PUBLISH_TIMEOUT);
 });
 
+/** New content, built, and the service running on it; `sidecarEnv` from the content's work folder. */
+async function startServiceOnNewContent(sidecarEnv: (work: string) => Promise<Record<string, string>> = async () => ({})) {
+  const made = await makeContent();
+  await buildTestSite({ contentDir: made.contentDir, outDir: made.distDir, publicUrl: PUBLIC });
+  const service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC, env: await sidecarEnv(made.work) });
+  return { service, contentDir: made.contentDir, env: { CONTENT_DIR: made.contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port } };
+}
+
 describe('npm run publish with the service running', () => {
   let service: Awaited<ReturnType<typeof startTestSidecar>>;
   let env: Record<string, string>;
   let contentDir: string;
 
   beforeAll(async () => {
-    const made = await makeContent();
-    contentDir = made.contentDir;
-    await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
-    service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC });
-    env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
+    ({ service, env, contentDir } = await startServiceOnNewContent());
   }, PUBLISH_TIMEOUT);
   afterAll(() => service?.close());
 
@@ -119,14 +123,12 @@ describe('npm run publish when the hub cannot record the change', () => {
   let contentDir: string;
 
   beforeAll(async () => {
-    const made = await makeContent();
-    contentDir = made.contentDir;
-    await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
     // A file where the store's folder must be: the hub's store cannot open, the service serves anyway.
-    const blocker = path.join(made.work, 'blocker');
-    await writeFile(blocker, 'not a folder');
-    service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC, env: { DATA_DIR: path.join(blocker, 'data') } });
-    env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
+    ({ service, env, contentDir } = await startServiceOnNewContent(async (work) => {
+      const blocker = path.join(work, 'blocker');
+      await writeFile(blocker, 'not a folder');
+      return { DATA_DIR: path.join(blocker, 'data') };
+    }));
   }, PUBLISH_TIMEOUT);
   afterAll(() => service?.close());
 
