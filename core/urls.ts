@@ -59,6 +59,19 @@ export function archivePath(month: string): string {
   return `/reviews/${month}/`;
 }
 
+/** A review's permanent human path: its anchor on the archive page of its month. */
+export function reviewPath(review: { id: string; date: string }): string {
+  return `${archivePath(review.date.slice(0, 7))}#${review.id}`;
+}
+
+/** The WebSub topics' paths, all tracking the same data (interface.md "Events"). */
+export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson];
+
+/** Whether a site path is a WebSub topic (its responses carry the hub `Link` header). */
+export function isTopicPath(path: string): boolean {
+  return TOPIC_PATHS.includes(path);
+}
+
 /**
  * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
  * letter; anything else that is not a letter or digit becomes one hyphen.
@@ -134,9 +147,9 @@ export function createServiceUrls(base: string) {
     /** The site path of one of these URLs (`{base}/feed.xml` → `/feed.xml`); undefined for a URL outside `base`. */
     pathOf: (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined),
     /** A review's permanent human URL: its anchor on the month's archive page. */
-    review: (review: { id: string; date: string }) => at(`${archivePath(review.date.slice(0, 7))}#${review.id}`),
-    /** The WebSub topics, all tracking the same data (interface.md "Events"). */
-    topics: () => [at(PATHS.feedXml), at(PATHS.feedJson), at(PATHS.reviewsJson)],
+    review: (review: { id: string; date: string }) => at(reviewPath(review)),
+    /** The WebSub topics' absolute URLs (TOPIC_PATHS). */
+    topics: () => TOPIC_PATHS.map(at),
   };
 }
 

@@ -7,7 +7,8 @@ import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
-import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
+import { buildPublication } from '../core/dataset/build-dataset.ts';
+import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
@@ -88,7 +89,7 @@ async function preparePublication(
   const { dataset, insights } = buildPublication(content.value, urls);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
-  return { ok: true, dataDate: latestDataDate(dataset.reviews) };
+  return { ok: true, dataDate: getNewestChange(dataset.reviews) };
 }
 
 /** What a build takes from the configuration. */

@@ -41,12 +41,3 @@ function publishBusiness({ business }: Content): PublishedBusiness {
   };
 }
 
-/** The newest day the data speaks of (a review or an owner reply), or undefined with no reviews. */
-export function latestDataDate(reviews: readonly { date: string; response?: { date: string } | null }[]): string | undefined {
-  let latest: string | undefined;
-  for (const r of reviews) {
-    if (latest === undefined || r.date > latest) latest = r.date;
-    if (r.response && r.response.date > latest) latest = r.response.date;
-  }
-  return latest;
-}

@@ -6,6 +6,7 @@
  * becomes midnight UTC. Nothing here reads the clock: the same reviews give the same feed.
  */
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
+import { getNewestChange } from '../review-changes.ts';
 import type { ServiceUrls } from '../urls.ts';
 
 /** Both feeds hold the 50 newest reviews (interface.md "Limits"). */
@@ -46,19 +47,10 @@ export function getModifiedDate(review: PublishedReview): string | undefined {
   return review.response !== null && review.response.date > review.date ? review.response.date : undefined;
 }
 
-/** Latest date a review's entry changed: its own date, or a later owner reply. */
-export function getUpdatedDate(review: PublishedReview): string {
-  return getModifiedDate(review) ?? review.date;
-}
-
 /** Feed-level `updated`: the latest change over the entries, derived from data only. */
 export function getFeedUpdatedTimestamp(reviews: readonly PublishedReview[]): string {
-  let latest = '';
-  for (const review of reviews) {
-    const updated = getUpdatedDate(review);
-    if (updated > latest) latest = updated;
-  }
-  return latest === '' ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(latest);
+  const newest = getNewestChange(reviews);
+  return newest === undefined ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(newest);
 }
 
 /** "★★★★☆" for 4: the rating as feed readers can show it in a title. */

@@ -17,10 +17,10 @@ import {
   getEntryText,
   getEntryTitle,
   getFeedUpdatedTimestamp,
-  getUpdatedDate,
   selectFeedReviews,
   type FeedInput,
 } from './feed-entries.ts';
+import { getLatestChange } from '../review-changes.ts';
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.ts';
 
 export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
@@ -56,7 +56,7 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     '  <entry>',
     `    <id>${text(url)}</id>`,
     `    <title type="text">${text(getEntryTitle(review))}</title>`,
-    `    <updated>${formatFeedTimestamp(getUpdatedDate(review))}</updated>`,
+    `    <updated>${formatFeedTimestamp(getLatestChange(review))}</updated>`,
     `    <published>${formatFeedTimestamp(review.date)}</published>`,
     '    <author>',
     `      <name>${text(review.author)}</name>`,

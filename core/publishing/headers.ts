@@ -2,7 +2,7 @@
  * Response headers of every static path, in one place: the sidecar serves them and the build
  * writes them to `_headers` for static hosts (Netlify, Cloudflare Pages), so both agree.
  */
-import { PATHS, type ServiceUrls } from '../urls.ts';
+import { isTopicPath, PATHS, type ServiceUrls } from '../urls.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -23,10 +23,6 @@ export function contentTypeOf(path: string): string {
 
 export function isCompressible(type: string): boolean {
   return /^(text\/|application\/(json|atom\+xml|xml|feed\+json)|image\/svg\+xml)/.test(type);
-}
-
-export function isTopicPath(path: string): boolean {
-  return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson;
 }
 
 /**
