@@ -3,9 +3,9 @@
 // it passes the content folder and public URL through the environment, which this config parses
 // once with the service's one configuration schema (core/config.ts).
 import { defineConfig } from 'astro/config';
-import node from '@astrojs/node';
 import path from 'node:path';
 import { formatConfigProblems, parseConfig } from './core/config.ts';
+import { sidecarAdapter } from './site/adapter/sidecar-adapter.ts';
 
 const parsed = parseConfig(process.env);
 if (!parsed.ok) throw new Error(formatConfigProblems(parsed.problems));
@@ -18,9 +18,10 @@ export default defineConfig({
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
   // Every page is prerendered except the search page (`prerender = false`), which the sidecar renders
-  // on demand through the Node adapter in middleware mode (sidecar/routes/search-page.ts).
+  // on demand through this project's adapter (site/adapter/: Astro's public App API, no server of its
+  // own; sidecar/routes/search-page-router.ts).
   output: 'static',
-  adapter: node({ mode: 'middleware' }),
+  adapter: sidecarAdapter(),
   // Sessions would need a store; no page uses them.
   session: false,
   site: config.publicUrl,
@@ -37,6 +38,9 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
+    // Vite's own cache in the build's cache folder too, so a build writes nothing else in the project
+    // (the production image and the systemd unit give it only that folder).
+    ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: path.join(process.env.ASTRO_CACHE_DIR, 'vite') } : {}),
     // The on-demand code imports no package at run time: the build folder may live anywhere (tests
     // build into temporary folders) and still run.
     environments: { ssr: { resolve: { noExternal: true } } },

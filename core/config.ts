@@ -81,6 +81,7 @@ export const EnvSchema = z.object({
   CONTENT_DIR: z.string().min(1).default('content'),
   DATA_DIR: z.string().min(1).default('.data'),
   DIST_DIR: z.string().min(1).default('dist'),
+  BUILD_CHECK_INTERVAL_MS: WholeNumber(100).default(2_000),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
@@ -100,6 +101,9 @@ export const EnvSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  ACCESS_LOG: BooleanFromEnv.default(true),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -115,6 +119,11 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /**
+     * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
+     * watch and the publish ping: the longest a build swapped in without a ping waits to be served.
+     */
+    buildCheckIntervalMs: e.BUILD_CHECK_INTERVAL_MS,
     databaseUrl: e.DATABASE_URL,
     /** Express's `trust proxy`: which proxies' `X-Forwarded-For` decides a client's address (rate limits). */
     trustProxy: e.TRUST_PROXY,
@@ -154,6 +163,15 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       rateLimit: e.MCP_RATE_LIMIT,
     },
     logLevel: e.LOG_LEVEL,
+    /** One `request` log line per request (at level info). */
+    accessLog: e.ACCESS_LOG,
+    /** `/metrics` answers requests bearing this token; without one, only clients on loopback (as TRUST_PROXY tells). */
+    metricsToken: e.METRICS_TOKEN,
+    /**
+     * On SIGTERM/SIGINT, how long requests in flight may take to finish before their connections are
+     * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
+     */
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   };
 });
 

@@ -1,6 +1,6 @@
 /**
- * When a review last changed: its own date, or a later reply from the owner. The feeds' `updated`, the
- * sitemap's `lastmod` and the build's data date all read it here.
+ * When a review last changed: its own date, or a later reply from the owner. A review's `updated` floor
+ * (core/content/review-history.ts), the sitemap's `lastmod` and the build's data date all read it here.
  */
 type Dated = { date: string; response?: { date: string } | null };
 

@@ -96,36 +96,71 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<'accepted
     }
     const text = await response.text();
     if (response.status === 202) return 'accepted';
+    const reason = readErrorMessage(text);
     if (response.status === 429 && attempt < 4) {
       const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 5);
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       continue;
     }
-    return `the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${text.slice(0, 500)}`;
+    if (reason?.error === 'publish_not_recorded' || reason?.error === 'hub_unavailable') {
+      return `the hub at ${hubUrl} could not record the change of ${topic} in its store (${reason.error}: ${reason.message}); nobody is notified until it can, and it keeps trying`;
+    }
+    return `the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${reason ? `${reason.error}: ${reason.message}` : text.slice(0, 500)}`;
+  }
+}
+
+/** The service's error body (`{ error, message }`), when the text is one. */
+function readErrorMessage(text: string): { error: string; message: string } | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+    return typeof body.error === 'string' && typeof body.message === 'string' ? { error: body.error, message: body.message } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * The pings return 202 before the hub re-reads the topics; waiting until every topic is served with
- * its new ETag confirms that the service loaded this very build (and not, say, another DIST_DIR).
+ * Waits until the service serves this very build: its `/readyz` names the build (when the sidecar
+ * shows it; a proxy may hide it) and every topic answers with its new ETag. A build the service could
+ * not load ends the wait at once with the service's own reason (`/readyz` answers 503 naming it).
  */
 async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: TopicChange[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(topics.map((t) => t.path));
   for (;;) {
-    for (const path of [...pending]) {
-      const response = await fetch(`${serviceUrl}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } }).catch(() => undefined);
-      if (response?.headers.get('etag') === manifest.files[path]?.etag) pending.delete(path);
+    const readiness = await readReadiness(serviceUrl);
+    if (readiness.failed?.includes(`build ${manifest.build_id} `)) {
+      return { ok: false, message: `the service at ${serviceUrl} could not load build ${manifest.build_id}: ${readiness.failed}` } as const;
     }
-    if (pending.size === 0) return { ok: true } as const;
+    if (readiness.build === undefined || readiness.build === manifest.build_id) {
+      for (const path of [...pending]) {
+        const response = await fetch(`${serviceUrl}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } }).catch(() => undefined);
+        if (response?.headers.get('etag') === manifest.files[path]?.etag) pending.delete(path);
+      }
+      if (pending.size === 0) return { ok: true } as const;
+    }
     if (Date.now() > deadline) {
+      const serving = readiness.build === undefined ? `still serves other bytes for ${[...pending].join(', ')}` : `still serves build ${readiness.build}`;
       return {
         ok: false,
-        message: `the service at ${serviceUrl} accepted the pings but still serves other bytes for ${[...pending].join(', ')} after ${timeoutMs / 1000} s; does it serve the same DIST_DIR and PUBLIC_URL?`,
+        message: `the service at ${serviceUrl} accepted the pings but ${serving} after ${timeoutMs / 1000} s; does it serve the same DIST_DIR and PUBLIC_URL?`,
       } as const;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** What `/readyz` says about builds: the one served (200), or the reason it is not ready (503). */
+async function readReadiness(serviceUrl: string): Promise<{ build?: string; failed?: string }> {
+  try {
+    const response = await fetch(`${serviceUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    const body = (await response.json()) as { checks?: { build?: unknown }; message?: unknown };
+    if (response.status === 200 && typeof body.checks?.build === 'string') return { build: body.checks.build };
+    if (response.status === 503 && typeof body.message === 'string') return { failed: body.message };
+  } catch {
+    // No readiness answer (an older sidecar, a proxy that hides it): the ETags alone decide.
+  }
+  return {};
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
+import { METRICS_PATH } from './http/metrics.ts';
 import { slashRedirectLocation, stripBasePath } from '../core/urls.ts';
 import type { Logger } from './logger.ts';
 import { HEALTH_PATHS } from './routes/health-router.ts';
@@ -24,8 +25,8 @@ export type AppDeps = {
   basePath?: string;
 };
 
-/** Answered outside the base path too: probes reach the sidecar directly, not through the public URL. */
-const OPERATIONAL_PATHS: readonly string[] = Object.values(HEALTH_PATHS);
+/** Answered outside the base path too: probes and scrapers reach the sidecar directly, not through the public URL. */
+const OPERATIONAL_PATHS: readonly string[] = [...Object.values(HEALTH_PATHS), METRICS_PATH];
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -45,7 +46,8 @@ export function createApp(deps: AppDeps): RequestListener {
 
   const serveStatic = createStaticHandler({ builds: deps.builds });
   const serve: RequestListener = (req, res) => {
-    if (!serveStatic(req, res)) app(req, res);
+    if (serveStatic(req, res)) servedStatic.add(req);
+    else app(req, res);
   };
   const basePath = deps.basePath ?? '';
   if (basePath === '') return serve;
@@ -66,6 +68,18 @@ export function createApp(deps: AppDeps): RequestListener {
     }
     serve(req, res);
   };
+}
+
+const servedStatic = new WeakSet<IncomingMessage>();
+
+/**
+ * Which route answered a request, for metrics: the matched Express route's path, `static` for a built
+ * file, `none` when nothing matched (a bounded set of labels, whatever paths clients ask for).
+ */
+export function routeOf(req: IncomingMessage): string {
+  if (servedStatic.has(req)) return 'static';
+  const route = (req as IncomingMessage & { route?: { path?: unknown } }).route?.path;
+  return typeof route === 'string' ? route : 'none';
 }
 
 function createErrorHandler(log: Logger): ErrorRequestHandler {

@@ -10,10 +10,13 @@
  */
 export const LOG_EVENTS = {
   listening: 'The service accepts connections: `url`, `public_url`, `build`.',
+  request: 'One per answered request (ACCESS_LOG): `method`, `path`, `status`, `bytes` (body), `ms`, `client` (as TRUST_PROXY allows), `completed: false` when the connection closed first.',
+  shutdown_started: 'SIGTERM or SIGINT: /readyz answers 503, no new connection is accepted, requests in flight finish: `signal`, `timeout_s`.',
+  shutdown: 'How the shutdown ended: `outcome` (`clean`, `forced` when connections were cut at the time limit, `interrupted` by a second signal), `in_flight`, `cut_connections`, `ms`.',
   unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',
   build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
   build_recovered: 'At start there was no build at DIST_DIR, so the last good one in .builds/ was linked back: `build`, `dist_dir`.',
-  build_reload_failed: 'A build on disk could not be loaded; the current one is still served: `error`.',
+  build_reload_failed: 'The build on disk could not be loaded; /readyz answers 503 naming it and the current one is still served: `dir`, `build` (when its manifest names it), `error`, `serving`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
   websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',
   websub_intent_not_verified: 'A verification failed, so nothing changed: `mode`, `topic`, `callback`, `why`.',
@@ -21,6 +24,7 @@ export const LOG_EVENTS = {
   websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
   websub_delivery_failed: 'One notification attempt failed: `topic`, `callback`, `failure`, `outcome` (`retry`, `removed`, or `lost-claim` when another instance took it over).',
   websub_subscription_gone: 'A callback answered 410 Gone, so its subscription was removed: `topic`, `callback`.',
+  websub_topic_removed: 'A topic left the build (a technician or service removed), so its subscription was removed and the callback told `hub.mode=denied`: `topic`, `callback`.',
   websub_subscriptions_expired: 'Subscriptions whose lease ended were removed: `count`.',
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',

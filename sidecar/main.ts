@@ -1,11 +1,13 @@
 /**
- * The sidecar's entry point. `runSidecar` starts it from a parsed Config and stops it cleanly on
- * SIGINT/SIGTERM; scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
+ * The sidecar's entry point. `runSidecar` starts it from a parsed Config and stops it gracefully on
+ * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, no new connection, requests in flight finish
+ * within SHUTDOWN_TIMEOUT_SECONDS, one `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
  * parses the environment here, once.
  */
 import type { Config } from '../core/config.ts';
 import { readConfigOrExit } from '../scripts/lib/read-config.ts';
 import { describeListenError } from './listen-error.ts';
+import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
 
 /** A port in use or an unknown HOST ends the process with one line naming the variable to change. */
@@ -16,9 +18,21 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
     console.error(problem);
     process.exit(1);
   });
+  const log = createLogger(config.logLevel);
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void sidecar.close().then(() => process.exit(0));
+    process.on(signal, () => {
+      if (stopping) {
+        // A second signal (Ctrl-C twice) does not wait for the requests in flight.
+        log.warn('shutdown', { signal, outcome: 'interrupted' });
+        process.exit(1);
+      }
+      stopping = true;
+      log.info('shutdown_started', { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
+      void sidecar.shutdown().then((report) => {
+        log.info('shutdown', { signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections, ms: report.ms });
+        process.exit(0);
+      });
     });
   }
   return sidecar;

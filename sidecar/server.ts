@@ -4,16 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { createServiceUrls } from '../core/urls.ts';
-import { createApp } from './app.ts';
+import { createApp, routeOf } from './app.ts';
 import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMcpRouter } from './mcp/index.ts';
 import { createSearchPageRouter } from './routes/search-page-router.ts';
 import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
+import { createAccessLog, createClientAddress } from './http/access-log.ts';
 import { createHttpServer } from './http/http-server.ts';
+import { createMetrics } from './http/metrics.ts';
+import { createRequestFront, type FinishedRequest } from './http/request-front.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
 import { createBuildStore, type BuildStore } from './builds/build-store.ts';
 import { createBuildTopicSource } from './builds/build-topic-source.ts';
@@ -29,7 +32,7 @@ import {
 } from './websub/index.ts';
 import { describeStoreFailure } from './websub/open-store.ts';
 import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
-import { createHealthRouter } from './routes/health-router.ts';
+import { createHealthRouter, type ReadinessCheck } from './routes/health-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -37,7 +40,24 @@ export type RunningSidecar = {
   url: string;
   builds: BuildStore;
   hub: Hub;
+  /** Stops at once: open connections are cut (tests). */
   close(): Promise<void>;
+  /**
+   * Stops gracefully (SIGTERM/SIGINT): `/readyz` answers 503 at once, no new connection is accepted,
+   * requests in flight finish within `config.shutdownTimeoutMs` (their connections are closed after
+   * it), then the hub gives back the deliveries it holds and the store closes.
+   */
+  shutdown(): Promise<ShutdownReport>;
+};
+
+export type ShutdownReport = {
+  /** `clean`: every request in flight finished; `forced`: some were cut at the time limit. */
+  outcome: 'clean' | 'forced';
+  /** Requests that were in flight when the shutdown began. */
+  inFlight: number;
+  /** Connections still open at the time limit, closed then. */
+  cutConnections: number;
+  ms: number;
 };
 
 /** What a Config does not say: the logger, and tuning of the hub that tests and benchmarks change. */
@@ -92,8 +112,19 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const getBuild = () => builds.current();
   // Without a configured secret, sessions are signed with one drawn now and live as long as the process.
   const mcp = { ...config.mcp, sessionSecret: config.mcp.sessionSecret ?? randomBytes(32).toString('base64url') };
+  let shuttingDown = false;
+  const clientOf = createClientAddress(config.trustProxy);
+  const metrics = createMetrics({
+    build: () => getBuild(),
+    storeUp: storeReady,
+    hubCounts: async () => {
+      if (!storeReady()) return undefined;
+      const [subscriptions, pending] = await Promise.all([store.listSubscriptions(), store.listPendingDeliveries()]);
+      return { subscriptions: subscriptions.length, pending: pending.length, failing: pending.filter((d) => d.attempts > 0).length };
+    },
+  });
   const urls = createServiceUrls(config.publicUrl);
-  const listener = createApp({
+  const app = createApp({
     builds,
     log,
     trustProxy: config.trustProxy,
@@ -101,21 +132,34 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     routers: [
       createSearchRouter({ getBuild }),
       createSinceRouter({ getBuild }),
-      createSearchPageRouter({ getBuild }),
+      createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
         checks: () => [
-          { name: 'build', ok: true, detail: getBuild().id },
+          buildReadiness(builds),
           { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
+          { name: 'process', ok: !shuttingDown, detail: shuttingDown ? 'the service is shutting down' : 'running' },
         ],
       }),
       createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
       createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
+      metrics.router({ token: config.metricsToken, clientOf }),
     ],
   });
-  const server = createHttpServer(listener, config.connections);
+  const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
+  const front = createRequestFront(app, (request: FinishedRequest) => {
+    metrics.record(request, routeOf(request.req));
+    accessLog?.(request);
+  });
+  const server = createHttpServer(front.listener, config.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
+  });
+  // A build swapped in without a ping (a publish killed before its pings, another instance's publish
+  // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
+  builds.watch({
+    intervalMs: config.buildCheckIntervalMs,
+    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
   });
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -130,16 +174,61 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     hub,
     async close() {
+      builds.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      // Deliveries in progress are given back to the store, so the next start resumes them.
-      await hub.stop();
-      client.close();
-      await connector?.close();
+      await stopHub();
+    },
+    async shutdown() {
+      const started = performance.now();
+      shuttingDown = true;
+      front.startDraining();
+      const inFlight = front.inFlight();
+      // net.Server's close stops accepting and waits for the open connections. (http.Server's own close
+      // would also cut idle keep-alive connections at once, where a request may be on its way: those close
+      // after their next answer, which says `Connection: close`, or at their keep-alive timeout, 5 s.)
+      let allClosed = false;
+      const closed = new Promise<void>((resolve) =>
+        NetServer.prototype.close.call(server, () => {
+          allClosed = true;
+          resolve();
+        }),
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, config.shutdownTimeoutMs);
+      });
+      await Promise.race([closed, limit]);
+      clearTimeout(timer);
+      const cutConnections = allClosed ? 0 : await countConnections(server);
+      if (!allClosed) server.closeAllConnections();
+      await closed;
+      await stopHub();
+      return { outcome: cutConnections > 0 ? 'forced' : 'clean', inFlight, cutConnections, ms: Math.round(performance.now() - started) };
     },
   };
+
+  async function stopHub(): Promise<void> {
+    // Deliveries in progress are given back to the store, so the next start resumes them.
+    await hub.stop();
+    client.close();
+    await connector?.close();
+  }
+}
+
+function countConnections(server: Server): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/** `/readyz`'s build check: the build served, or the newer build on disk that could not be loaded. */
+function buildReadiness(builds: BuildStore): ReadinessCheck {
+  const failed = builds.failure();
+  const served = builds.current().id;
+  if (!failed) return { name: 'build', ok: true, detail: served };
+  const name = failed.id === undefined ? `the build in ${failed.dir}` : `build ${failed.id} (${failed.dir})`;
+  return { name: 'build', ok: false, detail: `${name} could not be loaded: ${failed.message}; still serving build ${served}` };
 }
 
 /** The hub's view of a store that may not be open yet: every call fails fast until it is. */

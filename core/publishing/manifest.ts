@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const MANIFEST_FILE = '_manifest.json';
 export const HEADERS_FILE = '_headers';
 /**
- * The on-demand page code (the search page, built by Astro's Node adapter) inside a build folder: the
+ * The on-demand page code (the search page, built by this project's adapter, site/adapter/) inside a build folder: the
  * sidecar runs `SERVER_DIR/SERVER_ENTRY`; it is never served and never listed in the manifest.
  */
 export const SERVER_DIR = '_server';

@@ -26,6 +26,7 @@ export const ErrorCodeSchema = z
     'search_page_unavailable',
     'not_ready',
     'cross_origin_refused',
+    'forbidden',
     'internal_error',
   ])
   .meta({
@@ -37,7 +38,8 @@ export const ErrorCodeSchema = z
       '`rate_limited`, `too_many_connections` (per client address), `hub_busy` and `callback_host_busy` (too many ' +
       'verifications under way), `subscription_limit` (per callback host), `hub_unavailable` (its store cannot be ' +
       'reached), `search_page_unavailable` (a build without the search page), `not_ready` (/readyz), ' +
-      '`cross_origin_refused` (a hub form posted by another site), `internal_error`.',
+      '`cross_origin_refused` (a hub form posted by another site), `forbidden` (/metrics without its token, from ' +
+      'off loopback), `internal_error`.',
   });
 
 export const ErrorIssueSchema = z.object({

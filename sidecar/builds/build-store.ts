@@ -1,69 +1,119 @@
 /**
- * Holds the build being served and swaps in a newer one when `refresh` finds that the build folder
- * changed (after `npm run publish`, or a hub publish ping). Loading happens off to the side; the
- * swap is one assignment, so every request sees exactly one build.
+ * Holds the build being served and swaps in a newer one when `refresh` finds that the build on disk
+ * changed. Three things call `refresh`: a publish ping (through the hub's topic source), a file watch
+ * on the folder that holds the `dist` link, and a cheap check every `BUILD_CHECK_INTERVAL_MS` in case
+ * the watch misses an event (network file systems, a link swapped by another machine). So a build
+ * swapped in is served within that interval even when nobody pings, and every instance that shares
+ * the build folder serves it.
+ *
+ * Loading happens off to the side, from the build's own real folder (load-build.ts); the swap is one
+ * assignment, so every request sees exactly one build. A build that cannot be loaded is remembered as
+ * the failure `/readyz` names until another build replaces it on disk; it is not retried meanwhile.
  */
-import { stat } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readManifest, recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import type { Logger } from '../logger.ts';
-import { recoverBuild } from '../../core/publishing/build-folders-fs.ts';
-import { loadBuild, readBuildId, type LoadedBuild } from './load-build.ts';
+import { loadBuild, type LoadedBuild } from './load-build.ts';
+
+/** A build on disk that could not be loaded: its folder, its id when its manifest says it, and why. */
+export type BuildFailure = { dir: string; id: string | undefined; message: string };
 
 export type BuildStore = {
   current(): LoadedBuild;
+  /** The build on disk that could not be loaded, while it is still the one on disk. */
+  failure(): BuildFailure | undefined;
   /** Loads the build on disk if it differs from the one served; true when it swapped. */
   refresh(): Promise<boolean>;
+  /**
+   * Checks the disk every `intervalMs` and on file events, and calls `onSwap` after every swap (the
+   * hub records the new build's topics there). Stopped by `close()`.
+   */
+  watch(options: { intervalMs: number; onSwap: (build: LoadedBuild) => void }): void;
+  close(): void;
 };
 
 /**
- * A cheap signature of the manifest file: a swapped-in build is a new file (new inode), so an
- * unchanged signature means an unchanged build and costs one stat, however many pings arrive.
+ * What is on disk, cheaply: the real folder `dist` points to, and its manifest file's identity. A
+ * swapped-in build is a new folder, so an unchanged signature means an unchanged build.
  */
-async function manifestSignature(distDir: string): Promise<string | undefined> {
+async function readSignature(distDir: string): Promise<{ dir: string; key: string } | undefined> {
   try {
-    const s = await stat(path.join(distDir, MANIFEST_FILE));
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
+    const dir = await realpath(distDir);
+    const s = await stat(path.join(dir, MANIFEST_FILE));
+    return { dir, key: `${dir}:${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}` };
   } catch {
     return undefined;
   }
 }
 
 export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: Logger }): Promise<BuildStore> {
-  const recovered = await recoverBuild(options.distDir);
-  if (recovered) options.log?.warn('build_recovered', { build: recovered, dist_dir: options.distDir });
-  let signature = await manifestSignature(options.distDir);
-  let current = await loadBuild(options.distDir, options.publicUrl);
+  const { distDir, publicUrl, log } = options;
+  const recovered = await recoverBuild(distDir);
+  if (recovered) log?.warn('build_recovered', { build: recovered, dist_dir: distDir });
+  let signature = (await readSignature(distDir))?.key;
+  let current = await loadBuild(distDir, publicUrl);
+  let failure: (BuildFailure & { key: string }) | undefined;
   let inFlight: Promise<boolean> | undefined;
+  let onSwap: ((build: LoadedBuild) => void) | undefined;
+  const stops: (() => void)[] = [];
 
   async function check(): Promise<boolean> {
-    const seen = await manifestSignature(options.distDir);
-    if (seen === undefined || seen === signature) return false;
-    const id = await readBuildId(options.distDir);
-    if (id === undefined) return false;
-    if (id === current.id) {
-      signature = seen;
+    const seen = await readSignature(distDir);
+    // Nothing there (a link being replaced, a folder deleted by hand): keep serving, look again later.
+    if (seen === undefined || seen.key === signature || seen.key === failure?.key) return false;
+    if (seen.dir === current.dir) {
+      signature = seen.key;
+      failure = undefined;
       return false;
     }
+    let next: LoadedBuild;
     try {
-      const next = await loadBuild(options.distDir, options.publicUrl);
-      const previous = current.id;
-      current = next;
-      signature = seen;
-      options.log?.info('build_swapped', { from: previous, to: next.id });
-      return true;
+      next = await loadBuild(seen.dir, publicUrl);
     } catch (error) {
-      // A build being swapped in may be briefly absent or incomplete: keep serving the current one.
-      options.log?.warn('build_reload_failed', { error: (error as Error).message });
+      const id = (await readManifest(seen.dir))?.build_id;
+      failure = { dir: seen.dir, id, message: (error as Error).message, key: seen.key };
+      log?.error('build_reload_failed', { dir: seen.dir, build: failure.id, error: failure.message, serving: current.id });
       return false;
     }
+    const previous = current.id;
+    current = next;
+    signature = seen.key;
+    failure = undefined;
+    log?.info('build_swapped', { from: previous, to: next.id });
+    onSwap?.(next);
+    return true;
   }
+
+  const refresh = () => {
+    inFlight ??= check().finally(() => (inFlight = undefined));
+    return inFlight;
+  };
 
   return {
     current: () => current,
-    refresh() {
-      inFlight ??= check().finally(() => (inFlight = undefined));
-      return inFlight;
+    failure: () => failure && { dir: failure.dir, id: failure.id, message: failure.message },
+    refresh,
+    watch(watchOptions) {
+      onSwap = watchOptions.onSwap;
+      const timer = setInterval(() => void refresh(), watchOptions.intervalMs);
+      timer.unref();
+      stops.push(() => clearInterval(timer));
+      // The link is replaced by a rename in the folder that holds it: an event there is the sooner signal.
+      let watcher: FSWatcher | undefined;
+      try {
+        watcher = watch(path.dirname(path.resolve(distDir)), { persistent: false }, () => void refresh());
+        watcher.on('error', () => watcher?.close());
+      } catch {
+        // No file watch here (some network file systems): the timer alone notices new builds.
+      }
+      stops.push(() => watcher?.close());
+    },
+    close() {
+      for (const stop of stops.splice(0)) stop();
+      onSwap = undefined;
     },
   };
 }

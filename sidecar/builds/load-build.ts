@@ -1,22 +1,27 @@
 /**
  * Loads a finished build (its manifest and every file it lists) into memory, together with the
- * live data the search, since and MCP routes answer from. A build is loaded whole or not at all.
+ * live data the search, since and MCP routes answer from. A build is loaded whole or not at all, and
+ * from one folder: the `dist` link is resolved once, first, so a swap during the load cannot mix two
+ * builds, and the build's page code is imported from its own folder (load-pages.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { z } from 'zod';
 import path from 'node:path';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
-import { MANIFEST_FILE, ManifestSchema, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import { readManifest } from '../../core/publishing/build-folders-fs.ts';
+import { MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import type { Body, Representation } from '../http/send-representation.ts';
-import { loadPageHandler, type PageHandler } from './load-pages.ts';
+import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
 
 export type LoadedBuild = {
   id: string;
+  /** The build's own real folder (`.builds/build-<id>`), never the `dist` link. */
+  dir: string;
   manifest: Manifest;
   /** URL path → representation. */
   resources: ReadonlyMap<string, Representation>;
@@ -27,30 +32,24 @@ export type LoadedBuild = {
   /** Last-Modified of the dataset, used for live answers derived from it. */
   dataLastModifiedMs: number;
   /** Renders the build's on-demand pages (the search page); undefined for a build without them. */
-  pages: PageHandler | undefined;
+  pages: PageRenderer | undefined;
 };
 
-export async function readBuildId(distDir: string): Promise<string | undefined> {
-  try {
-    const text = await readFile(path.join(distDir, MANIFEST_FILE), 'utf8');
-    return (JSON.parse(text) as { build_id?: string }).build_id;
-  } catch {
-    return undefined;
-  }
-}
-
+/** Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build. */
 export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
-  const manifest = ManifestSchema.parse(JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), 'utf8')));
+  const dir = await realpath(distDir);
+  const manifest = await readManifest(dir);
+  if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
   const redirects = new Map<string, string>();
   const bodies = new Map<string, Buffer>();
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
-    const identity = await readFile(path.join(distDir, entry.file));
+    const identity = await readFile(path.join(dir, entry.file));
     bodies.set(urlPath, identity);
     const variants: Partial<Record<Encoding, Body>> = {};
     for (const [coding, variant] of Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][]) {
-      variants[coding] = { body: await readFile(path.join(distDir, variant.file)), etag: variant.etag };
+      variants[coding] = { body: await readFile(path.join(dir, variant.file)), etag: variant.etag };
     }
     const representation: Representation = {
       headers: staticHeadersOf(urlPath, urls),
@@ -61,17 +60,18 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     resources.set(urlPath, representation);
     if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
   }
-  const dataset: ReviewsDataset = parseDataFile(distDir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
-  const insights: Insights = parseDataFile(distDir, PATHS.insightsJson, bodies, InsightsSchema);
+  const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
+  const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
   return {
     id: manifest.build_id,
+    dir,
     manifest,
     resources,
     redirects,
     live: createLiveData({ dataset, insights, publicUrl }),
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
-    pages: await loadPageHandler(distDir, manifest.build_id),
+    pages: await loadPageRenderer(dir),
   };
 }
 

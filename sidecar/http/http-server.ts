@@ -3,7 +3,11 @@
  *
  * - `headersTimeout` (10 s) and `requestTimeout` (30 s) are enforced every second
  *   (`connectionsCheckingInterval`; Node's default, 30 s, let partial-header connections pile up);
- * - `maxConnections` keeps the process below its file-descriptor limit (Node drops connections past it);
+ * - a connection budget (`MAX_CONNECTIONS`) keeps the process below its file-descriptor limit. When it is
+ *   full, a new connection closes the oldest connection that has no request in progress (one that has not
+ *   finished its headers, or an idle keep-alive one) instead of being refused: slow-header attackers that
+ *   re-open as fast as they are cut cannot keep a legitimate client out (issue 24 item 7). Only when every
+ *   connection is busy with a request is the new one dropped;
  * - a per-address cap (IPv6 by /64): a connection past it gets a 503 JSON answer and is closed, so one
  *   client cannot hold every connection. Behind a reverse proxy every connection comes from the proxy:
  *   raise or disable the cap there (0);
@@ -43,13 +47,39 @@ export function createHttpServer(listener: Listener, limits: ConnectionLimits): 
     listener,
   );
   server.maxHeadersCount = 100;
-  server.maxConnections = limits.max;
+  budgetConnections(server, limits.max);
   if (limits.perAddress > 0) capConnectionsPerAddress(server, limits.perAddress);
   server.on('clientError', answerClientError);
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
     sendError(res, 417, 'expectation_failed', 'Only "Expect: 100-continue" is supported.');
   });
   return server;
+}
+
+/**
+ * Keeps at most `max` connections open. `waiting` holds the connections with no request in progress,
+ * oldest first (a keep-alive connection re-enters at the end when its answer is sent), so the one closed
+ * to make room is the one that has waited longest without sending a whole request.
+ */
+function budgetConnections(server: Server, max: number): void {
+  const waiting = new Set<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    open += 1;
+    waiting.add(socket);
+    socket.once('close', () => {
+      open -= 1;
+      waiting.delete(socket);
+    });
+    if (open > max) waiting.values().next().value?.destroy();
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    waiting.delete(socket);
+    res.once('close', () => {
+      if (!socket.destroyed) waiting.add(socket);
+    });
+  });
 }
 
 function capConnectionsPerAddress(server: Server, cap: number): void {

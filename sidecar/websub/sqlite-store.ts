@@ -72,9 +72,12 @@ function addCallbackHostColumn(db: DatabaseSync): void {
   db.exec('CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON subscriptions (callback_host)');
 }
 
+/** The store's file inside DATA_DIR (also read by `npm run backup` and `npm run restore`). */
+export const SQLITE_FILE_NAME = 'websub.sqlite';
+
 /** Opens (creating if needed) `websub.sqlite` in `dataDir`, or the exact `file` given. */
 export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
-  const file = 'file' in options ? options.file : join(options.dataDir, 'websub.sqlite');
+  const file = 'file' in options ? options.file : join(options.dataDir, SQLITE_FILE_NAME);
   mkdirSync(dirname(file), { recursive: true });
   const db = new DatabaseSync(file, { enableForeignKeyConstraints: true });
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');

@@ -20,6 +20,7 @@ describe('parseConfig', () => {
       contentDir: 'content',
       dataDir: '.data',
       distDir: 'dist',
+      buildCheckIntervalMs: 2000,
       databaseUrl: undefined,
       trustProxy: false,
       websub: {
@@ -33,6 +34,9 @@ describe('parseConfig', () => {
       connections: { max: 10_000, perAddress: 256 },
       mcp: { sessionSecret: undefined, allowedOrigins: [], rateLimit: { capacity: 120, refillPerSecond: 20 } },
       logLevel: 'info',
+      accessLog: true,
+      metricsToken: undefined,
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -44,6 +48,7 @@ describe('parseConfig', () => {
       CONTENT_DIR: 'c',
       DATA_DIR: 'd',
       DIST_DIR: 'o',
+      BUILD_CHECK_INTERVAL_MS: '500',
       DATABASE_URL: 'postgres://u@db/x',
       WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
       WEBSUB_RETRY_DELAYS_MS: '10, 20',
@@ -58,6 +63,9 @@ describe('parseConfig', () => {
       MAX_CONNECTIONS: '900',
       MAX_CONNECTIONS_PER_ADDRESS: '0',
       LOG_LEVEL: 'warn',
+      ACCESS_LOG: 'false',
+      METRICS_TOKEN: 'a-token-of-16-chars',
+      SHUTDOWN_TIMEOUT_SECONDS: '30',
     });
     expect(config).toEqual({
       port: 8080,
@@ -67,6 +75,7 @@ describe('parseConfig', () => {
       contentDir: 'c',
       dataDir: 'd',
       distDir: 'o',
+      buildCheckIntervalMs: 500,
       databaseUrl: 'postgres://u@db/x',
       trustProxy: 2,
       websub: {
@@ -80,6 +89,9 @@ describe('parseConfig', () => {
       connections: { max: 900, perAddress: 0 },
       mcp: { sessionSecret: 'a-secret-of-16-chars', allowedOrigins: ['http://a.example', 'http://b.example'], rateLimit: { capacity: 60, refillPerSecond: 10 } },
       logLevel: 'warn',
+      accessLog: false,
+      metricsToken: 'a-token-of-16-chars',
+      shutdownTimeoutMs: 30_000,
     });
   });
 

@@ -57,8 +57,31 @@ describe('connection limits', () => {
     for (const h of held) h.socket.destroy();
   });
 
-  it('keeps the total below the configured maximum', () => {
-    expect(sidecar.server.maxConnections).toBe(500);
+  it('when the budget is full, closes the oldest connections without a whole request, so a new client gets in', async () => {
+    const small = await startTestSidecar({ distDir: sidecar.config.distDir, publicUrl: PUBLIC, env: { MAX_CONNECTIONS: '20', MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+    try {
+      const smallPort = Number(new URL(small.url).port);
+      const slow: { socket: Socket; closed: Promise<void> }[] = [];
+      for (let i = 0; i < 25; i++) {
+        const socket = connect({ port: smallPort, host: '127.0.0.1', localAddress: `127.0.3.${i + 1}` });
+        socket.on('error', () => {});
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+        slow.push({ socket, closed });
+      }
+      // The five oldest made room for the five newest; the rest still hold their slots.
+      await Promise.all(slow.slice(0, 5).map((s) => s.closed));
+      expect(slow.slice(5).every((s) => !s.socket.destroyed)).toBe(true);
+      // A legitimate request gets in, closing the oldest slow connection left.
+      const ok = await fetch(`${small.url}/reviews.json`, { headers: { connection: 'close' } });
+      expect(ok.status).toBe(200);
+      await slow[5]!.closed;
+      expect(slow.slice(6).every((s) => !s.socket.destroyed)).toBe(true);
+      for (const s of slow) s.socket.destroy();
+    } finally {
+      await small.close();
+    }
   });
 
   it('cuts a connection that never finishes its headers within a second of headersTimeout, with 408 JSON', async () => {
@@ -90,6 +113,45 @@ describe('errors of the HTTP parser are JSON', () => {
     expect(parsed.status).toBe(417);
     expect(parsed.body.error).toBe('expectation_failed');
   });
+});
+
+describe('request targets and bodies', () => {
+  it('answers an absolute-form target (RFC 9112 §3.2.2) like its origin-form', async () => {
+    const origin = await fetch(`${sidecar.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+    const expected = await origin.text();
+    const { answer } = exchange(`GET http://reviews.example.com/reviews.json HTTP/1.1\r\nHost: elsewhere\r\nConnection: close\r\n\r\n`);
+    const text = (await answer).text;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(Buffer.from(expected).toString('latin1'));
+    const search = parse((await exchange('GET HTTPS://x.example/api/reviews/search?limit=nope HTTP/1.1\r\nHost: x\r\n\r\n').answer).text);
+    expect(search.status).toBe(400);
+    expect(search.body.error).toBe('invalid_parameters');
+  });
+
+  it('delivers the whole answer to a GET with a large body and Connection: close, every time', async () => {
+    const size = 8 << 20;
+    const head = `GET /reviews.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`;
+    const expectedLength = Number((await fetch(`${sidecar.url}/reviews.json`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } })).headers.get('content-length'));
+    const chunk = Buffer.alloc(64 << 10, 'a');
+    for (let i = 0; i < 10; i++) {
+      // As curl does: send the whole body first, then read the answer. A server that closes with unread
+      // bytes resets the connection, and the reset discards the answer waiting in the client's buffer.
+      const socket = connect(port, '127.0.0.1');
+      socket.pause();
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('error', () => {});
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(head);
+      for (let sent = 0; sent < size && !socket.destroyed; sent += chunk.length) {
+        if (!socket.write(chunk)) await new Promise((resolve) => (socket.once('drain', resolve), socket.once('close', resolve)));
+      }
+      socket.resume();
+      await closed;
+      expect(text).toMatch(/^HTTP\/1\.1 200 /);
+      expect(Buffer.byteLength(text.slice(text.indexOf('\r\n\r\n') + 4), 'latin1')).toBe(expectedLength);
+    }
+  }, 60_000);
 });
 
 describe('limits in the configuration', () => {

@@ -1,6 +1,6 @@
 /**
- * The human search page (rendered on demand by the sidecar through Astro's Node adapter) against the
- * REST search, and the HTML 404 that browsers get, over real HTTP on the real build.
+ * The human search page (rendered on demand by the sidecar through Astro's App API, site/adapter/) against
+ * the REST search, and the HTML 404 that browsers get, over real HTTP on the real build.
  */
 import { cp, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -139,17 +139,36 @@ describe('the search page', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
+
+  it('matches its path exactly, like every live route: another case is unknown', async () => {
+    for (const other of ['/SEARCH/', '/Search/', '/SEARCH']) {
+      const res = await fetch(`${sidecar.url}${other}?rating=5`, { redirect: 'manual', headers: { Accept: BROWSER_ACCEPT } });
+      expect(res.status, other).toBe(404);
+    }
+  });
+
+  it('carries the headers of every page, set once by the sidecar', async () => {
+    const res = await fetch(`${sidecar.url}/search/?rating=5`);
+    const home = await fetch(`${sidecar.url}/`);
+    for (const name of ['content-type', 'cache-control', 'content-security-policy', 'referrer-policy', 'x-content-type-options']) {
+      expect(res.headers.get(name), name).toBe(home.headers.get(name));
+    }
+  });
 });
 
 describe('after a new build is swapped in', () => {
   it('renders the search page from the new build, as the REST search answers', async () => {
     const review = { id: 'r-0009', rating: 2, date: '2025-03-02', text: 'A brand new zeppelin-shaped complaint.', author: 'Sam', verified: true };
     await writeFile(path.join(contentDir, 'reviews', '2025-03.json'), JSON.stringify([review]));
-    await buildTestSite({ contentDir, outDir: distDir });
-    expect(await sidecar.builds.refresh()).toBe(true);
+    const listeners = process.listenerCount('unhandledRejection');
+    const { manifest } = await buildTestSite({ contentDir, outDir: distDir });
+    await sidecar.builds.refresh();
+    expect(sidecar.builds.current().id).toBe(manifest.build_id);
     const page = await getPage('query=zeppelin');
     expect(reviewIdsOf(page.html)).toEqual(['r-0009']);
     expect((await getRest('query=zeppelin')).reviews.map((r) => r.id)).toEqual(['r-0009']);
+    // The new build's page code was loaded without touching the process's listeners.
+    expect(process.listenerCount('unhandledRejection')).toBe(listeners);
   }, 120_000);
 });
 

@@ -6,6 +6,10 @@
  *    and then nothing. Meanwhile one client keeps fetching `/reviews.json`: how many of its requests
  *    succeed and their p99, and how long until the server has closed every slow connection (headersTimeout
  *    10 s, checked every second).
+ * 1b. Slow partial headers with re-opening (issue 24 item 7): 100 loopback addresses keep more half-sent
+ *    requests open than the connection budget (MAX_CONNECTIONS) holds, re-opening each one the moment the
+ *    server closes it, for 20 s. Meanwhile one client sends a request every 50 ms on a new connection:
+ *    its success rate (goal ≥ 99 %) and p99.
  * 2. Per-address cap: 1,000 idle connections from one address: how many the server refuses (503) beyond
  *    MAX_CONNECTIONS_PER_ADDRESS (256).
  * 3. Subscription flood: 300 loopback addresses send 10 subscribe requests each for callbacks on one host
@@ -13,13 +17,15 @@
  *    WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST (1,000), and how long a subscriber on another host waits for its
  *    verification while the flood is being verified.
  *
- * Runnable alone: `npm exec -- node tools/bench/abuse.ts`.
+ * Runnable alone: `npm exec -- node tools/bench/abuse.ts`; `ABUSE_CASES=reopen,cap` runs only those cases
+ * (slow, reopen, cap, flood).
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'node:http';
 import { createTestCa } from '../lib/https-ca.ts';
@@ -31,6 +37,10 @@ const PUBLIC_URL = 'https://reviews.example.com';
 const SLOW_CONNECTIONS = 2_000;
 const SLOW_ADDRESSES = 100;
 const CAP_ATTEMPTS = 1_000;
+/** The sidecar's default MAX_CONNECTIONS, and the attackers' target: 20 % more than it holds. */
+const BUDGET = 10_000;
+const REOPENING_CONNECTIONS = 12_000;
+const REOPENING_SECONDS = 20;
 const FLOOD_ADDRESSES = 300;
 const FLOOD_PER_ADDRESS = 10;
 
@@ -64,17 +74,13 @@ function get(url: string, agent: Agent, timeoutMs = 5_000): Promise<number> {
   });
 }
 
-async function slowHeaders(url: string): Promise<BenchRow[]> {
-  const port = Number(new URL(url).port);
-  const started = performance.now();
-  const slow = await Promise.all(Array.from({ length: SLOW_CONNECTIONS }, (_, i) => openSlow(port, loopback(i % SLOW_ADDRESSES))));
-  const opened = performance.now();
-  // A legitimate client during the attack: one request every 50 ms for 12 s.
+/** A legitimate client during an attack: `GET /reviews.json` on a new connection every 50 ms. */
+async function legitimateClient(url: string, seconds: number): Promise<{ ok: number; sent: number; latencies: number[] }> {
   const agent = new Agent({ keepAlive: false });
   const latencies: number[] = [];
   let ok = 0;
   let sent = 0;
-  const until = performance.now() + 12_000;
+  const until = performance.now() + seconds * 1000;
   while (performance.now() < until) {
     const t = performance.now();
     sent += 1;
@@ -84,6 +90,15 @@ async function slowHeaders(url: string): Promise<BenchRow[]> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
+  return { ok, sent, latencies };
+}
+
+async function slowHeaders(url: string): Promise<BenchRow[]> {
+  const port = Number(new URL(url).port);
+  const started = performance.now();
+  const slow = await Promise.all(Array.from({ length: SLOW_CONNECTIONS }, (_, i) => openSlow(port, loopback(i % SLOW_ADDRESSES))));
+  const opened = performance.now();
+  const { ok, sent, latencies } = await legitimateClient(url, 12);
   const closedAt = await Promise.race([Promise.all(slow.map((s) => s.closed)), new Promise<number[]>((r) => setTimeout(() => r([]), 30_000))]);
   const timedOut = slow.filter((s) => s.answer().startsWith('HTTP/1.1 408')).length;
   for (const s of slow) s.socket.destroy();
@@ -94,6 +109,35 @@ async function slowHeaders(url: string): Promise<BenchRow[]> {
     { name: 'slow partial headers: legitimate GET /reviews.json p99 during the attack', value: percentile(latencies, 99), unit: 'ms' },
     { name: 'slow partial headers: every slow connection closed after', value: lastClose, unit: 's', target: '≤ 12 s', ok: lastClose <= 12 },
     { name: 'slow partial headers: closed with a 408 JSON answer', value: timedOut, unit: 'connections' },
+  ];
+}
+
+async function slowHeadersReopening(url: string): Promise<BenchRow[]> {
+  const port = new URL(url).port;
+  const started = performance.now();
+  const attacker = spawn(process.execPath, [path.join(import.meta.dirname, 'slow-headers-child.ts'), port, String(REOPENING_CONNECTIONS), String(SLOW_ADDRESSES)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  attacker.stdout!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    attacker.stdout!.on('data', () => output.includes('filled\n') && resolve());
+    attacker.once('exit', (code) => reject(new Error(`the attacker exited with ${code}`)));
+  });
+  const filled = performance.now();
+  const { ok, sent, latencies } = await legitimateClient(url, REOPENING_SECONDS);
+  const exited = new Promise((resolve) => attacker.once('exit', resolve));
+  attacker.stdin!.end();
+  await exited;
+  const { opened, closed } = JSON.parse(output.split('\n')[1]!) as { opened: number; closed: number };
+  const rate = (100 * ok) / sent;
+  return [
+    { name: `slow headers, re-opening: ${REOPENING_CONNECTIONS} half-sent requests from ${SLOW_ADDRESSES} addresses against a budget of ${BUDGET}, opened in`, value: (filled - started) / 1000, unit: 's' },
+    { name: 'slow headers, re-opening: slow connections the server closed (each re-opened at once)', value: closed, unit: `(of ${opened} opened)` },
+    { name: `slow headers, re-opening: legitimate GET /reviews.json succeeded (one every 50 ms for ${REOPENING_SECONDS} s)`, value: rate, unit: `% (${ok} of ${sent})`, target: '≥ 99 %', ok: rate >= 99 },
+    { name: 'slow headers, re-opening: legitimate GET /reviews.json p50', value: percentile(latencies, 50), unit: 'ms' },
+    { name: 'slow headers, re-opening: legitimate GET /reviews.json p99', value: percentile(latencies, 99), unit: 'ms' },
+    { name: 'slow headers, re-opening: load average of the machine (1 min) at the end', value: loadavg()[0]!, unit: `(${availableParallelism()} cores)` },
   ];
 }
 
@@ -176,9 +220,12 @@ export async function run(): Promise<BenchRow[]> {
       NODE_EXTRA_CA_CERTS: ca.certFile,
     });
     try {
-      rows.push(...(await slowHeaders(sidecar.url)));
-      rows.push(...(await perAddressCap(sidecar.url)));
-      rows.push(...(await subscriptionFlood(sidecar.url, subscriberPort, verified)));
+      const only = process.env.ABUSE_CASES?.split(',');
+      const wanted = (name: string) => only === undefined || only.includes(name);
+      if (wanted('slow')) rows.push(...(await slowHeaders(sidecar.url)));
+      if (wanted('reopen')) rows.push(...(await slowHeadersReopening(sidecar.url)));
+      if (wanted('cap')) rows.push(...(await perAddressCap(sidecar.url)));
+      if (wanted('flood')) rows.push(...(await subscriptionFlood(sidecar.url, subscriberPort, verified)));
     } finally {
       await sidecar.stop();
     }

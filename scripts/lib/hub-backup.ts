@@ -1,0 +1,38 @@
+/** What `npm run backup` and `npm run restore` share: the file name, the check of a copy, the PostgreSQL advice. */
+import { DatabaseSync } from 'node:sqlite';
+
+/** Opens a copy read-only, checks it, and counts what it holds: `3 subscriptions, 1 pending delivery, 2 topics`. */
+export function describeHubBackup(file: string): { ok: true; subscriptions: number; text: string } | { ok: false; problem: string } {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: true });
+  } catch (error) {
+    return { ok: false, problem: `${file} cannot be opened as SQLite (${error instanceof Error ? error.message : String(error)})` };
+  }
+  try {
+    const check = db.prepare('PRAGMA integrity_check').all().map((row) => String(Object.values(row)[0]));
+    if (check.join() !== 'ok') return { ok: false, problem: `${file} is damaged (${check.slice(0, 3).join('; ')})` };
+    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => String(row.name)));
+    const missing = ['subscriptions', 'deliveries', 'topics'].filter((t) => !tables.has(t));
+    if (missing.length > 0) return { ok: false, problem: `${file} is not a hub backup (no ${missing.join(', ')} table)` };
+    const count = (table: string) => Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
+    const subscriptions = count('subscriptions');
+    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    return {
+      ok: true,
+      subscriptions,
+      text: `${plural(subscriptions, 'subscription', 'subscriptions')}, ${plural(count('deliveries'), 'pending delivery', 'pending deliveries')}, ${plural(count('topics'), 'topic', 'topics')}`,
+    };
+  } catch (error) {
+    return { ok: false, problem: `${file} cannot be read (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    db.close();
+  }
+}
+
+/** With DATABASE_URL the state is in PostgreSQL, schema `websub`: pg_dump and pg_restore are the tools. */
+export function postgresAdvice(action: 'backup' | 'restore', file: string): string {
+  return action === 'backup'
+    ? `The hub's state is in PostgreSQL (DATABASE_URL). Back up its schema with: pg_dump --schema=websub --format=custom --file=${file} "$DATABASE_URL"`
+    : `The hub's state is in PostgreSQL (DATABASE_URL). Restore its schema, into a database without it, with: pg_restore --dbname="$DATABASE_URL" ${file}`;
+}

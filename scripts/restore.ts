@@ -1,0 +1,49 @@
+/**
+ * `npm run restore -- <file>`: puts a copy made by `npm run backup` back as the hub's state, into a
+ * DATA_DIR that holds none (issue 19 item 6). The copy is checked first (it opens, passes
+ * `PRAGMA integrity_check`, has the hub's tables); an existing `websub.sqlite` is never overwritten:
+ * stop the service and move it away first. The file is copied beside its place and renamed into it, so a
+ * failed restore leaves nothing half-written. With `DATABASE_URL` this prints the `pg_restore` command.
+ */
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { readConfigOrExit } from './lib/read-config.ts';
+import { SQLITE_FILE_NAME } from '../sidecar/websub/sqlite-store.ts';
+import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
+
+const config = readConfigOrExit();
+const source = process.argv[2];
+if (!source) {
+  console.error('Usage: npm run restore -- <file>   (a copy made by npm run backup, restored into an empty DATA_DIR)');
+  process.exit(1);
+}
+if (config.databaseUrl) {
+  console.error(postgresAdvice('restore', source));
+  process.exit(2);
+}
+if (!existsSync(source)) {
+  console.error(`No backup at ${path.resolve(source)}.`);
+  process.exit(1);
+}
+const target = path.join(config.dataDir, SQLITE_FILE_NAME);
+const present = [target, `${target}-wal`].filter((f) => existsSync(f));
+if (present.length > 0) {
+  console.error(`DATA_DIR already holds hub state (${path.resolve(present[0]!)}): stop the service and move it away first; restore never overwrites it.`);
+  process.exit(1);
+}
+const summary = describeHubBackup(source);
+if (!summary.ok) {
+  console.error(`Not restored: ${summary.problem}.`);
+  process.exit(1);
+}
+const partial = `${target}.restoring`;
+try {
+  mkdirSync(config.dataDir, { recursive: true });
+  copyFileSync(source, partial);
+  renameSync(partial, target);
+} catch (error) {
+  rmSync(partial, { force: true });
+  console.error(`Restore failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+console.log(`Restored ${summary.text} into ${path.resolve(target)}. Start the service to use them.`);

@@ -1,0 +1,139 @@
+/**
+ * `/metrics` in the Prometheus text format (issue 19 item 7), through prom-client, on a registry of its
+ * own (two sidecars in one process, as in the tests, keep separate counts):
+ *
+ * - `reviews_http_requests_total{route,status}` and `reviews_http_request_duration_seconds{route}`:
+ *   `route` is the Express route's path (`/api/reviews/search`, `/mcp`…), `static` for built files and
+ *   `none` for what no route matched, so the label set stays small whatever clients ask for;
+ * - `reviews_build_info{build}` (1) and `reviews_build_data_age_seconds` (since the dataset's Last-Modified);
+ * - `reviews_websub_subscriptions`, `reviews_websub_deliveries_pending`,
+ *   `reviews_websub_deliveries_failing` (pending after at least one failed attempt) and
+ *   `reviews_websub_store_up` (1 when the hub's store is open);
+ * - Node's process metrics (`process_*`, `nodejs_*`).
+ *
+ * Who may read it: a request with `Authorization: Bearer <METRICS_TOKEN>`, or, without a token
+ * configured, a client on loopback (its address as TRUST_PROXY allows, so a public request forwarded by
+ * a local proxy is not mistaken for a local one when TRUST_PROXY names the proxy).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Router } from 'express';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpError, methodNotAllowed } from './errors.ts';
+import { createStrictRouter } from './strict-router.ts';
+import type { FinishedRequest } from './request-front.ts';
+
+export const METRICS_PATH = '/metrics';
+
+export type MetricsSources = {
+  build: () => { id: string; dataLastModifiedMs: number };
+  storeUp: () => boolean;
+  /** The hub's backlog; undefined while the store is unavailable. */
+  hubCounts: () => Promise<{ subscriptions: number; pending: number; failing: number } | undefined>;
+};
+
+export type Metrics = {
+  record(request: FinishedRequest, route: string): void;
+  router(access: { token: string | undefined; clientOf: (req: IncomingMessage) => string }): Router;
+};
+
+export function createMetrics(sources: MetricsSources): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'reviews_http_requests_total', help: 'HTTP requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
+  const duration = new Histogram({
+    name: 'reviews_http_request_duration_seconds',
+    help: 'Time from the request to the end of its answer, by route.',
+    labelNames: ['route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  let shownBuild: string | undefined;
+  const buildInfo = new Gauge({
+    name: 'reviews_build_info',
+    help: 'The build being served (1 for its id).',
+    labelNames: ['build'],
+    registers: [registry],
+    collect() {
+      const { id } = sources.build();
+      if (shownBuild !== id) this.reset();
+      shownBuild = id;
+      this.set({ build: id }, 1);
+    },
+  });
+  new Gauge({
+    name: 'reviews_build_data_age_seconds',
+    help: "Seconds since the served dataset's Last-Modified.",
+    registers: [registry],
+    collect() {
+      this.set(Math.max(0, (Date.now() - sources.build().dataLastModifiedMs) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'reviews_websub_store_up',
+    help: "1 when the WebSub hub's store is open, 0 when it cannot be reached.",
+    registers: [registry],
+    collect() {
+      this.set(sources.storeUp() ? 1 : 0);
+    },
+  });
+  const subscriptions = new Gauge({ name: 'reviews_websub_subscriptions', help: 'Active WebSub subscriptions.', registers: [registry] });
+  const pending = new Gauge({ name: 'reviews_websub_deliveries_pending', help: 'Notifications waiting to be delivered.', registers: [registry] });
+  const failing = new Gauge({ name: 'reviews_websub_deliveries_failing', help: 'Pending notifications whose last attempt failed (waiting for a retry).', registers: [registry] });
+  void buildInfo;
+
+  const render = async () => {
+    const counts = await sources.hubCounts().catch(() => undefined);
+    for (const [gauge, value] of [
+      [subscriptions, counts?.subscriptions],
+      [pending, counts?.pending],
+      [failing, counts?.failing],
+    ] as const) {
+      // Unknown while the store is down: the series disappears rather than reading 0.
+      if (value === undefined) gauge.reset();
+      else gauge.set(value);
+    }
+    return registry.metrics();
+  };
+
+  return {
+    record(request, route) {
+      requests.inc({ route, status: String(request.status) });
+      duration.observe({ route }, request.durationMs / 1000);
+    },
+    router({ token, clientOf }) {
+      const router = createStrictRouter();
+      router
+        .route(METRICS_PATH)
+        .get(async (req, res) => {
+          if (!mayRead(req, token, clientOf)) {
+            throw new HttpError(
+              403,
+              'forbidden',
+              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers clients on loopback only (or set METRICS_TOKEN).',
+              { cors: false },
+            );
+          }
+          const text = await render();
+          res.set({ 'Content-Type': registry.contentType, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(text);
+        })
+        .all(() => {
+          throw methodNotAllowed(['GET', 'HEAD'], { cors: false });
+        });
+      return router;
+    },
+  };
+}
+
+function mayRead(req: IncomingMessage, token: string | undefined, clientOf: (req: IncomingMessage) => string): boolean {
+  if (token !== undefined) {
+    const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
+    const wanted = Buffer.from(token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  }
+  return isLoopback(clientOf(req));
+}
+
+function isLoopback(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
+}

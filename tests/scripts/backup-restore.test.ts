@@ -1,0 +1,104 @@
+/**
+ * `npm run backup` and `npm run restore` (issue 19 item 6), as commands in their own processes, against
+ * the hub's real SQLite file in WAL mode while a writer keeps saving subscriptions (the service's store,
+ * opened as the sidecar opens it): the copy opens, holds a consistent state between what was saved
+ * before and after it, and a restore into an empty DATA_DIR gives back every subscription it holds.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { runScript } from '../helpers/run-script.ts';
+
+const T0 = 1_700_000_000_000;
+const FEED = 'https://reviews.example/feed.xml';
+
+/** The command as `npm run <script> -- <args>` runs it, with the test's PostgreSQL URL left out of its environment. */
+function run(script: 'backup' | 'restore', args: string[], env: Record<string, string>) {
+  const { DATABASE_URL: _unused, ...inherited } = process.env;
+  return runScript(process.execPath, [`scripts/${script}.ts`, ...args], { env: { ...inherited, ...env } });
+}
+
+function idsIn(file: string, table: 'subscriptions' | 'deliveries'): string[] {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const column = table === 'subscriptions' ? 'id' : 'subscription_id';
+    return db.prepare(`SELECT ${column} AS id FROM ${table} ORDER BY 1`).all().map((row) => String(row.id));
+  } finally {
+    db.close();
+  }
+}
+
+describe('npm run backup / npm run restore', () => {
+  it('copies the hub state during a burst of subscriptions, and restores every subscription the copy holds', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'backup-'));
+    const dataDir = path.join(work, 'data');
+    const store = createSqliteHubStore({ dataDir });
+    let saved = 0;
+    const save = () =>
+      store.saveSubscription({ topic: FEED, callback: `https://sub${saved}.example/cb`, secret: null, leaseSeconds: 3600, expiresAt: T0 + 3_600_000 }, T0).then(() => (saved += 1));
+    for (let i = 0; i < 200; i++) await save();
+    await store.recordTopicContent({ topic: FEED, hash: 'h1', contentType: 'application/atom+xml', body: Buffer.from('<feed/>') }, T0);
+    const before = saved;
+
+    const backupFile = path.join(work, 'hub-backup.sqlite');
+    const backup = run('backup', [backupFile], { DATA_DIR: dataDir });
+    let backupDone = false;
+    void backup.then(() => (backupDone = true));
+    // The burst: the writer saves as fast as it can, yielding to the event loop, until the backup has exited.
+    while (!backupDone) {
+      await save();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const after = saved;
+    const { code, stdout, stderr } = await backup;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(after).toBeGreaterThan(before);
+
+    const held = idsIn(backupFile, 'subscriptions');
+    expect(held.length).toBeGreaterThanOrEqual(before);
+    expect(held.length).toBeLessThanOrEqual(after);
+    expect(stdout).toContain(`Backed up ${held.length} subscriptions, 200 pending deliveries, 1 topic to ${backupFile}`);
+    await store.close();
+
+    const emptyDataDir = path.join(work, 'restored');
+    const restored = await run('restore', [backupFile], { DATA_DIR: emptyDataDir });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain(`Restored ${held.length} subscriptions`);
+    const reopened = createSqliteHubStore({ dataDir: emptyDataDir });
+    try {
+      expect((await reopened.listSubscriptions()).map((s) => s.id).sort()).toEqual(held);
+      expect((await reopened.listPendingDeliveries()).length).toBe(200);
+      expect((await reopened.readTopicSnapshot(FEED))?.hash).toBe('h1');
+    } finally {
+      await reopened.close();
+    }
+
+    // Never over an existing state, never over an existing file, never from something that is not a backup.
+    const again = await run('restore', [backupFile], { DATA_DIR: emptyDataDir });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^DATA_DIR already holds hub state .*websub\.sqlite\): stop the service and move it away first/);
+    const overwrite = await run('backup', [backupFile], { DATA_DIR: dataDir });
+    expect(overwrite.code).toBe(1);
+    expect(overwrite.stderr).toContain('already exists');
+    const notBackup = path.join(work, 'not-a-backup.sqlite');
+    await writeFile(notBackup, 'hello');
+    const bad = await run('restore', [notBackup], { DATA_DIR: path.join(work, 'other') });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Not restored: .*not-a-backup\.sqlite (cannot be|is not)/);
+  }, 60_000);
+
+  it('with DATABASE_URL, names the pg_dump and pg_restore commands for the websub schema instead', async () => {
+    const env = { DATABASE_URL: 'postgres://user@db.example/reviews' };
+    const backup = await run('backup', ['hub.dump'], env);
+    expect(backup.code).toBe(2);
+    expect(backup.stderr).toContain('pg_dump --schema=websub --format=custom --file=hub.dump "$DATABASE_URL"');
+    const restore = await run('restore', ['hub.dump'], env);
+    expect(restore.code).toBe(2);
+    expect(restore.stderr).toContain('pg_restore --dbname="$DATABASE_URL" hub.dump');
+  });
+});

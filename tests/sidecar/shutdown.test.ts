@@ -1,0 +1,156 @@
+/**
+ * Graceful shutdown of the real process (issue 19 item 5): on SIGTERM `/readyz` answers 503 at once, no
+ * new connection is accepted, the requests in flight finish with whole answers, keep-alive clients are
+ * told `Connection: close`, one `shutdown` log line says how it ended, and the exit code is 0. No request
+ * is lost: every one gets an answer, or its connection is refused before anything was sent.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestSite } from '../helpers/site-build.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+let distDir: string;
+
+beforeAll(async () => {
+  ({ distDir } = await buildTestSite({ publicUrl: PUBLIC }));
+});
+
+type LogLine = { event: string; [field: string]: unknown };
+
+/** The sidecar as `npm start` runs it, with its log lines as they come. */
+async function startProcess(env: Record<string, string>) {
+  const child: ChildProcess = spawn(process.execPath, ['sidecar/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: PUBLIC,
+      DIST_DIR: distDir,
+      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'shutdown-data-')),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: LogLine[] = [];
+  const waiters: { event: string; resolve: (line: LogLine) => void }[] = [];
+  let buffer = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk;
+    for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n')) {
+      const line = JSON.parse(buffer.slice(0, end)) as LogLine;
+      buffer = buffer.slice(end + 1);
+      lines.push(line);
+      for (const w of waiters.filter((w) => w.event === line.event)) w.resolve(line);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const event = (name: string) => {
+    const seen = lines.find((l) => l.event === name);
+    return seen ? Promise.resolve(seen) : new Promise<LogLine>((resolve) => waiters.push({ event: name, resolve }));
+  };
+  const listening = await event('listening');
+  return { child, lines, exited, event, url: String(listening.url) };
+}
+
+/** Writes `first`, then (after `next()`) `rest`; resolves with everything read until the server closed. */
+function partial(port: number, first: string) {
+  const socket: Socket = connect(port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (c) => (text += c));
+  socket.on('error', () => {});
+  const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
+  const ready = new Promise((resolve) => socket.once('connect', resolve)).then(() => socket.write(first));
+  return { ready, answer, send: (rest: string) => socket.write(rest) };
+}
+
+type Outcome = { status: number; connectionClose: boolean } | { error: string };
+
+function get(url: string, agent: Agent): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connectionClose: res.headers.connection === 'close' }));
+      res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
+    req.end();
+  });
+}
+
+describe('graceful shutdown', () => {
+  it('on SIGTERM: /readyz 503 at once, no new connection, requests in flight answered, none lost, exit 0', async () => {
+    const sidecar = await startProcess({ ACCESS_LOG: 'false', SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const port = Number(new URL(sidecar.url).port);
+
+    // In flight when the signal comes: a readiness probe and a hub request, each half-sent.
+    const probe = partial(port, 'GET /readyz HTTP/1.1\r\nHost: x\r\n');
+    const form = 'hub.mode=subscribe&hub.topic=nothing&hub.callback=nowhere';
+    const post = partial(port, `POST /api/websub/hub HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form.slice(0, 10)}`);
+    await Promise.all([probe.ready, post.ready]);
+
+    // Four keep-alive clients keep asking until the service refuses their connection.
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    const outcomes: Outcome[] = [];
+    let signalled!: () => void;
+    const atLoad = new Promise<void>((resolve) => (signalled = resolve));
+    const workers = Array.from({ length: 4 }, async () => {
+      for (;;) {
+        const outcome = await get(`${sidecar.url}/reviews.json`, agent);
+        outcomes.push(outcome);
+        if (outcomes.length === 40) signalled();
+        if ('error' in outcome) return;
+      }
+    });
+    await atLoad;
+    sidecar.child.kill('SIGTERM');
+    await sidecar.event('shutdown_started');
+
+    const refused = await get(`${sidecar.url}/healthz`, new Agent({ keepAlive: false }));
+    expect(refused).toEqual({ error: 'ECONNREFUSED' });
+
+    probe.send('\r\n');
+    const probeAnswer = await probe.answer;
+    expect(probeAnswer).toMatch(/^HTTP\/1\.1 503 /);
+    expect(probeAnswer).toMatch(/connection: close/i);
+    expect(probeAnswer).toContain('shutting down');
+
+    post.send(form.slice(10));
+    const postAnswer = await post.answer;
+    expect(postAnswer).toMatch(/^HTTP\/1\.1 4\d\d /);
+    expect(JSON.parse(postAnswer.slice(postAnswer.indexOf('\r\n\r\n') + 4)).error).toBe('invalid_request');
+
+    await Promise.all(workers);
+    expect(await sidecar.exited).toBe(0);
+
+    const answered = outcomes.filter((o): o is { status: number; connectionClose: boolean } => 'status' in o);
+    const failed = outcomes.filter((o) => 'error' in o);
+    // Each worker ends with exactly one refused connection; nothing else failed or was reset.
+    expect(failed).toEqual(Array.from({ length: 4 }, () => ({ error: 'ECONNREFUSED' })));
+    expect(answered.every((o) => o.status === 200)).toBe(true);
+    expect(answered.filter((o) => o.connectionClose).length).toBeGreaterThanOrEqual(1);
+
+    const ended = sidecar.lines.filter((l) => l.event === 'shutdown');
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ signal: 'SIGTERM', outcome: 'clean', cut_connections: 0 });
+    expect(ended[0]!.in_flight).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('cuts what is still in flight at SHUTDOWN_TIMEOUT_SECONDS and says so, still exiting 0', async () => {
+    const sidecar = await startProcess({ ACCESS_LOG: 'false', SHUTDOWN_TIMEOUT_SECONDS: '1' });
+    const port = Number(new URL(sidecar.url).port);
+    const stuck = partial(port, 'POST /api/websub/hub HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nhub.mode=');
+    await stuck.ready;
+    // Its headers were written before this request's connection opened, so they have been read.
+    expect((await fetch(`${sidecar.url}/healthz`, { headers: { connection: 'close' } })).status).toBe(200);
+    sidecar.child.kill('SIGINT');
+    expect(await sidecar.exited).toBe(0);
+    await stuck.answer;
+    expect(sidecar.lines.find((l) => l.event === 'shutdown')).toMatchObject({ signal: 'SIGINT', outcome: 'forced', in_flight: 1, cut_connections: 1 });
+  }, 30_000);
+});
