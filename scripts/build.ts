@@ -7,6 +7,8 @@ import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
+import { deriveReviewTimes } from '../core/content/review-history.ts';
+import { readContentHistory } from './lib/content-history.ts';
 import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
@@ -85,7 +87,8 @@ async function preparePublication(
 ): Promise<{ ok: true; dataDate: string | undefined } | { ok: false; message: string }> {
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
-  const { dataset, insights } = buildPublication(content.value, urls);
+  const history = await readContentHistory(contentDir, content.value.reviews);
+  const { dataset, insights } = buildPublication(content.value, urls, history && deriveReviewTimes(history).updated);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
   return { ok: true, dataDate: latestDataDate(dataset.reviews) };

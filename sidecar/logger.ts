@@ -24,6 +24,7 @@ export const LOG_EVENTS = {
   websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
   websub_delivery_failed: 'One notification attempt failed: `topic`, `callback`, `failure`, `outcome` (`retry`, `removed`, or `lost-claim` when another instance took it over).',
   websub_subscription_gone: 'A callback answered 410 Gone, so its subscription was removed: `topic`, `callback`.',
+  websub_topic_removed: 'A topic left the build (a technician or service removed), so its subscription was removed and the callback told `hub.mode=denied`: `topic`, `callback`.',
   websub_subscriptions_expired: 'Subscriptions whose lease ended were removed: `count`.',
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',

@@ -73,7 +73,7 @@ export function createHub(deps: HubDeps): Hub {
   const log = deps.log ?? silentLogger;
   const ownsClient = deps.client === undefined;
   const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks });
-  const schema = createHubRequestSchema(topics.topicUrls, options.lease);
+  const schema = createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl);
   const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
   const background = new Set<Promise<unknown>>();
   /** Verifications under way per callback host, and how many of them are subscribes. */
@@ -81,6 +81,8 @@ export function createHub(deps: HubDeps): Hub {
   let abort = new AbortController();
   let notifyChain: Promise<unknown> = Promise.resolve();
   const lastRecorded = new Map<string, string>();
+  /** The topic list when last checked; undefined until the first full check (at start). */
+  let knownTopics: ReadonlySet<string> | undefined;
 
   const runInBackground = (work: Promise<unknown>) => {
     const tracked = work
@@ -126,9 +128,40 @@ export function createHub(deps: HubDeps): Hub {
     await client.send({ method: 'GET', url, signal });
   }
 
-  async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
+  /**
+   * Topics that left the list (a technician removed from the content): their subscribers are removed
+   * and told `hub.mode=denied`, as the topic now answers 404. Checked against the list last seen, or
+   * against every stored subscription on the first check.
+   */
+  async function denyVanishedTopics(): Promise<void> {
+    const current = new Set(topics.topicUrls);
+    const before = knownTopics;
+    knownTopics = current;
+    if (before !== undefined && [...before].every((t) => current.has(t))) return;
+    const subscriptions = before === undefined ? await store.listSubscriptions() : (await Promise.all([...before].filter((t) => !current.has(t)).map((t) => store.listSubscriptions(t)))).flat();
+    for (const subscription of subscriptions) {
+      if (current.has(subscription.topic)) continue;
+      await store.removeSubscription(subscription.topic, subscription.callback);
+      lastRecorded.delete(subscription.topic);
+      log.info('websub_topic_removed', { topic: subscription.topic, callback: subscription.callback });
+      runInBackground(sendDenied(subscription, 'the topic no longer exists', abort.signal));
+    }
+  }
+
+  async function recordChanges(requested: readonly string[]): Promise<TopicCheck[]> {
     const checks: TopicCheck[] = [];
-    for (const topic of topicUrls) {
+    const topicUrls = [...requested];
+    const queued = new Set(topicUrls);
+    for (let i = 0; i < topicUrls.length; i++) {
+      const topic = topicUrls[i]!;
+      const derived = () => {
+        for (const next of topics.derivedFrom?.(topic) ?? []) {
+          if (!queued.has(next)) {
+            queued.add(next);
+            topicUrls.push(next);
+          }
+        }
+      };
       const content = await topics.read(topic).catch((err: unknown) => {
         log.error('websub_topic_unreadable', { topic, error: String(err) });
         return undefined;
@@ -137,6 +170,7 @@ export function createHub(deps: HubDeps): Hub {
         checks.push({ topic, changed: false, enqueued: 0 });
         continue;
       }
+      derived();
       const hash = createHash('sha256').update(content.body).digest('hex');
       if (lastRecorded.get(topic) === hash) {
         checks.push({ topic, changed: false, enqueued: 0 });
@@ -147,6 +181,7 @@ export function createHub(deps: HubDeps): Hub {
       checks.push({ topic, ...recorded });
       if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
     }
+    await denyVanishedTopics();
     if (checks.some((c) => c.enqueued > 0)) worker.wake();
     return checks;
   }
