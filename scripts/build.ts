@@ -15,7 +15,7 @@ import { formatContentProblems } from '../core/content/problems.ts';
 import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
-import { readConfigOrExit } from './lib/read-config.ts';
+import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
@@ -49,6 +49,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       publicationFile,
       outDir: staging,
       cacheDir,
+      demo: isDemoContent(options.contentDir),
       verbose: options.verbose,
     });
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
@@ -100,7 +101,9 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
-  const config = readConfigOrExit();
+  const env = readEnvironment();
+  const { config, demo } = resolveContent(readConfigOrExit(env), env);
+  if (demo) console.log(describeDemo());
   const options = buildOptionsFor(config);
   const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
   if (!result.ok) {
