@@ -23,7 +23,8 @@ export type ContentVersion = {
   delta: ReadonlyMap<string, string | null>;
 };
 
-export type ReviewChange = { id: string; time: string; kind: 'added' | 'changed' | 'removed' };
+/** `version`: the index of the version that made the change, which orders changes even where times are equal. */
+export type ReviewChange = { id: string; time: string; kind: 'added' | 'changed' | 'removed'; version: number };
 
 export type ReviewTimes = {
   /** Each review's last change, for the reviews of the last version. */
@@ -65,7 +66,9 @@ export function deriveReviewTimes(versions: Iterable<ContentVersion>): ReviewTim
   const updated = new Map<string, string>();
   const changes: ReviewChange[] = [];
   let clock = '';
+  let index = -1;
   for (const version of versions) {
+    index++;
     const time = normaliseTime(version.time);
     if (time > clock) clock = time;
     for (const [id, fingerprint] of version.delta) {
@@ -74,11 +77,11 @@ export function deriveReviewTimes(versions: Iterable<ContentVersion>): ReviewTim
       if (fingerprint === null) {
         current.delete(id);
         updated.delete(id);
-        changes.push({ id, time: clock, kind: 'removed' });
+        changes.push({ id, time: clock, kind: 'removed', version: index });
       } else {
         current.set(id, fingerprint);
         updated.set(id, clock);
-        changes.push({ id, time: clock, kind: before === undefined ? 'added' : 'changed' });
+        changes.push({ id, time: clock, kind: before === undefined ? 'added' : 'changed', version: index });
       }
     }
   }

@@ -22,8 +22,8 @@ export function buildPublication(content: LoadedContent, urls: ServiceUrls, chan
 }
 
 /** The dataset alone (the insights then cost nothing). */
-export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls): ReviewsDataset {
-  return toDataset(content, publishReviews(content, urls, content.insights.model).reviews);
+export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls, changedAt?: ReadonlyMap<string, string>): ReviewsDataset {
+  return toDataset(content, publishReviews(content, urls, content.insights.model, changedAt).reviews);
 }
 
 function toDataset(content: Content, reviews: PublishedReview[]): ReviewsDataset {
