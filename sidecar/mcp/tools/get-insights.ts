@@ -7,13 +7,13 @@
  */
 import { z } from 'zod';
 import type { AspectInsight, EntityInsight, Insights } from '../../../core/schemas/insights.ts';
-import type { McpServerDeps } from '../deps.ts';
-import { parseArguments, type ArgumentIssue, type ToolRegistry, type ToolSpec } from '../tool.ts';
+import type { ErrorIssue } from '../../../core/schemas/errors.ts';
+import { defineTool } from '../tool.ts';
 
 const SECTIONS = ['summary', 'basis', 'responses', 'aspects', 'entities', 'topics', 'faq'] as const;
 type Section = (typeof SECTIONS)[number];
 
-export const getInsightsTool = {
+const spec = {
   name: 'get_insights',
   title: 'Get review insights',
   description: [
@@ -21,6 +21,7 @@ export const getInsightsTool = {
     'technicians, services, topics, FAQ. No arguments: a compact overview; `section`: one part;',
     '`aspect`, `technician` or `service`: one entry in full.',
   ].join(' '),
+  whenToUse: 'a compact overview of aspects, technicians, services, topics, FAQ, owner reply rates and summary; section for one part, aspect/technician/service for one entry in full.',
   inputSchema: z.strictObject({
     section: z.enum(SECTIONS, { error: `must be one of: ${SECTIONS.join(', ')}` }).optional().meta({ description: 'One section only.' }),
     aspect: z.string().min(1).max(100).optional().meta({ description: 'An aspect id: that aspect in full.' }),
@@ -32,21 +33,18 @@ export const getInsightsTool = {
     insights: z.record(z.string(), z.unknown()).meta({ description: 'The requested part, by section name.' }),
     more: z.string().meta({ description: 'How to get more detail.' }),
   }),
-} satisfies ToolSpec;
+};
 
 const OVERVIEW_TOPICS = 10;
 const MORE =
   'Pass section for one part (faq answers, every topic), or aspect (an id), technician or service for one entry in full; /insights.json has everything. Quote reviews from search_reviews as evidence.';
 
-export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps): void {
-  tools.register(getInsightsTool, (args) => {
-    const parsed = parseArguments(getInsightsTool.inputSchema, args);
-    if (!parsed.ok) return parsed;
-    const { section, aspect, technician, service } = parsed.value;
+export const getInsightsTool = defineTool(spec, (args, deps) => {
+    const { section, aspect, technician, service } = args;
     const { insights } = deps.getLive();
     const given = [aspect, technician, service].filter((v) => v !== undefined).length;
     if (given > 1 || (given === 1 && section !== undefined)) {
-      return { ok: false, issues: [{ path: ['section'], message: 'give at most one of section, aspect, technician, service' }] };
+      return { ok: false, issues: [{ path: ['section'], message: 'give at most one of section, aspect, technician, service', code: 'conflicting_arguments' }] };
     }
     const answer = (part: Record<string, unknown>) => ({ ok: true as const, value: { sections: [...SECTIONS], insights: part, more: MORE } });
     if (aspect !== undefined) {
@@ -67,11 +65,10 @@ export function registerGetInsightsTool(tools: ToolRegistry, deps: McpServerDeps
     overview.faq = insights.faq.map((f) => ({ id: f.id, question: f.question }));
     overview.topics = insights.topics.slice(0, OVERVIEW_TOPICS).map((t) => ({ phrase: t.phrase, reviews: t.reviews }));
     return answer(overview);
-  });
-}
+});
 
-function unknown(name: string, value: string, known: readonly string[]): { ok: false; issues: ArgumentIssue[] } {
-  return { ok: false, issues: [{ path: [name], message: `no ${name} ${JSON.stringify(value)}; known: ${known.join(', ')}` }] };
+function unknown(name: string, value: string, known: readonly string[]): { ok: false; issues: ErrorIssue[] } {
+  return { ok: false, issues: [{ path: [name], message: `no ${name} ${JSON.stringify(value)}; known: ${known.join(', ')}`, code: `unknown_${name}` }] };
 }
 
 function findEntity(list: readonly EntityInsight[], wanted: string): EntityInsight | undefined {

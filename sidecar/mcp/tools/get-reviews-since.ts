@@ -1,43 +1,42 @@
 /** `get_reviews_since`: the MCP twin of GET /api/reviews/since/{date}, paged. */
 import { z } from 'zod';
 import { countSince } from '../../../core/order.ts';
+import { nextCursorOf, resolvePage } from '../../../core/paging.ts';
 import { IsoDateSchema } from '../../../core/schemas/content.ts';
 import { ReviewListSchema } from '../../../core/schemas/published.ts';
 import { SearchFiltersShape } from '../../../core/schemas/search.ts';
-import type { McpServerDeps } from '../deps.ts';
-import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
+import { defineTool } from '../tool.ts';
 import { CompactReviewSchema, toCompactReview } from './compact-review.ts';
-import { CursorArgumentSchema, NextCursorSchema, nextCursorOf, resolvePage } from './paging-arguments.ts';
+import { CursorArgumentSchema, NextCursorSchema } from './paging-arguments.ts';
 
-export const getReviewsSinceTool = {
-  name: 'get_reviews_since',
-  title: 'Get reviews since a date',
-  description: [
-    'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
-    'Page with `cursor` = `next_cursor` until it is null. `newest_review_date` tells how recent the data is.',
-    'For filters use search_reviews with `since`.',
-  ].join(' '),
-  inputSchema: z.strictObject({
-    date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
-    limit: SearchFiltersShape.limit,
-    cursor: CursorArgumentSchema,
-  }),
-  outputSchema: ReviewListSchema.extend({
-    reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first.' }),
-    newest_review_date: IsoDateSchema.nullable().meta({ description: 'Date of the newest published review; null when there is none.' }),
-    message: z.string().optional().meta({ description: 'When nothing matches: a sentence naming the newest review\'s date.' }),
-    limit: SearchFiltersShape.limit.unwrap().meta({ description: 'The limit that was applied.' }),
-    next_cursor: NextCursorSchema,
-  }),
-} satisfies ToolSpec;
-
-export function registerGetReviewsSinceTool(tools: ToolRegistry, deps: McpServerDeps): void {
-  tools.register(getReviewsSinceTool, (args) => {
-    const parsed = parseArguments(getReviewsSinceTool.inputSchema, args);
-    if (!parsed.ok) return parsed;
-    const { date, limit, cursor } = parsed.value;
-    const { page, issues } = resolvePage(cursor, { date });
-    if (issues.length > 0) return { ok: false, issues };
+export const getReviewsSinceTool = defineTool(
+  {
+    name: 'get_reviews_since',
+    title: 'Get reviews since a date',
+    description: [
+      'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
+      'Page with `cursor` = `next_cursor` until it is null. `newest_review_date` tells how recent the data is.',
+      'For filters use search_reviews with `since`.',
+    ].join(' '),
+    whenToUse: 'everything dated on or after a date (catching up).',
+    inputSchema: z.strictObject({
+      date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
+      limit: SearchFiltersShape.limit,
+      cursor: CursorArgumentSchema,
+    }),
+    outputSchema: ReviewListSchema.extend({
+      reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first.' }),
+      newest_review_date: IsoDateSchema.nullable().meta({ description: 'Date of the newest published review; null when there is none.' }),
+      message: z.string().optional().meta({ description: 'When nothing matches: a sentence naming the newest review\'s date.' }),
+      limit: SearchFiltersShape.limit.unwrap().meta({ description: 'The limit that was applied.' }),
+      next_cursor: NextCursorSchema,
+    }),
+  },
+  (args, deps) => {
+    const { date, limit, cursor } = args;
+    const paging = resolvePage(cursor, { date });
+    if (!paging.ok) return paging;
+    const { page } = paging;
     const { dataset, index } = deps.getLive();
     // Reviews are newest first, so those on or after `date` are a prefix of the dataset.
     const total = countSince(index.reviews, date);
@@ -47,5 +46,5 @@ export function registerGetReviewsSinceTool(tools: ToolRegistry, deps: McpServer
     const message =
       total > 0 ? undefined : newest === null ? 'No review is published yet.' : `No review is dated on or after ${date}; the newest review is from ${newest}.`;
     return { ok: true, value: { ...result, newest_review_date: newest, ...(message === undefined ? {} : { message }), next_cursor: nextCursorOf(page, result) } };
-  });
-}
+  },
+);
