@@ -38,6 +38,9 @@ export default defineConfig({
   },
   devToolbar: { enabled: false },
   vite: {
+    // Vite's own cache in the build's cache folder too, so a build writes nothing else in the project
+    // (the production image and the systemd unit give it only that folder).
+    ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: path.join(process.env.ASTRO_CACHE_DIR, 'vite') } : {}),
     // The on-demand code imports no package at run time: the build folder may live anywhere (tests
     // build into temporary folders) and still run.
     environments: { ssr: { resolve: { noExternal: true } } },

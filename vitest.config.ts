@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
 /** The unit project's files; every other test file is an integration test. */
 export const UNIT_TESTS = [
   'tests/core/*.test.ts',
+  'tests/deploy/runtime-dependencies.test.ts',
   'tests/insights/analyze-review.test.ts',
   'tests/insights/aspect-config.test.ts',
   'tests/insights/compute-insights.test.ts',

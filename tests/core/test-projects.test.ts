@@ -6,6 +6,7 @@ import { glob, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UNIT_TESTS } from '../../vitest.config.ts';
+import { importsOf } from '../helpers/import-graph.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 
@@ -17,8 +18,8 @@ async function reachableTestFiles(file: string, seen = new Set<string>()): Promi
   if (seen.has(file) || !/^(tests|tools)\//.test(file) || !file.endsWith('.ts')) return seen;
   seen.add(file);
   const source = await readFile(path.join(ROOT, file), 'utf8');
-  for (const [, specifier] of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g)) {
-    await reachableTestFiles(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier!)), seen);
+  for (const { specifier } of importsOf(source).filter((i) => i.specifier.startsWith('.'))) {
+    await reachableTestFiles(path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier)), seen);
   }
   return seen;
 }

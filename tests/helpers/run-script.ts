@@ -3,8 +3,9 @@ import { spawn } from 'node:child_process';
 
 export type ScriptRun = { code: number | null; stdout: string; stderr: string };
 
-export function runScript(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<ScriptRun> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `uid` and `gid` run it as another account (the caller must be root). */
+export function runScript(command: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; uid?: number; gid?: number }): Promise<ScriptRun> {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, uid: options.uid, gid: options.gid, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));

@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# The reviews service in one image (docs/deploy.md "Container"): the official Node slim image, production
+# dependencies only, the site built at image build time, run as a non-root user, configured from the
+# environment. tests/deploy/dockerfile-replay.test.ts replays these steps without a container engine.
+#
+#   docker build --build-arg PUBLIC_URL=https://reviews.example.com -t reviews .
+#   docker run -p 4321:4321 -e PUBLIC_URL=https://reviews.example.com -v reviews-data:/app/data reviews
+FROM node:24-slim
+
+WORKDIR /app
+
+# Production dependencies only. The image's own Node 24 runs everything, so the `node` package (which
+# brings Node 24 to machines with an older one) is dropped; npm's cache stays out of the image.
+COPY package.json package-lock.json .npmrc ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/node node_modules/.bin/node
+
+COPY . .
+
+# The content to publish (a folder in the build context: `npm run init` makes `content/`; try the demo
+# with --build-arg CONTENT_DIR=examples/demo) and the public URL the build writes into every link.
+ARG CONTENT_DIR=content
+ARG PUBLIC_URL=http://localhost:4321
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4321 \
+    CONTENT_DIR=${CONTENT_DIR} \
+    PUBLIC_URL=${PUBLIC_URL} \
+    DATA_DIR=data \
+    DIST_DIR=build/dist
+
+# The code stays root's and read-only; the user writes only the hub's data, the builds and the build's
+# caches (Astro's generated types in .astro/, the rest in node_modules/.cache/).
+RUN mkdir -p data build .astro node_modules/.cache && chown 1000:1000 data build .astro node_modules/.cache
+USER 1000:1000
+
+# Built now, so a container starts serving at once and every replica serves the same bytes. `npm start`
+# rebuilds at start only when the content or PUBLIC_URL differ from this build (a mounted content folder,
+# another -e PUBLIC_URL).
+RUN npm run build
+
+VOLUME /app/data
+EXPOSE 4321
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node itself as PID 1 gets SIGTERM and stops the service cleanly (run with --init for zombie reaping).
+CMD ["node", "scripts/start.ts"]

