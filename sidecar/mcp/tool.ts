@@ -17,7 +17,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_REPORTED_ISSUES } from './json-rpc.ts';
+import { MAX_REPORTED_ISSUES, truncateName } from '../../core/schemas/errors.ts';
 
 export type ArgumentIssue = { path: readonly PropertyKey[]; message: string };
 
@@ -50,7 +50,7 @@ export function installToolRegistry(server: McpServer): ToolRegistry {
   server.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
     const tool = tools.get(request.params.name);
     if (tool === undefined) {
-      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, { tools: [...tools.keys()] });
+      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${truncateName(request.params.name)}`, { tools: [...tools.keys()] });
     }
     const outcome = tool.handler(request.params.arguments ?? {});
     return outcome.ok ? toToolResult(outcome.value) : toArgumentErrorResult(tool.spec.name, outcome.issues);
@@ -103,7 +103,7 @@ export function toArgumentErrorResult(toolName: string, issues: readonly Argumen
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(arguments)' : path.map(String).join('.');
+  return path.length === 0 ? '(arguments)' : path.map((p) => truncateName(String(p))).join('.');
 }
 
 const descriptions = new WeakMap<ToolSpec, Tool>();
