@@ -52,6 +52,8 @@ export default defineConfig({
       'import.meta.env.REVIEWS_PUBLIC_URL': JSON.stringify(config.publicUrl),
       // Build plumbing, like ASTRO_OUT_DIR: the content scripts/build.ts loaded and analysed once.
       'import.meta.env.REVIEWS_PUBLICATION_FILE': JSON.stringify(process.env.REVIEWS_PUBLICATION_FILE ?? ''),
+      // Build plumbing too: the content is the project's demo (examples/demo), and the pages say so.
+      'import.meta.env.REVIEWS_DEMO': JSON.stringify(process.env.REVIEWS_DEMO === '1'),
     },
   },
 });

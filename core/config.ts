@@ -151,6 +151,10 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       maxInFlight: 64,
       /** How often expired subscriptions are removed. */
       sweepIntervalMs: 60_000,
+      /** How often the store is checked with a real query (readiness; noticing it came back). */
+      storeCheckIntervalMs: 5_000,
+      /** Backoff of a change the store could not record: first wait, doubling up to `max`. */
+      recordRetryMs: { first: 1_000, max: 60_000 },
     },
     /** Connection limits of the HTTP server; 0 per address means no per-address cap. */
     connections: { max: e.MAX_CONNECTIONS, perAddress: e.MAX_CONNECTIONS_PER_ADDRESS },

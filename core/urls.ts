@@ -37,7 +37,40 @@ export const PATHS = {
   favicon: '/favicon.svg',
   faviconIco: '/favicon.ico',
   touchIcon: '/apple-touch-icon.png',
+  /** The index of every feed, the main ones and one per slice (core/feeds/slices.ts). */
+  feedsIndex: '/feeds.json',
+  /** Where the slice feeds live: `/feeds/technicians/{slug}.xml`, `/feeds/complaints.json`… */
+  feedsPrefix: '/feeds/',
 } as const;
+
+/** A slice of the reviews with feeds of its own: a technician, a service, one aspect's complaints, or all complaints. */
+export type FeedSliceRef =
+  | { kind: 'technician'; key: string }
+  | { kind: 'service'; key: string }
+  | { kind: 'aspect-complaints'; key: string }
+  | { kind: 'complaints' };
+
+export type FeedFormat = 'atom' | 'json';
+
+/** Path of a slice's Atom (`.xml`) or JSON Feed (`.json`). */
+export function sliceFeedPath(slice: FeedSliceRef, format: FeedFormat): string {
+  const extension = format === 'atom' ? '.xml' : '.json';
+  switch (slice.kind) {
+    case 'technician':
+      return `${PATHS.feedsPrefix}technicians/${slice.key}${extension}`;
+    case 'service':
+      return `${PATHS.feedsPrefix}services/${slice.key}${extension}`;
+    case 'aspect-complaints':
+      return `${PATHS.feedsPrefix}complaints/${slice.key}${extension}`;
+    case 'complaints':
+      return `${PATHS.feedsPrefix}complaints${extension}`;
+  }
+}
+
+/** Whether a path is a slice feed (`/feeds/….xml` or `/feeds/….json`), served and pushed like the main feeds. */
+export function isSliceFeedPath(path: string): boolean {
+  return path.startsWith(PATHS.feedsPrefix) && /\.(xml|json)$/.test(path);
+}
 
 /**
  * Whether a path belongs to machines (the API, datasets, feeds, the OpenAPI document, /mcp, the
@@ -135,8 +168,13 @@ export function createServiceUrls(base: string) {
     pathOf: (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined),
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(`${archivePath(review.date.slice(0, 7))}#${review.id}`),
-    /** The WebSub topics, all tracking the same data (interface.md "Events"). */
-    topics: () => [at(PATHS.feedXml), at(PATHS.feedJson), at(PATHS.reviewsJson)],
+    feedsIndex: at(PATHS.feedsIndex),
+    sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),
+    /**
+     * The WebSub topics: the three seed topics that track every review (interface.md "Events"), then
+     * the slice feeds whose paths are given (a build's own list: its technicians, services, aspects).
+     */
+    topics: (sliceFeedPaths: readonly string[] = []) => [at(PATHS.feedXml), at(PATHS.feedJson), at(PATHS.reviewsJson), ...sliceFeedPaths.map(at)],
   };
 }
 

@@ -7,13 +7,15 @@ import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
+import { deriveReviewTimes } from '../core/content/review-history.ts';
+import { readContentHistory } from './lib/content-history.ts';
 import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
-import { readConfigOrExit } from './lib/read-config.ts';
+import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
@@ -47,6 +49,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       publicationFile,
       outDir: staging,
       cacheDir,
+      demo: isDemoContent(options.contentDir),
       verbose: options.verbose,
     });
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
@@ -85,7 +88,8 @@ async function preparePublication(
 ): Promise<{ ok: true; dataDate: string | undefined } | { ok: false; message: string }> {
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
-  const { dataset, insights } = buildPublication(content.value, urls);
+  const history = await readContentHistory(contentDir, content.value.reviews);
+  const { dataset, insights } = buildPublication(content.value, urls, history && deriveReviewTimes(history).updated);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
   return { ok: true, dataDate: latestDataDate(dataset.reviews) };
@@ -97,7 +101,9 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
-  const config = readConfigOrExit();
+  const env = readEnvironment();
+  const { config, demo } = resolveContent(readConfigOrExit(env), env);
+  if (demo) console.log(describeDemo());
   const options = buildOptionsFor(config);
   const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
   if (!result.ok) {

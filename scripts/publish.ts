@@ -21,7 +21,7 @@ import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
-import { readConfigOrExit } from './lib/read-config.ts';
+import { readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -170,9 +170,15 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
-  const config = readConfigOrExit();
+  const env = readEnvironment();
+  const { config } = resolveContent(readConfigOrExit(env), env);
   const pingOnly = readPingOnlyArgument(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config);
+  const mismatch = await findPublicUrlMismatch(config.serviceUrl, config.publicUrl);
+  if (mismatch) {
+    console.error(mismatch);
+    process.exit(1);
+  }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
   const result = await publishSite({ build, serviceUrl });
@@ -230,4 +236,18 @@ async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
       : `Its hub notifies the subscribers of each topic whose bytes changed (no build in ${config.distDir}/ to compare with what it serves).`,
   );
   process.exit(0);
+}
+
+/**
+ * The running service's PUBLIC_URL (its `/healthz` names it) against this one: a build for another
+ * origin would put wrong links in every page and feed, so publish refuses before building. No
+ * service, or one that does not say: nothing to compare.
+ */
+export async function findPublicUrlMismatch(serviceUrl: string, publicUrl: string): Promise<string | undefined> {
+  const health = await fetch(`${serviceUrl}/healthz`, { signal: AbortSignal.timeout(5_000) })
+    .then((response) => response.json() as Promise<{ public_url?: unknown }>)
+    .catch(() => undefined);
+  const served = health?.public_url;
+  if (typeof served !== 'string' || served === publicUrl) return undefined;
+  return `Nothing published: PUBLIC_URL here is ${publicUrl} but the service at ${serviceUrl} runs with ${served}; set the same PUBLIC_URL for both (in .env).`;
 }

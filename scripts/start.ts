@@ -1,6 +1,7 @@
 /**
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
- * URL or build code changed), then serves the whole service on one origin.
+ * URL or build code changed), then serves the whole service on one origin. Without a content folder
+ * (and no CONTENT_DIR) it serves the demo of examples/demo/ and says so (read-config.ts).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,10 +10,13 @@ import { createServiceUrls } from '../core/urls.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.ts';
 import { buildOptionsFor, buildSite } from './build.ts';
-import { readConfigOrExit } from './lib/read-config.ts';
+import { describeDemo, listConfigWarnings, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
-const config = readConfigOrExit();
+const env = readEnvironment();
+const { config, demo } = resolveContent(readConfigOrExit(env), env);
+if (demo) console.log(describeDemo());
+for (const warning of listConfigWarnings(config, env)) console.warn(warning);
 if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
   console.error(`No content folder at ${path.resolve(config.contentDir)}: set CONTENT_DIR to the folder that holds business.json and reviews/.`);
   process.exit(1);

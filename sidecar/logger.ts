@@ -24,6 +24,7 @@ export const LOG_EVENTS = {
   websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
   websub_delivery_failed: 'One notification attempt failed: `topic`, `callback`, `failure`, `outcome` (`retry`, `removed`, or `lost-claim` when another instance took it over).',
   websub_subscription_gone: 'A callback answered 410 Gone, so its subscription was removed: `topic`, `callback`.',
+  websub_topic_removed: 'A topic left the build (a technician or service removed), so its subscription was removed and the callback told `hub.mode=denied`: `topic`, `callback`.',
   websub_subscriptions_expired: 'Subscriptions whose lease ended were removed: `count`.',
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',
@@ -31,6 +32,12 @@ export const LOG_EVENTS = {
   websub_store_unavailable: 'The hub could not reach its store and answers 503 (at start: `message`, naming DATA_DIR or DATABASE_URL; later: `error`).',
   websub_store_retry_failed: 'Opening the store failed again; the next try waits twice as long, up to a minute: `message`.',
   websub_store_opened: 'The store opened after failing at start: the hub accepts requests again.',
+  websub_publish_not_recorded: 'A change could not be recorded in the store (a publish ping got 503); retried with backoff and when the store comes back: `topics`, `error`, `retry_in_ms`.',
+  websub_store_failing: 'A store check or operation failed: `/readyz` answers 503 and the hub refuses new requests until a check passes: `problem`.',
+  websub_store_recovered: 'The store passes its check again: every topic is compared with it and kept delivery outcomes are applied: `was`.',
+  websub_store_recreated: 'An empty SQLite store was created where one existed before (its file was gone at start): `file`, `message`.',
+  websub_outcomes_kept: 'Delivery outcomes the store could not record are held in memory until it comes back: `count`, `error`.',
+  websub_outcomes_applied: 'Held delivery outcomes were written once the store came back: `count`.',
   websub_background_task_failed: 'A verification or publish ping hit an unexpected error: `error`.',
 } as const;
 

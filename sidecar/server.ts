@@ -83,7 +83,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const connector = options.hubStore
     ? undefined
     : await connectHubStore({
-        open: () => openHubStore(config),
+        open: () => openHubStore(config, log),
         describe: (error) => describeStoreFailure(config, error),
         report: (event, message) => {
           if (event === 'unavailable') {
@@ -134,9 +134,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createSinceRouter({ getBuild }),
       createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
+        publicUrl: config.publicUrl,
         checks: () => [
           buildReadiness(builds),
-          { name: 'store', ok: storeReady(), detail: storeReady() ? 'open' : 'the WebSub store is unavailable' },
+          storeReadiness(storeReady(), hub.storeHealth()),
           { name: 'process', ok: !shuttingDown, detail: shuttingDown ? 'the service is shutting down' : 'running' },
         ],
       }),
@@ -220,6 +221,13 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
 
 function countConnections(server: Server): Promise<number> {
   return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
+}
+
+/** `/readyz`'s line for the hub's store: not open yet, open but failing its last check (naming why), or open. */
+function storeReadiness(open: boolean, health: ReturnType<Hub['storeHealth']>): ReadinessCheck {
+  if (!open) return { name: 'store', ok: false, detail: 'the WebSub store is unavailable' };
+  if (!health.ok) return { name: 'store', ok: false, detail: `the WebSub store is failing: ${health.problem}` };
+  return { name: 'store', ok: true, detail: 'open' };
 }
 
 /** `/readyz`'s build check: the build served, or the newer build on disk that could not be loaded. */

@@ -7,6 +7,8 @@ interface ImportMetaEnv {
   readonly REVIEWS_PUBLIC_URL: string;
   /** The publication scripts/build.ts computed for this build (scripts/build.ts); empty when run by hand. */
   readonly REVIEWS_PUBLICATION_FILE: string;
+  /** True when the content is the project's demo (examples/demo): the layout shows a banner. */
+  readonly REVIEWS_DEMO: boolean;
 }
 
 declare namespace App {

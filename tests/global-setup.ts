@@ -9,8 +9,10 @@
  * - One private temporary folder (TMPDIR, inherited by the test workers and every child process they
  *   start), removed at the end, so builds, stores and callback servers made by tests leave nothing
  *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
+ * - An empty settings file as ENV_FILE, so an owner's .env (PUBLIC_URL, CONTENT_DIR...) never reaches
+ *   a command a test runs: the suite passes the same on any clone.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -37,6 +39,8 @@ export default async function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'reviews-tests-'));
   process.env.TMPDIR = dir;
+  process.env.ENV_FILE = path.join(dir, 'tests.env');
+  writeFileSync(process.env.ENV_FILE, '# The tests set every variable they use themselves.\n');
   return async () => {
     if (postgres.ok) await postgres.stop();
     rmSync(dir, { recursive: true, force: true });

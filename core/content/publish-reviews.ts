@@ -3,6 +3,7 @@
  * only verified reviews, explicit tags merged with mentions found in the text, canonical names,
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
+import { resolveUpdated } from './review-history.ts';
 import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
@@ -24,7 +25,13 @@ export type PublishedReviews = {
  * `model` is the aspect set. Each review is analysed once: its `aspects` and the insights' counts come
  * from that one analysis (of getAnalysisText), so /insights.json can be recounted from /reviews.json.
  */
-export function publishReviews(content: Content, urls: ServiceUrls, model: AspectModel): PublishedReviews {
+export function publishReviews(
+  content: Content,
+  urls: ServiceUrls,
+  model: AspectModel,
+  /** Each review's last change in the content's history (core/content/review-history.ts), when there is one. */
+  changedAt: ReadonlyMap<string, string> = new Map(),
+): PublishedReviews {
   const technicianOrder = content.business.technicians.map((t) => t.name);
   const serviceOrder = content.business.services.map((s) => s.id);
   const areas = new Map(content.business.service_areas.map((a) => [a.toLowerCase(), a]));
@@ -59,6 +66,7 @@ export function publishReviews(content: Content, urls: ServiceUrls, model: Aspec
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
+      updated: resolveUpdated(review, changedAt.get(review.id)),
       aspects: toPublishedAspects(review, analysis),
     };
   }

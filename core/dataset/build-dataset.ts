@@ -14,8 +14,9 @@ import { buildInsights } from './build-insights.ts';
 
 export type Publication = { dataset: ReviewsDataset; insights: Insights };
 
-export function buildPublication(content: LoadedContent, urls: ServiceUrls): Publication {
-  const { reviews, analyses } = publishReviews(content, urls, content.insights.model);
+/** `changedAt`: each review's last change in the content's history (scripts/lib/content-history.ts), when in git. */
+export function buildPublication(content: LoadedContent, urls: ServiceUrls, changedAt?: ReadonlyMap<string, string>): Publication {
+  const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt);
   const dataset = toDataset(content, reviews);
   return { dataset, insights: buildInsights(content, dataset, analyses) };
 }

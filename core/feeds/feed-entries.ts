@@ -17,11 +17,25 @@ export const FEED_LANGUAGE = 'en';
 /** Timestamp used for `updated` when there is no review at all, so the output stays deterministic. */
 const EMPTY_FEED_TIMESTAMP = '1970-01-01T00:00:00Z';
 
+/** What a feed says about itself: the main feed's, or a slice's (core/feeds/slices.ts). */
+export type FeedChannel = {
+  title: string;
+  description: string;
+  /** The Atom feed's address: its `id` and `rel="self"`. */
+  atomUrl: string;
+  /** The JSON Feed's `feed_url`. */
+  jsonUrl: string;
+  /** The human page with the same reviews: Atom `rel="alternate"`, JSON Feed `home_page_url`. */
+  pageUrl: string;
+};
+
 export type FeedInput = {
   business: PublishedBusiness;
-  /** Every published review, newest first (core/order.ts). */
+  /** The feed's reviews, newest first (core/order.ts): every published one, or a slice's. */
   reviews: readonly PublishedReview[];
   urls: ServiceUrls;
+  /** A slice's channel; the main feeds' by default. */
+  channel?: FeedChannel;
 };
 
 /** The reviews a feed carries: the first FEED_ITEM_COUNT of a list already sorted newest first. */
@@ -29,11 +43,17 @@ export function selectFeedReviews(reviews: readonly PublishedReview[]): readonly
   return reviews.slice(0, FEED_ITEM_COUNT);
 }
 
-export function describeFeed(business: PublishedBusiness): { title: string; description: string } {
-  return {
-    title: `${business.name} reviews`,
-    description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
-  };
+/** The channel of the main feeds, /feed.xml and /api/feed.json, or the slice's given. */
+export function describeFeed({ business, urls, channel }: FeedInput): FeedChannel {
+  return (
+    channel ?? {
+      title: `${business.name} reviews`,
+      description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
+      atomUrl: urls.feedXml,
+      jsonUrl: urls.feedJson,
+      pageUrl: urls.home,
+    }
+  );
 }
 
 /** `YYYY-MM-DD` as an RFC 3339 timestamp at midnight UTC. */
@@ -41,24 +61,16 @@ export function formatFeedTimestamp(date: string): string {
   return `${date}T00:00:00Z`;
 }
 
-/** The owner's reply date when it is later than the review, otherwise undefined. */
-export function getModifiedDate(review: PublishedReview): string | undefined {
-  return review.response !== null && review.response.date > review.date ? review.response.date : undefined;
+/** JSON Feed `date_modified`: the review's `updated` when it is later than its publication, otherwise undefined. */
+export function getModifiedTimestamp(review: PublishedReview): string | undefined {
+  return review.updated > formatFeedTimestamp(review.date) ? review.updated : undefined;
 }
 
-/** Latest date a review's entry changed: its own date, or a later owner reply. */
-export function getUpdatedDate(review: PublishedReview): string {
-  return getModifiedDate(review) ?? review.date;
-}
-
-/** Feed-level `updated`: the latest change over the entries, derived from data only. */
+/** Feed-level `updated`: the latest `updated` over the entries (core/content/review-history.ts), derived from data only. */
 export function getFeedUpdatedTimestamp(reviews: readonly PublishedReview[]): string {
   let latest = '';
-  for (const review of reviews) {
-    const updated = getUpdatedDate(review);
-    if (updated > latest) latest = updated;
-  }
-  return latest === '' ? EMPTY_FEED_TIMESTAMP : formatFeedTimestamp(latest);
+  for (const review of reviews) if (review.updated > latest) latest = review.updated;
+  return latest === '' ? EMPTY_FEED_TIMESTAMP : latest;
 }
 
 /** "★★★★☆" for 4: the rating as feed readers can show it in a title. */

@@ -17,7 +17,6 @@ import {
   getEntryText,
   getEntryTitle,
   getFeedUpdatedTimestamp,
-  getUpdatedDate,
   selectFeedReviews,
   type FeedInput,
 } from './feed-entries.ts';
@@ -26,19 +25,20 @@ import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.ts';
 export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
 export const ATOM_GENERATOR = 'reviews-service';
 
-export function renderAtomFeed({ business, reviews, urls }: FeedInput): string {
+export function renderAtomFeed(input: FeedInput): string {
+  const { business, reviews, urls } = input;
   const entries = selectFeedReviews(reviews);
-  const { title, description } = describeFeed(business);
+  const { title, description, atomUrl, pageUrl } = describeFeed(input);
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<feed xmlns="${ATOM_NAMESPACE}" xml:lang="${FEED_LANGUAGE}">`,
-    `  <id>${text(urls.feedXml)}</id>`,
+    `  <id>${text(atomUrl)}</id>`,
     `  <title type="text">${text(title)}</title>`,
     `  <subtitle type="text">${text(description)}</subtitle>`,
     `  <updated>${getFeedUpdatedTimestamp(entries)}</updated>`,
-    `  <link rel="self" type="application/atom+xml" href="${attr(urls.feedXml)}"/>`,
+    `  <link rel="self" type="application/atom+xml" href="${attr(atomUrl)}"/>`,
     `  <link rel="hub" href="${attr(urls.hub)}"/>`,
-    `  <link rel="alternate" type="text/html" href="${attr(urls.home)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${attr(pageUrl)}"/>`,
     '  <author>',
     `    <name>${text(business.name)}</name>`,
     `    <uri>${text(business.url)}</uri>`,
@@ -56,7 +56,7 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     '  <entry>',
     `    <id>${text(url)}</id>`,
     `    <title type="text">${text(getEntryTitle(review))}</title>`,
-    `    <updated>${formatFeedTimestamp(getUpdatedDate(review))}</updated>`,
+    `    <updated>${review.updated}</updated>`,
     `    <published>${formatFeedTimestamp(review.date)}</published>`,
     '    <author>',
     `      <name>${text(review.author)}</name>`,

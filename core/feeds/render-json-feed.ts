@@ -12,7 +12,7 @@ import {
   getEntryServices,
   getEntryText,
   getEntryTitle,
-  getModifiedDate,
+  getModifiedTimestamp,
   selectFeedReviews,
   type FeedInput,
 } from './feed-entries.ts';
@@ -23,13 +23,14 @@ export function renderJsonFeed(input: FeedInput): string {
 }
 
 /** The feed as an object, for callers that embed it (e.g. as an OpenAPI example). */
-export function buildJsonFeed({ business, reviews, urls }: FeedInput): JsonFeed {
-  const { title, description } = describeFeed(business);
+export function buildJsonFeed(input: FeedInput): JsonFeed {
+  const { business, reviews, urls } = input;
+  const { title, description, jsonUrl, pageUrl } = describeFeed(input);
   return {
     version: JSON_FEED_VERSION,
     title,
-    home_page_url: urls.home,
-    feed_url: urls.feedJson,
+    home_page_url: pageUrl,
+    feed_url: jsonUrl,
     description,
     language: FEED_LANGUAGE,
     authors: [{ name: business.name, url: business.url }],
@@ -40,14 +41,14 @@ export function buildJsonFeed({ business, reviews, urls }: FeedInput): JsonFeed 
 
 function buildItem(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): JsonFeedItem {
   const url = urls.review(review);
-  const modified = getModifiedDate(review);
+  const modified = getModifiedTimestamp(review);
   return {
     id: url,
     url,
     title: getEntryTitle(review),
     content_text: getEntryText(review),
     date_published: formatFeedTimestamp(review.date),
-    ...(modified === undefined ? {} : { date_modified: formatFeedTimestamp(modified) }),
+    ...(modified === undefined ? {} : { date_modified: modified }),
     authors: [{ name: review.author }],
     tags: getEntryServices(review, business).map((s) => s.name),
     _review: {

@@ -43,6 +43,7 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     service_area: 'Springfield',
     response: { text: 'Thank you, Maria!', date: '2025-06-03' },
     url: urls.review(reviewKey),
+    updated: '2025-06-03T16:20:00Z',
     // What the default aspect set (core/insights/default-aspects.json) finds in the text above.
     aspects: [
       { aspect: 'quality', polarity: 'positive', score: 0.999, evidence: [{ field: 'text', start: 5, end: 10 }] },

@@ -1,14 +1,79 @@
 /**
  * The static read endpoints: files written by the build, served from memory (or any static host)
- * with their precompressed variants. The three WebSub topics also carry a `Link` header.
+ * with their precompressed variants. The WebSub topics (the three seed topics and every slice feed)
+ * also carry a `Link` header.
  */
-import { PATHS } from '../urls.ts';
+import { PATHS, sliceFeedPath, type FeedSliceRef } from '../urls.ts';
 import type { OpenApiExamples } from './examples.ts';
 import { ref, type OpenApiObject } from './http-components.ts';
 import { buildReadOperations, type ReadResource } from './read-operations.ts';
 
 const topicNote =
   'A WebSub topic: subscribe at `/api/websub/hub` to be notified with the full content whenever it changes.';
+
+/** The slice feeds, one path template per kind (core/feeds/slices.ts); /feeds.json lists every instance. */
+const SLICES: { ref: FeedSliceRef; name: string; what: string; parameter?: { name: string; description: string } }[] = [
+  { ref: { kind: 'technician', key: '{slug}' }, name: 'Technician', what: 'that mention one technician', parameter: { name: 'slug', description: "The technician's slug, as in `/technicians/{slug}/` and `/feeds.json`." } },
+  { ref: { kind: 'service', key: '{id}' }, name: 'Service', what: 'about one service', parameter: { name: 'id', description: 'A service id of `/reviews.json` `business.services`.' } },
+  { ref: { kind: 'aspect-complaints', key: '{aspect}' }, name: 'AspectComplaints', what: 'with a negative opinion on one aspect', parameter: { name: 'aspect', description: 'An aspect id of `/insights.json` `aspects[].id`.' } },
+  { ref: { kind: 'complaints' }, name: 'Complaints', what: 'with a complaint: rated 1 or 2 stars, or with a negative opinion on any aspect' },
+];
+
+function buildSliceFeedResources(): [string, ReadResource][] {
+  return SLICES.flatMap(({ ref: slice, name, what, parameter }) => {
+    const parameters = parameter ? [{ name: parameter.name, in: 'path', required: true, schema: { type: 'string' }, description: parameter.description }] : undefined;
+    const errors = parameter ? { '404': ref('responses', 'NotFound') } : undefined;
+    const common = { tag: 'Feeds', topic: true, ...(parameters ? { parameters, errors } : {}) };
+    return [
+      [
+        sliceFeedPath(slice, 'json'),
+        {
+          ...common,
+          name: `${name}JsonFeed`,
+          summary: `JSON Feed of the 50 newest reviews ${what}`,
+          description: `Like \`/api/feed.json\`, for the reviews ${what}. Listed in \`/feeds.json\`. ${topicNote}`,
+          mediaType: 'application/json',
+          schema: ref('schemas', 'JsonFeed'),
+        },
+      ],
+      [
+        sliceFeedPath(slice, 'atom'),
+        {
+          ...common,
+          name: `${name}AtomFeed`,
+          summary: `Atom feed of the 50 newest reviews ${what}`,
+          description: `Like \`/feed.xml\`, for the reviews ${what}. Listed in \`/feeds.json\`. ${topicNote}`,
+          mediaType: 'application/atom+xml',
+          schema: { type: 'string', description: 'An Atom `feed` document.' },
+        },
+      ],
+    ] satisfies [string, ReadResource][];
+  });
+}
+
+const feedsIndexSchema: OpenApiObject = {
+  type: 'object',
+  required: ['hub', 'feeds'],
+  properties: {
+    hub: { type: 'string', format: 'uri', description: 'The WebSub hub of every feed listed.' },
+    feeds: {
+      type: 'array',
+      description: 'The main feeds first (`kind` `all`), then every technician, service, aspect complaint and all complaints.',
+      items: {
+        type: 'object',
+        required: ['kind', 'key', 'title', 'page_url', 'atom_url', 'json_url'],
+        properties: {
+          kind: { type: 'string', enum: ['all', 'technician', 'service', 'aspect-complaints', 'complaints'] },
+          key: { type: ['string', 'null'], description: 'The technician slug, service id or aspect id; null for `all` and `complaints`.' },
+          title: { type: 'string' },
+          page_url: { type: 'string', format: 'uri', description: 'The human page with the same reviews.' },
+          atom_url: { type: 'string', format: 'uri' },
+          json_url: { type: 'string', format: 'uri' },
+        },
+      },
+    },
+  },
+};
 
 export function buildStaticPaths(examples: OpenApiExamples): Record<string, OpenApiObject> {
   const resources: [string, ReadResource][] = [
@@ -61,6 +126,18 @@ export function buildStaticPaths(examples: OpenApiExamples): Record<string, Open
         topic: true,
       },
     ],
+    [
+      PATHS.feedsIndex,
+      {
+        name: 'FeedsIndex',
+        tag: 'Feeds',
+        summary: 'Every feed of the service',
+        description: 'The main feeds, then an Atom feed and a JSON Feed per technician, service, aspect complaint and all complaints, each a WebSub topic of `hub`.',
+        mediaType: 'application/json',
+        schema: feedsIndexSchema,
+      },
+    ],
+    ...buildSliceFeedResources(),
     [
       PATHS.openapi,
       {

@@ -57,8 +57,10 @@ export const JsonRpcResponseSchema = z
   ])
   .meta({ description: 'A JSON-RPC 2.0 response: `result` on success, `error` otherwise (`id` null when unknown).' });
 
-export function createWebSubHubRequestSchema(topics: readonly string[]) {
-  const TopicSchema = z.enum(topics as [string, ...string[]]);
+export function createWebSubHubRequestSchema(topics: readonly string[], feedsIndexUrl: string) {
+  // The seed topics are fixed; the slice feeds follow the content, so they are named by their list.
+  const TopicSchema = z.url();
+  const which = `${topics.join(', ')}, or a feed listed in ${feedsIndexUrl}; any other URL is refused with 400`;
   return z
     .object({
       'hub.mode': z.enum(['subscribe', 'unsubscribe', 'publish']).meta({
@@ -70,7 +72,7 @@ export function createWebSubHubRequestSchema(topics: readonly string[]) {
         description: 'HTTPS URL of the subscriber; required to subscribe or unsubscribe. Plain HTTP is refused with 400.',
       }),
       'hub.topic': TopicSchema.optional().meta({
-        description: 'Topic URL; required to subscribe or unsubscribe, and accepted for publish.',
+        description: `Topic URL (${which}); required to subscribe or unsubscribe, and accepted for publish.`,
       }),
       'hub.lease_seconds': z.int().min(1).optional().meta({
         description: 'Requested lease; the hub grants it within its configured minimum and maximum and says so in the verification request.',
@@ -78,7 +80,7 @@ export function createWebSubHubRequestSchema(topics: readonly string[]) {
       'hub.secret': z.string().min(1).optional().meta({
         description: `Up to ${WEBSUB_SECRET_MAX_BYTES} bytes; notifications then carry \`X-Hub-Signature: sha256=<hex HMAC of the body>\`.`,
       }),
-      'hub.url': TopicSchema.optional().meta({ description: 'Topic to re-read for hub.mode=publish (hub.topic also works).' }),
+      'hub.url': TopicSchema.optional().meta({ description: `Topic to re-read for hub.mode=publish (hub.topic also works): ${which}.` }),
     })
     .meta({
       description: 'Form fields of a hub request (`application/x-www-form-urlencoded`).',

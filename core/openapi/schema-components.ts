@@ -46,7 +46,7 @@ export function buildSchemaComponents(input: { urls: ServiceUrls; insightsSchema
     ['Insights', input.insightsSchema ?? InsightsPlaceholderSchema],
     ['JsonRpcRequest', JsonRpcRequestSchema],
     ['JsonRpcResponse', JsonRpcResponseSchema],
-    ['WebSubHubRequest', createWebSubHubRequestSchema(input.urls.topics())],
+    ['WebSubHubRequest', createWebSubHubRequestSchema(input.urls.topics(), input.urls.feedsIndex)],
   ];
   for (const [id, schema] of entries) registry.add(schema, { id });
 

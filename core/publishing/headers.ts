@@ -2,14 +2,14 @@
  * Response headers of every static path, in one place: the sidecar serves them and the build
  * writes them to `_headers` for static hosts (Netlify, Cloudflare Pages), so both agree.
  */
-import { PATHS, type ServiceUrls } from '../urls.ts';
+import { isSliceFeedPath, PATHS, type ServiceUrls } from '../urls.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Content-Type by path. The since snapshots have no extension; the JSON Feed is served as JSON (interface.md). */
 export function contentTypeOf(path: string): string {
   if (path.startsWith(PATHS.sincePrefix) || path.endsWith('.json')) return JSON_TYPE;
-  if (path === PATHS.feedXml) return 'application/atom+xml; charset=utf-8';
+  if (path === PATHS.feedXml || (isSliceFeedPath(path) && path.endsWith('.xml'))) return 'application/atom+xml; charset=utf-8';
   if (path.endsWith('/') || path.endsWith('.html')) return 'text/html; charset=utf-8';
   if (path.endsWith('.css')) return 'text/css; charset=utf-8';
   if (path.endsWith('.js')) return 'text/javascript; charset=utf-8';
@@ -25,8 +25,9 @@ export function isCompressible(type: string): boolean {
   return /^(text\/|application\/(json|atom\+xml|xml|feed\+json)|image\/svg\+xml)/.test(type);
 }
 
+/** The WebSub topics: the three seed topics, and every slice feed (core/feeds/slices.ts). */
 export function isTopicPath(path: string): boolean {
-  return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson;
+  return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson || isSliceFeedPath(path);
 }
 
 /**

@@ -34,6 +34,10 @@ export const PublishedReviewSchema = z
     service_area: z.string().nullable(),
     response: PublishedResponseSchema.nullable(),
     url: z.url().meta({ description: 'Human page that shows this review.' }),
+    updated: z.iso.datetime().meta({
+      description:
+        'When the published content of the review (text, rating, title, reply, tags, visibility…) last changed: the time of the content commit that last changed it, never earlier than its date or its reply\'s; outside git, its date or its reply\'s date at midnight UTC. Never moves backwards.',
+    }),
     aspects: z.array(ReviewAspectSchema).meta({
       description:
         'Aspect-based sentiment: one entry per aspect of the aspect set (punctuality, price, …) the title or text talks about, in the aspect set\'s order, scored on the words of each mention. /insights.json counts exactly these; the `aspect` and `aspect_sentiment` search filters match them.',

@@ -5,7 +5,9 @@
  * Git runs a hook from the top of the work tree. `post-commit` looks at what the new commit changed
  * (`git diff-tree --root HEAD`, so the first commit counts too), `post-merge` at what the merge or
  * pull brought in (`ORIG_HEAD..HEAD`). Only a change under the content folder publishes. A hook's exit
- * status cannot undo a commit, so a failed publish is reported and the hook exits 0.
+ * status cannot undo a commit, so a failed publish is reported and the hook exits 0. The hook freezes
+ * no setting: `npm run publish` reads the project's `.env` (and the committing shell's environment,
+ * which wins) when it runs, so a changed PUBLIC_URL or PORT needs no re-install.
  */
 export type HookName = 'post-commit' | 'post-merge';
 
@@ -19,8 +21,6 @@ export type HookSettings = {
   contentFromTop: string;
   /** The project (where package.json is), relative to the repository's top (`.`, or `../service`). */
   projectFromTop: string;
-  /** Defaults for `npm run publish` taken at install time (DIST_DIR, PUBLIC_URL, HOST, PORT); the commit's environment wins. */
-  defaults: Record<string, string>;
 };
 
 export function renderHookScript(hook: HookName, settings: HookSettings): string {
@@ -28,9 +28,6 @@ export function renderHookScript(hook: HookName, settings: HookSettings): string
     hook === 'post-commit'
       ? 'changed=$(git diff-tree -r --name-only --no-commit-id --root HEAD -- "$content")'
       : 'changed=$(git diff --name-only ORIG_HEAD HEAD -- "$content" 2>/dev/null)';
-  const defaults = Object.entries(settings.defaults)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([name, value]) => `[ -n "\${${name}:-}" ] || ${name}=${quote(value)}; export ${name}`);
   return [
     '#!/bin/sh',
     HOOK_MARKER,
@@ -42,7 +39,6 @@ export function renderHookScript(hook: HookName, settings: HookSettings): string
     '[ -n "$changed" ] || exit 0',
     'top=$(pwd)',
     'CONTENT_DIR="$top/$content"; export CONTENT_DIR',
-    ...defaults,
     `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; publishing (npm run publish)"`,
     'cd "$top/$project" || exit 0',
     'if ! npm run --silent publish; then',

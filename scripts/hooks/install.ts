@@ -4,24 +4,20 @@
  * a separate repository of content. The hooks go where git looks for them (`git rev-parse --git-path
  * hooks`, so `core.hooksPath` and worktrees are honoured).
  *
- * DIST_DIR, PUBLIC_URL, HOST and PORT, when set at install time, become the hooks' defaults, so a
- * commit made from any shell publishes the same way; a value in the committing shell still wins.
- * A hook of another tool is left alone unless `--force` is given.
+ * The hooks keep no setting: `npm run publish` reads the project's `.env` when a commit runs it, so a
+ * commit made from any shell publishes the same way. A hook of another tool is left alone unless `--force` is given.
  */
 import { execFile } from 'node:child_process';
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { readConfigOrExit } from '../lib/read-config.ts';
+import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../lib/read-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
 
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PUBLISH_VARIABLES = ['DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'];
 
 export type InstallResult = { ok: true; hooksDir: string; installed: string[]; settings: HookSettings } | { ok: false; message: string };
 
-export async function installHooks(options: { contentDir: string; env: Record<string, string | undefined>; force: boolean }): Promise<InstallResult> {
+export async function installHooks(options: { contentDir: string; force: boolean }): Promise<InstallResult> {
   const contentDir = path.resolve(options.contentDir);
   const git = async (...args: string[]) => (await promisify(execFile)('git', ['-C', contentDir, ...args])).stdout.trim();
   let top: string;
@@ -34,12 +30,7 @@ export async function installHooks(options: { contentDir: string; env: Record<st
     return { ok: false, message: `${contentDir} is not inside a git repository (${(error as Error).message.trim().split('\n').at(-1)}); run git init there first` };
   }
   const fromTop = (p: string) => path.relative(top, p) || '.';
-  const defaults: Record<string, string> = {};
-  for (const name of PUBLISH_VARIABLES) {
-    const value = options.env[name];
-    if (value) defaults[name] = name === 'DIST_DIR' ? path.resolve(value) : value;
-  }
-  const settings: HookSettings = { contentFromTop: fromTop(contentDir), projectFromTop: fromTop(PROJECT_ROOT), defaults };
+  const settings: HookSettings = { contentFromTop: fromTop(contentDir), projectFromTop: fromTop(PROJECT_ROOT) };
 
   const scripts = HOOK_NAMES.map((hook) => ({ hook, file: path.join(hooksDir, hook), text: renderHookScript(hook, settings) }));
   const foreign: string[] = [];
@@ -61,7 +52,7 @@ export async function installHooks(options: { contentDir: string; env: Record<st
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { force: { type: 'boolean', default: false } } });
-  const result = await installHooks({ contentDir: readConfigOrExit().contentDir, env: process.env, force: values.force ?? false });
+  const result = await installHooks({ contentDir: readConfigOrExit().contentDir, force: values.force ?? false });
   if (!result.ok) {
     console.error(`Hooks not installed: ${result.message}`);
     process.exit(1);
@@ -69,6 +60,5 @@ if (import.meta.main) {
   const { settings } = result;
   console.log(`Installed ${result.installed.join(' and ')} in ${result.hooksDir}.`);
   console.log(`A commit, merge or pull that changes ${settings.contentFromTop}/ now runs npm run publish in ${PROJECT_ROOT}.`);
-  const pinned = Object.entries(settings.defaults).map(([k, v]) => `${k}=${v}`);
-  if (pinned.length > 0) console.log(`Defaults kept for publishing: ${pinned.join(' ')}`);
+  console.log(`Publishing reads its settings from ${envFileOf()} when it runs (the committing shell's environment wins).`);
 }

@@ -13,6 +13,8 @@ export type AstroBuildOptions = {
   publicationFile: string;
   outDir: string;
   cacheDir: string;
+  /** The demo of examples/demo: its pages carry a banner saying so. */
+  demo?: boolean;
   verbose?: boolean;
 };
 
@@ -28,6 +30,7 @@ export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes
         CONTENT_DIR: path.resolve(options.contentDir),
         PUBLIC_URL: options.publicUrl,
         REVIEWS_PUBLICATION_FILE: path.resolve(options.publicationFile),
+        REVIEWS_DEMO: options.demo ? '1' : '',
         ASTRO_OUT_DIR: path.resolve(options.outDir),
         ASTRO_CACHE_DIR: path.resolve(options.cacheDir),
         ASTRO_ROOT: ROOT,

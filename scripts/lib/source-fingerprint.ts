@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDemoContent } from './read-config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // core/ holds the fallback aspect set of content folders that have none (core/insights/default-aspects.json).
@@ -26,7 +27,8 @@ async function walk(target: string): Promise<string[]> {
 }
 
 export async function computeSourceFingerprint(options: { contentDir: string; publicUrl: string }): Promise<string> {
-  const hash = createHash('sha256').update(`${options.publicUrl}\n`);
+  // The demo's pages carry a banner: the same files elsewhere make a different build.
+  const hash = createHash('sha256').update(`${options.publicUrl}\n${isDemoContent(options.contentDir) ? 'demo\n' : ''}`);
   const contentDir = path.resolve(options.contentDir);
   const groups: [string, string[]][] = [['content', await walk(contentDir)]];
   for (const entry of CODE) groups.push([entry, await walk(path.join(ROOT, entry))]);

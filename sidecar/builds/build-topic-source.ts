@@ -3,21 +3,41 @@
  * answers (identity bytes, Content-Type with its charset, ETag). Every read first asks the build store
  * to load a newer build from disk, so a publish ping that arrives after `npm run publish` swapped a
  * build in sees, and notifies, the new bytes.
+ *
+ * The topics are the three seed topics and the slice feeds of the served build (its `/feeds/` files),
+ * so a technician added to the content becomes a topic with the build that carries their feeds, and
+ * one removed stops being one. The slice feeds are re-read with `/reviews.json`, which holds every
+ * review they carry: the publish pings for the seed topics check them all.
  */
-import { createServiceUrls } from '../../core/urls.ts';
+import { createServiceUrls, isSliceFeedPath } from '../../core/urls.ts';
 import type { TopicSource } from '../websub/topic-source.ts';
 import type { BuildStore } from './build-store.ts';
 
 export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: string }): TopicSource {
   const urls = createServiceUrls(deps.publicUrl);
-  const topicUrls = urls.topics();
-  const pathOf = new Map(topicUrls.map((url) => [url, urls.pathOf(url)!]));
+  const seeds = urls.topics();
+  let listed: { build: unknown; topicUrls: readonly string[]; pathOf: ReadonlyMap<string, string> } | undefined;
+  const topicsOfCurrentBuild = () => {
+    const build = deps.builds.current();
+    if (listed?.build !== build) {
+      const slicePaths = [...build.resources.keys()].filter(isSliceFeedPath).sort();
+      const topicUrls = urls.topics(slicePaths);
+      listed = { build, topicUrls, pathOf: new Map(topicUrls.map((url) => [url, urls.pathOf(url)!])) };
+    }
+    return listed;
+  };
   return {
-    topicUrls,
+    get topicUrls() {
+      return topicsOfCurrentBuild().topicUrls;
+    },
+    indexUrl: urls.feedsIndex,
+    derivedFrom(topicUrl) {
+      return topicUrl === urls.reviewsJson ? topicsOfCurrentBuild().topicUrls.filter((url) => !seeds.includes(url)) : [];
+    },
     async read(topicUrl) {
-      const path = pathOf.get(topicUrl);
-      if (path === undefined) return undefined;
       await deps.builds.refresh();
+      const path = topicsOfCurrentBuild().pathOf.get(topicUrl);
+      if (path === undefined) return undefined;
       const representation = deps.builds.current().resources.get(path);
       if (!representation) return undefined;
       return {

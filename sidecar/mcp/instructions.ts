@@ -22,5 +22,6 @@ export function writeInstructions(live: LiveData): string {
     `Lists are paged: at most \`limit\` reviews (1-${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}) per call, \`total\` tells how many match; repeat the call with the same filters and cursor=next_cursor until next_cursor is null. Nothing is ever cut silently.`,
     'A bad argument returns isError with one line per argument saying what it must be; correct it and call again.',
     `Cite reviews by id and date; each review has a public url. The same data is served over HTTP at ${live.urls.reviewsJson}.`,
+    `To follow one technician, service or kind of complaint rather than ask again, point the user to its Atom or JSON Feed, pushed by WebSub: every feed is listed at ${live.urls.feedsIndex}.`,
   ].join('\n');
 }

@@ -15,7 +15,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { checkAddress } from './address-policy.ts';
-import { callbackHostOf } from './callback-url.ts';
+import { callbackHostOf, registrableDomainOf } from './callback-url.ts';
 import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
 export type CallbackRequest = {
@@ -123,8 +123,9 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
     const budgetMs = o.connectTimeoutMs + o.responseTimeoutMs;
     const queued = AbortSignal.timeout(budgetMs);
     const signal = request.signal ? AbortSignal.any([request.signal, queued]) : queued;
+    // Per-host slots are shared by every name of one registrable domain (a wildcard domain is one host).
     return limiter
-      .run(host, () => sendNow({ ...request, signal }), signal)
+      .run(registrableDomainOf(host), () => sendNow({ ...request, signal }), signal)
       .then((result): CallbackResult => (!result.ok && result.reason === 'aborted' && !request.signal?.aborted ? timedOut(budgetMs) : result))
       .catch((err: unknown): CallbackResult => {
         if (request.signal?.aborted) return { ok: false, reason: 'aborted', message: 'the request was cancelled' };

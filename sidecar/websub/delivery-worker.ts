@@ -8,6 +8,11 @@
  * failure removes the subscription and the callback then gets a `hub.mode=denied` GET with `hub.reason`
  * (CONTRACT.md; a departure from §7, which keeps failing subscriptions until their lease ends). A 410
  * removes the subscription at once. Any 2xx resets the count.
+ *
+ * An outcome the store cannot record (PostgreSQL cut, a full disk) is kept in memory and written, in
+ * order, as soon as the store answers again, so a blip delays deliveries by about the blip rather than
+ * by the claim deadline meant for dead instances, and no subscriber gets a delivery twice because of it.
+ * Work is claimed in batches (a quarter of `maxInFlight` at least), not one claim per finished delivery.
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { appendHubQuery } from './callback-url.ts';
@@ -49,8 +54,13 @@ export function createDeliveryWorker(deps: {
   now: () => number;
   log: Logger;
   options: DeliveryWorkerOptions;
+  /** Told of every store failure the worker meets (store-watch.ts). */
+  onStoreError?: (error: unknown) => void;
 }): DeliveryWorker {
   const { store, client, hubUrl, now, log, options } = deps;
+  /** Outcomes not yet written (the store failed), oldest first. */
+  let kept: (() => Promise<unknown>)[] = [];
+  const batch = Math.max(1, Math.floor(options.maxInFlight / 4));
   const inFlight = new Set<Promise<void>>();
   const snapshots = new Map<string, TopicSnapshot>();
   let running = false;
@@ -82,20 +92,55 @@ export function createDeliveryWorker(deps: {
     while (running) {
       wakePending = false;
       try {
+        await applyKept();
         await sweepExpired();
         const room = options.maxInFlight - inFlight.size;
-        if (room > 0) {
+        if (room >= batch || (room > 0 && inFlight.size === 0)) {
           const at = now();
           const claims = await store.claimDueDeliveries({ now: at, limit: room, claimToken: randomUUID(), claimUntil: at + options.claimTtlMs });
           for (const claim of claims) track(deliver(claim));
           if (claims.length === room) continue;
-          if (claims.length === 0 && inFlight.size === 0) notifyDrained();
+          if (claims.length === 0 && inFlight.size === 0 && kept.length === 0) notifyDrained();
         }
       } catch (err) {
+        deps.onStoreError?.(err);
         log.error('websub_delivery_loop_failed', { error: String(err) });
       }
       if (running) await sleep(options.pollIntervalMs);
     }
+  }
+
+  /** Records an outcome now, or keeps it for when the store answers again. */
+  async function record(write: () => Promise<unknown>): Promise<void> {
+    if (kept.length > 0) {
+      kept.push(write);
+      return;
+    }
+    try {
+      await write();
+    } catch (err) {
+      deps.onStoreError?.(err);
+      kept.push(write);
+      log.warn('websub_outcomes_kept', { count: kept.length, error: String(err) });
+    }
+  }
+
+  /** Writes kept outcomes in order; stops at the first that still fails (the store is still away). */
+  async function applyKept(): Promise<void> {
+    if (kept.length === 0) return;
+    const waiting = kept;
+    kept = [];
+    let applied = 0;
+    for (const [i, write] of waiting.entries()) {
+      try {
+        await write();
+        applied += 1;
+      } catch (err) {
+        kept = [...waiting.slice(i), ...kept];
+        throw err;
+      }
+    }
+    log.info('websub_outcomes_applied', { count: applied });
   }
 
   async function sweepExpired() {
@@ -132,10 +177,16 @@ export function createDeliveryWorker(deps: {
 
   async function deliver(claim: ClaimedDelivery): Promise<void> {
     const signal = abort.signal;
-    const snapshot = await snapshotFor(claim);
+    let snapshot: TopicSnapshot | undefined;
+    try {
+      snapshot = await snapshotFor(claim);
+    } catch (err) {
+      deps.onStoreError?.(err);
+      return record(() => store.releaseDelivery(claim));
+    }
     if (!snapshot) {
       log.error('websub_delivery_without_content', { topic: claim.topic });
-      return store.releaseDelivery(claim);
+      return record(() => store.releaseDelivery(claim));
     }
     const headers: Record<string, string> = {
       'content-type': snapshot.contentType,
@@ -145,23 +196,25 @@ export function createDeliveryWorker(deps: {
       headers['x-hub-signature'] = `sha256=${createHmac('sha256', claim.secret).update(snapshot.body).digest('hex')}`;
     }
     const result = await client.send({ method: 'POST', url: claim.callback, headers, body: snapshot.body, signal });
-    if (!result.ok && result.reason === 'aborted') return store.releaseDelivery(claim);
+    if (!result.ok && result.reason === 'aborted') return record(() => store.releaseDelivery(claim));
 
     const status = result.ok ? result.response.status : undefined;
-    if (status !== undefined && status >= 200 && status < 300) {
-      await store.completeDelivery(claim, snapshot.hash, now());
-      return;
-    }
+    const hash = snapshot.hash;
+    const at = now();
+    if (status !== undefined && status >= 200 && status < 300) return record(() => store.completeDelivery(claim, hash, at));
     if (status === 410) {
-      const removed = await store.removeSubscriptionById(claim.subscriptionId);
-      if (removed) log.info('websub_subscription_gone', { topic: claim.topic, callback: claim.callback });
-      return;
+      return record(async () => {
+        const removed = await store.removeSubscriptionById(claim.subscriptionId);
+        if (removed) log.info('websub_subscription_gone', { topic: claim.topic, callback: claim.callback });
+      });
     }
     const failure = result.ok ? `HTTP ${status}` : result.message;
     const delay = options.retryDelaysMs[claim.attempts] ?? options.retryDelaysMs.at(-1) ?? 0;
-    const outcome = await store.failDelivery(claim, { nextAttemptAt: now() + delay, maxAttempts: options.maxAttempts });
-    log.info('websub_delivery_failed', { topic: claim.topic, callback: claim.callback, failure, outcome: outcome.outcome });
-    if (outcome.outcome === 'removed') await sendDenied(outcome.subscription, failure);
+    return record(async () => {
+      const outcome = await store.failDelivery(claim, { nextAttemptAt: at + delay, maxAttempts: options.maxAttempts });
+      log.info('websub_delivery_failed', { topic: claim.topic, callback: claim.callback, failure, outcome: outcome.outcome });
+      if (outcome.outcome === 'removed') await sendDenied(outcome.subscription, failure);
+    });
   }
 
   /** WebSub §5.2: tell the subscriber its subscription is gone, so it can subscribe again. */
@@ -184,6 +237,8 @@ export function createDeliveryWorker(deps: {
       await loopDone;
       abort.abort();
       await Promise.allSettled([...inFlight]);
+      // One last try for outcomes held back; what still fails waits for its claim deadline.
+      await applyKept().catch(() => {});
       notifyDrained();
     },
     wake,

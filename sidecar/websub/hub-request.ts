@@ -26,13 +26,20 @@ export type HubRequestResult = { ok: true; request: HubRequest } | { ok: false; 
 export const MAX_SECRET_BYTES = 200;
 export const MAX_CALLBACK_LENGTH = 2048;
 
-export function createHubRequestSchema(topicUrls: readonly string[], lease: LeaseBounds) {
+export function createHubRequestSchema(topicUrls: () => readonly string[], lease: LeaseBounds, indexUrl?: string) {
   const once = (field: string) =>
     z.string({
       error: (issue) => (issue.input === undefined ? `${field} is required` : `${field} must be given once`),
     });
   const topic = (field: string) =>
-    once(field).refine((t) => topicUrls.includes(t), `${field} must be one of the hub's topics: ${topicUrls.join(', ')}`);
+    once(field).superRefine((t, ctx) => {
+      const known = topicUrls();
+      if (known.includes(t)) return;
+      // The seed topics by name; the slice feeds (possibly hundreds) by where they are listed.
+      const seeds = known.slice(0, 3).join(', ');
+      const more = indexUrl === undefined ? '' : `, or a feed listed in ${indexUrl}`;
+      ctx.addIssue({ code: 'custom', message: `${field} must be one of the hub's topics: ${seeds}${more}` });
+    });
   const callback = once('hub.callback')
     .max(MAX_CALLBACK_LENGTH, `hub.callback must be at most ${MAX_CALLBACK_LENGTH} characters`)
     .superRefine((value, ctx) => {

@@ -22,7 +22,13 @@ export type Subscription = {
   updatedAt: number;
 };
 
-export type SubscriptionInput = Pick<Subscription, 'topic' | 'callback' | 'secret' | 'leaseSeconds' | 'expiresAt'>;
+export type SubscriptionInput = Pick<Subscription, 'topic' | 'callback' | 'secret' | 'leaseSeconds' | 'expiresAt'> & {
+  /** The callback's resolved address as limits count it (`clientKeyOf`: IPv6 by /64), when known. */
+  callbackAddress?: string;
+};
+
+/** What per-callback limits count by: the callback's registrable domain and its resolved address. */
+export type CallbackKeys = { domain: string; address: string };
 
 export type TopicSnapshot = { topic: string; hash: string; contentType: string; body: Buffer };
 
@@ -48,6 +54,9 @@ export type PendingDelivery = {
   claimed: boolean;
 };
 
+/** What `check()` found: the problem is one phrase naming what is wrong, for `/readyz` and the hub's 503. */
+export type StoreCheck = { ok: true } | { ok: false; problem: string };
+
 export type CompleteOutcome = 'done' | 'newer-pending' | 'lost-claim';
 
 export type FailOutcome =
@@ -60,8 +69,8 @@ export type HubStore = {
   saveSubscription(input: SubscriptionInput, now: number): Promise<Subscription>;
   findSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
   listSubscriptions(topic?: string): Promise<Subscription[]>;
-  /** How many subscriptions (any topic) have a callback on this host (`callbackHostOf`). */
-  countSubscriptionsOfHost(host: string): Promise<number>;
+  /** How many subscriptions (any topic) have a callback in this registrable domain, and how many on this address. */
+  countSubscriptionsOf(keys: CallbackKeys): Promise<{ domain: number; address: number }>;
   /** Removes a subscription and its pending delivery. */
   removeSubscription(topic: string, callback: string): Promise<Subscription | undefined>;
   removeSubscriptionById(id: string): Promise<Subscription | undefined>;
@@ -78,8 +87,9 @@ export type HubStore = {
 
   /**
    * Claims up to `limit` due deliveries of unexpired subscriptions that nobody holds (or whose claim ran
-   * out), taking callback hosts in turn (each host's oldest first, then each host's second…), so a host
-   * with thousands of subscriptions cannot make the others wait behind it.
+   * out), taking callback domains in turn (each domain's first, then each domain's second…), so a domain
+   * with thousands of subscriptions cannot make the others wait behind it. The turns are numbered when a
+   * change is recorded, so a claim reads an index in order and stops at `limit`, whatever is pending.
    */
   claimDueDeliveries(input: { now: number; limit: number; claimToken: string; claimUntil: number }): Promise<ClaimedDelivery[]>;
   /**
@@ -93,5 +103,10 @@ export type HubStore = {
   releaseDelivery(claim: ClaimedDelivery): Promise<void>;
   listPendingDeliveries(): Promise<PendingDelivery[]>;
 
+  /**
+   * A real look at the store (readiness): a query of each table, and for SQLite whether the file at its
+   * path is still the one it has open and whether a small write still fits (after a full disk).
+   */
+  check(): Promise<StoreCheck>;
   close(): Promise<void>;
 };

@@ -15,12 +15,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
 import type { ErrorBody } from '../../core/schemas/errors.ts';
-import { appendHubQuery, callbackHostOf } from './callback-url.ts';
+import { appendHubQuery, callbackDomainOf } from './callback-url.ts';
+import { clientKeyOf } from '../http/client-address.ts';
 import { createCallbackClient, type CallbackClient } from './callback-client.ts';
 import { createDeliveryWorker } from './delivery-worker.ts';
 import { createHubRequestSchema, parseHubRequest, type HubRequest, type LeaseBounds } from './hub-request.ts';
 import type { HubStore } from './hub-store.ts';
 import { silentLogger, type Logger } from '../logger.ts';
+import { describeError } from './store-connector.ts';
+import type { CallbackKeys, StoreCheck } from './hub-store.ts';
+import { createStoreWatch } from './store-watch.ts';
 import type { TopicSource } from './topic-source.ts';
 
 /** `Config.websub` (core/config.ts holds every default): the hub's limits and delivery tuning. */
@@ -41,7 +45,11 @@ export type HubDeps = {
   storeReady?: () => boolean;
 };
 
-/** What the router answers: 202, or an error status with the service's error body. */
+/**
+ * What the router answers: 202, or an error status with the service's error body. A publish ping gets
+ * 202 only once the store has recorded every named topic (changed or not); otherwise 503
+ * `publish_not_recorded`, and the hub keeps retrying the recording itself.
+ */
 export type HubAnswer = { status: 202 } | { status: 400 | 403 | 503; body: ErrorBody; retryAfterSeconds?: number };
 
 export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
@@ -49,8 +57,13 @@ export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
 export type Hub = {
   /** Handles one hub request given as its form fields. */
   handleRequest(form: URLSearchParams): Promise<HubAnswer>;
-  /** Re-reads topics (all by default) and fans out each whose bytes changed since last notified. */
+  /**
+   * Re-reads topics (all by default) and fans out each whose bytes differ from the store's. Rejects when
+   * the store cannot record them; the hub then retries with backoff, and again when the store comes back.
+   */
   notifyIfChanged(topicUrls?: readonly string[]): Promise<TopicCheck[]>;
+  /** The store as last checked (readiness): ok, or the problem in one phrase. */
+  storeHealth(): StoreCheck;
   /** Notifies changes made while the hub was down, then starts delivering. */
   start(): Promise<void>;
   /** Stops delivering and verifying; pending work stays in the store for the next start. */
@@ -73,14 +86,31 @@ export function createHub(deps: HubDeps): Hub {
   const log = deps.log ?? silentLogger;
   const ownsClient = deps.client === undefined;
   const client = deps.client ?? createCallbackClient({ allowPrivateCallbacks: options.allowPrivateCallbacks });
-  const schema = createHubRequestSchema(topics.topicUrls, options.lease);
-  const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options });
+  const schema = createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl);
+  const worker = createDeliveryWorker({ store, client, hubUrl, now, log, options, onStoreError: (err) => watch.reportFailure(err) });
   const background = new Set<Promise<unknown>>();
-  /** Verifications under way per callback host, and how many of them are subscribes. */
-  const pendingByHost = new Map<string, { all: number; subscribes: number }>();
+  /** Verifications under way per callback domain and per address (`domain x` / `address y`), and how many are subscribes. */
+  const pendingVerifications = new Map<string, { all: number; subscribes: number }>();
   let abort = new AbortController();
   let notifyChain: Promise<unknown> = Promise.resolve();
-  const lastRecorded = new Map<string, string>();
+  /** Topics whose last recording failed, retried with backoff until the store takes them. */
+  const unrecorded = new Set<string>();
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryDelayMs = options.recordRetryMs.first;
+  let running = false;
+  const watch = createStoreWatch({
+    store,
+    intervalMs: options.storeCheckIntervalMs,
+    log,
+    // Back after a failure: compare every topic with the store (a change may have gone unrecorded here
+    // or at another instance), and let the worker apply what it could not record.
+    onRecovered: () => {
+      void hub.notifyIfChanged().catch(() => {});
+      worker.wake();
+    },
+  });
+  /** The topic list when last checked; undefined until the first full check (at start). */
+  let knownTopics: ReadonlySet<string> | undefined;
 
   const runInBackground = (work: Promise<unknown>) => {
     const tracked = work
@@ -89,7 +119,7 @@ export function createHub(deps: HubDeps): Hub {
     background.add(tracked);
   };
 
-  async function verifyIntent(request: Extract<HubRequest, { callback: string }>, signal: AbortSignal): Promise<void> {
+  async function verifyIntent(request: Extract<HubRequest, { callback: string }>, callbackAddress: string, signal: AbortSignal): Promise<void> {
     const challenge = makeChallenge();
     const params: Record<string, string> = { 'hub.mode': request.mode, 'hub.topic': request.topic, 'hub.challenge': challenge };
     if (request.mode === 'subscribe') params['hub.lease_seconds'] = String(request.leaseSeconds);
@@ -107,11 +137,12 @@ export function createHub(deps: HubDeps): Hub {
       if (request.mode === 'subscribe') {
         const at = now();
         const { topic, callback, secret, leaseSeconds } = request;
-        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000 }, at);
+        await store.saveSubscription({ topic, callback, secret, leaseSeconds, expiresAt: at + leaseSeconds * 1000, callbackAddress }, at);
       } else {
         await store.removeSubscription(request.topic, request.callback);
       }
     } catch (err) {
+      watch.reportFailure(err);
       log.error('websub_intent_not_saved', { ...fields, error: String(err) });
       // §5.2: a subscription the hub cannot keep is denied, so the subscriber knows to try again later
       // rather than wait for notifications that will never come.
@@ -126,9 +157,39 @@ export function createHub(deps: HubDeps): Hub {
     await client.send({ method: 'GET', url, signal });
   }
 
-  async function recordChanges(topicUrls: readonly string[]): Promise<TopicCheck[]> {
+  /**
+   * Topics that left the list (a technician removed from the content): their subscribers are removed
+   * and told `hub.mode=denied`, as the topic now answers 404. Checked against the list last seen, or
+   * against every stored subscription on the first check.
+   */
+  async function denyVanishedTopics(): Promise<void> {
+    const current = new Set(topics.topicUrls);
+    const before = knownTopics;
+    knownTopics = current;
+    if (before !== undefined && [...before].every((t) => current.has(t))) return;
+    const subscriptions = before === undefined ? await store.listSubscriptions() : (await Promise.all([...before].filter((t) => !current.has(t)).map((t) => store.listSubscriptions(t)))).flat();
+    for (const subscription of subscriptions) {
+      if (current.has(subscription.topic)) continue;
+      await store.removeSubscription(subscription.topic, subscription.callback);
+      log.info('websub_topic_removed', { topic: subscription.topic, callback: subscription.callback });
+      runInBackground(sendDenied(subscription, 'the topic no longer exists', abort.signal));
+    }
+  }
+
+  async function recordChanges(requested: readonly string[]): Promise<TopicCheck[]> {
     const checks: TopicCheck[] = [];
-    for (const topic of topicUrls) {
+    const topicUrls = [...requested];
+    const queued = new Set(topicUrls);
+    for (let i = 0; i < topicUrls.length; i++) {
+      const topic = topicUrls[i]!;
+      const derived = () => {
+        for (const next of topics.derivedFrom?.(topic) ?? []) {
+          if (!queued.has(next)) {
+            queued.add(next);
+            topicUrls.push(next);
+          }
+        }
+      };
       const content = await topics.read(topic).catch((err: unknown) => {
         log.error('websub_topic_unreadable', { topic, error: String(err) });
         return undefined;
@@ -137,16 +198,14 @@ export function createHub(deps: HubDeps): Hub {
         checks.push({ topic, changed: false, enqueued: 0 });
         continue;
       }
+      derived();
+      // The store decides whether the bytes changed: no instance skips a topic on what it remembers itself.
       const hash = createHash('sha256').update(content.body).digest('hex');
-      if (lastRecorded.get(topic) === hash) {
-        checks.push({ topic, changed: false, enqueued: 0 });
-        continue;
-      }
       const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
-      lastRecorded.set(topic, hash);
       checks.push({ topic, ...recorded });
       if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
     }
+    await denyVanishedTopics();
     if (checks.some((c) => c.enqueued > 0)) worker.wake();
     return checks;
   }
@@ -161,9 +220,22 @@ export function createHub(deps: HubDeps): Hub {
     }
     const request = parsed.request;
     if (request.mode === 'publish') {
-      runInBackground(hub.notifyIfChanged(request.topics));
-      return { status: 202 };
+      try {
+        await hub.notifyIfChanged(request.topics);
+        return { status: 202 };
+      } catch (err) {
+        return {
+          status: 503,
+          body: {
+            error: 'publish_not_recorded',
+            message: `The hub could not record the change (${describeError(err)}); it retries until its store accepts it, and notifies the subscribers then.`,
+          },
+          retryAfterSeconds: Math.max(1, Math.ceil(retryDelayMs / 1000)),
+        };
+      }
     }
+    const health = watch.health();
+    if (!health.ok) return unavailable(health.problem);
     if (background.size >= options.maxPendingVerifications) {
       return {
         status: 503,
@@ -171,31 +243,8 @@ export function createHub(deps: HubDeps): Hub {
         retryAfterSeconds: 5,
       };
     }
-    const host = callbackHostOf(request.callback);
-    const pending = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
-    if (pending.all >= options.maxPendingVerificationsPerHost) {
-      return {
-        status: 503,
-        body: {
-          error: 'callback_host_busy',
-          message: `The hub is still verifying ${pending.all} requests for callbacks on ${host}; try again once they are answered.`,
-        },
-        retryAfterSeconds: 30,
-      };
-    }
-    if (request.mode === 'subscribe' && !(await store.findSubscription(request.topic, request.callback))) {
-      const count = (await store.countSubscriptionsOfHost(host)) + pending.subscribes;
-      if (count >= options.maxSubscriptionsPerHost) {
-        return {
-          status: 403,
-          body: {
-            error: 'subscription_limit',
-            message: `Callbacks on ${host} already hold ${count} subscriptions, the most this hub keeps for one host; unsubscribe some first.`,
-            issues: [{ path: ['hub.callback'], message: `at most ${options.maxSubscriptionsPerHost} subscriptions per callback host`, code: 'too_many_subscriptions' }],
-          },
-        };
-      }
-    }
+    // Limits count what costs: the callback's resolved address (IPv6 by /64) and its registrable domain,
+    // so twenty names of one wildcard domain, or twenty domains on one address, share one allowance.
     const checked = await client.check(request.callback);
     if (!checked.ok) {
       return {
@@ -207,24 +256,77 @@ export function createHub(deps: HubDeps): Hub {
         },
       };
     }
+    const keys: CallbackKeys = { domain: callbackDomainOf(request.callback), address: clientKeyOf(checked.address.address) };
+    const named = [`domain ${keys.domain}`, `address ${keys.address}`];
+    const pending = [pendingVerifications.get(named[0]!), pendingVerifications.get(named[1]!)].map((p) => p ?? { all: 0, subscribes: 0 });
+    const busiest = pending[0]!.all >= pending[1]!.all ? 0 : 1;
+    if (pending[busiest]!.all >= options.maxPendingVerificationsPerHost) {
+      return {
+        status: 503,
+        body: {
+          error: 'callback_host_busy',
+          message: `The hub is still verifying ${pending[busiest]!.all} requests for callbacks on ${named[busiest]}; try again once they are answered.`,
+        },
+        retryAfterSeconds: 30,
+      };
+    }
+    if (request.mode === 'subscribe' && !(await store.findSubscription(request.topic, request.callback))) {
+      const stored = await store.countSubscriptionsOf(keys);
+      const counts = [stored.domain + pending[0]!.subscribes, stored.address + pending[1]!.subscribes];
+      const fullest = counts[0]! >= counts[1]! ? 0 : 1;
+      if (counts[fullest]! >= options.maxSubscriptionsPerHost) {
+        return {
+          status: 403,
+          body: {
+            error: 'subscription_limit',
+            message: `Callbacks on ${named[fullest]} already hold ${counts[fullest]} subscriptions, the most this hub keeps for one domain or address; unsubscribe some first.`,
+            issues: [{ path: ['hub.callback'], message: `at most ${options.maxSubscriptionsPerHost} subscriptions per callback domain and per address`, code: 'too_many_subscriptions' }],
+          },
+        };
+      }
+    }
     const counted = request.mode === 'subscribe' ? 1 : 0;
-    const current = pendingByHost.get(host) ?? { all: 0, subscribes: 0 };
-    pendingByHost.set(host, { all: current.all + 1, subscribes: current.subscribes + counted });
+    for (const key of named) {
+      const current = pendingVerifications.get(key) ?? { all: 0, subscribes: 0 };
+      pendingVerifications.set(key, { all: current.all + 1, subscribes: current.subscribes + counted });
+    }
     runInBackground(
-      verifyIntent(request, abort.signal).finally(() => {
-        const left = pendingByHost.get(host)!;
-        if (left.all === 1) pendingByHost.delete(host);
-        else pendingByHost.set(host, { all: left.all - 1, subscribes: left.subscribes - counted });
+      verifyIntent(request, keys.address, abort.signal).finally(() => {
+        for (const key of named) {
+          const left = pendingVerifications.get(key)!;
+          if (left.all === 1) pendingVerifications.delete(key);
+          else pendingVerifications.set(key, { all: left.all - 1, subscribes: left.subscribes - counted });
+        }
       }),
     );
     return { status: 202 };
   }
 
-  const unavailable = (): HubAnswer => ({
+  const unavailable = (problem?: string): HubAnswer => ({
     status: 503,
-    body: { error: 'hub_unavailable', message: 'The hub cannot reach its store right now; try again shortly.' },
+    body: {
+      error: 'hub_unavailable',
+      message: problem ? `The hub cannot use its store right now: ${problem}; try again shortly.` : 'The hub cannot reach its store right now; try again shortly.',
+    },
     retryAfterSeconds: 30,
   });
+
+  /** A recording failed: the store counts as failing, and the topics are tried again after a backoff. */
+  function retryLater(topicUrls: readonly string[], err: unknown): void {
+    watch.reportFailure(err);
+    for (const topic of topicUrls) unrecorded.add(topic);
+    log.error('websub_publish_not_recorded', { topics: [...unrecorded], error: describeError(err), retry_in_ms: retryDelayMs });
+    if (retryTimer !== undefined || !running) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      const due = [...unrecorded];
+      unrecorded.clear();
+      retryDelayMs = Math.min(retryDelayMs * 2, options.recordRetryMs.max);
+      // A failure calls retryLater again (inside notifyIfChanged), with the longer delay.
+      hub.notifyIfChanged(due).catch(() => {});
+    }, retryDelayMs);
+    retryTimer.unref();
+  }
 
   const hub: Hub = {
     async handleRequest(form) {
@@ -233,6 +335,7 @@ export function createHub(deps: HubDeps): Hub {
         return await answerRequest(form);
       } catch (err) {
         // The store could not be read (PostgreSQL down, disk gone): nothing was accepted, so say so.
+        watch.reportFailure(err);
         log.error('websub_store_unavailable', { error: String(err) });
         return unavailable();
       }
@@ -241,16 +344,35 @@ export function createHub(deps: HubDeps): Hub {
     notifyIfChanged(topicUrls = topics.topicUrls) {
       const run = notifyChain.then(() => recordChanges(topicUrls));
       notifyChain = run.catch(() => {});
-      return run;
+      return run.then(
+        (checks) => {
+          for (const topic of topicUrls) unrecorded.delete(topic);
+          if (unrecorded.size === 0) retryDelayMs = options.recordRetryMs.first;
+          return checks;
+        },
+        (err: unknown) => {
+          retryLater(topicUrls, err);
+          throw err;
+        },
+      );
     },
+
+    storeHealth: () => watch.health(),
 
     async start() {
       abort = new AbortController();
-      await hub.notifyIfChanged();
+      running = true;
+      watch.start();
+      // A store that fails now is retried (retryLater), so the hub starts either way.
+      await hub.notifyIfChanged().catch(() => {});
       worker.start();
     },
 
     async stop() {
+      running = false;
+      watch.stop();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
       abort.abort();
       await worker.stop();
       await hub.settled();

@@ -1,15 +1,16 @@
 /** Picks the hub's store from the configuration (CONTRACT.md "Configuration"): PostgreSQL when DATABASE_URL is set. */
 import path from 'node:path';
 import type { HubStore } from './hub-store.ts';
+import type { Logger } from '../logger.ts';
 import { createPostgresHubStore } from './postgres-store.ts';
 import { createSqliteHubStore } from './sqlite-store.ts';
 import { describeError, redactDatabaseUrl } from './store-connector.ts';
 
 type StoreConfig = { dataDir: string; databaseUrl: string | undefined };
 
-export async function openHubStore(config: StoreConfig): Promise<HubStore> {
+export async function openHubStore(config: StoreConfig, log?: Logger): Promise<HubStore> {
   if (config.databaseUrl) return createPostgresHubStore({ connectionString: config.databaseUrl });
-  return createSqliteHubStore({ dataDir: config.dataDir });
+  return createSqliteHubStore({ dataDir: config.dataDir, log });
 }
 
 /** The failure line's first sentence: which variable, what it points at, and what went wrong. */

@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { callbackHostOf } from './callback-url.ts';
+import { callbackDomainOf, callbackHostOf } from './callback-url.ts';
 import type { HubStore } from './hub-store.ts';
+import { describeError } from './store-connector.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -45,7 +46,12 @@ CREATE TABLE IF NOT EXISTS ${s}.deliveries (
 );
 CREATE INDEX IF NOT EXISTS deliveries_next_attempt_at ON ${s}.deliveries (next_attempt_at);
 ALTER TABLE ${s}.subscriptions ADD COLUMN IF NOT EXISTS callback_host TEXT;
-CREATE INDEX IF NOT EXISTS subscriptions_callback_host ON ${s}.subscriptions (callback_host);
+ALTER TABLE ${s}.subscriptions ADD COLUMN IF NOT EXISTS callback_domain TEXT;
+ALTER TABLE ${s}.subscriptions ADD COLUMN IF NOT EXISTS callback_address TEXT;
+CREATE INDEX IF NOT EXISTS subscriptions_callback_domain ON ${s}.subscriptions (callback_domain);
+CREATE INDEX IF NOT EXISTS subscriptions_callback_address ON ${s}.subscriptions (callback_address);
+ALTER TABLE ${s}.deliveries ADD COLUMN IF NOT EXISTS turn INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS deliveries_turn ON ${s}.deliveries (turn, next_attempt_at);
 `;
 
 export type PostgresHubStoreOptions = {
@@ -68,6 +74,11 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
 
   const transaction = async <T>(work: (client: Queryable) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    // A connection lost while checked out is an 'error' event on the client; the query in flight
+    // rejects with it as well, so the event only needs a listener (else it would crash the process).
+    let broken: unknown;
+    const onError = (err: unknown) => (broken = err);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work(client);
@@ -77,7 +88,9 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       await client.query('ROLLBACK').catch(() => {});
       throw err;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A broken connection is destroyed, not handed back to the pool.
+      client.release(broken instanceof Error ? broken : undefined);
     }
   };
   const query = async (sql: string, params: unknown[] = [], on: Queryable = pool) => (await on.query(sql, params)).rows as Row[];
@@ -89,15 +102,16 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       // The DDL below takes table locks (ALTER TABLE: ACCESS EXCLUSIVE) that deadlock with the
       // transactions of an instance already running on this schema; an up-to-date schema needs none.
       const { rows: upToDate } = await c.query(
-        `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'subscriptions' AND column_name = 'callback_host'`,
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'deliveries' AND column_name = 'turn'`,
         [schemaName],
       );
       if (upToDate.length > 0) return;
       await c.query(tablesIn(s));
-      // Schemas made before per-host limits: fill the new column from the callbacks.
-      const { rows } = await c.query(`SELECT id, callback FROM ${s}.subscriptions WHERE callback_host IS NULL`);
+      // Schemas made before per-callback limits: fill the new columns from the callbacks.
+      const { rows } = await c.query(`SELECT id, callback FROM ${s}.subscriptions WHERE callback_host IS NULL OR callback_domain IS NULL`);
       for (const row of rows as Row[]) {
-        await c.query(`UPDATE ${s}.subscriptions SET callback_host = $1 WHERE id = $2`, [callbackHostOf(String(row.callback)), row.id]);
+        const callback = String(row.callback);
+        await c.query(`UPDATE ${s}.subscriptions SET callback_host = $1, callback_domain = $2 WHERE id = $3`, [callbackHostOf(callback), callbackDomainOf(callback), row.id]);
       }
     });
   } catch (err) {
@@ -108,12 +122,14 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
   const store: HubStore = {
     async saveSubscription(input, now) {
       const [row] = await query(
-        `INSERT INTO ${s}.subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)
+        `INSERT INTO ${s}.subscriptions (id, topic, callback, secret, lease_seconds, expires_at, created_at, updated_at, callback_host, callback_domain, callback_address)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret, lease_seconds = excluded.lease_seconds,
-           expires_at = excluded.expires_at, updated_at = excluded.updated_at
+           expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+           callback_address = coalesce(excluded.callback_address, subscriptions.callback_address)
          RETURNING *`,
-        [randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now, callbackHostOf(input.callback)],
+        [randomUUID(), input.topic, input.callback, input.secret, input.leaseSeconds, input.expiresAt, now,
+          callbackHostOf(input.callback), callbackDomainOf(input.callback), input.callbackAddress ?? null],
       );
       return toSubscription(row!);
     },
@@ -127,9 +143,13 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
         : await query(`SELECT * FROM ${s}.subscriptions WHERE topic = $1 ORDER BY created_at, id`, [topic]);
       return rows.map(toSubscription);
     },
-    async countSubscriptionsOfHost(host) {
-      const [row] = await query(`SELECT count(*) AS n FROM ${s}.subscriptions WHERE callback_host = $1`, [host]);
-      return Number(row!.n);
+    async countSubscriptionsOf({ domain, address }) {
+      const [row] = await query(
+        `SELECT (SELECT count(*) FROM ${s}.subscriptions WHERE callback_domain = $1) AS domain,
+                (SELECT count(*) FROM ${s}.subscriptions WHERE callback_address = $2) AS address`,
+        [domain, address],
+      );
+      return { domain: Number(row!.domain), address: Number(row!.address) };
     },
     async removeSubscription(topic, callback) {
       const [row] = await query(`DELETE FROM ${s}.subscriptions WHERE topic = $1 AND callback = $2 RETURNING *`, [topic, callback]);
@@ -162,9 +182,10 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
         );
         if (changed.length === 0) return { changed: false, enqueued: 0 };
         const result = await c.query(
-          `INSERT INTO ${s}.deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at)
-           SELECT id, topic, $1, 0, $2, $2 FROM ${s}.subscriptions WHERE topic = $3 AND expires_at > $2
-           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at`,
+          `INSERT INTO ${s}.deliveries (subscription_id, topic, hash, attempts, next_attempt_at, enqueued_at, turn)
+           SELECT id, topic, $1, 0, $2, $2, row_number() OVER (PARTITION BY callback_domain ORDER BY created_at, id)
+           FROM ${s}.subscriptions WHERE topic = $3 AND expires_at > $2
+           ON CONFLICT (subscription_id) DO UPDATE SET hash = excluded.hash, enqueued_at = excluded.enqueued_at, turn = excluded.turn`,
           [snapshot.hash, now, snapshot.topic],
         );
         return { changed: true, enqueued: result.rowCount ?? 0 };
@@ -173,19 +194,13 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
 
     async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
       const rows = await query(
-        // Hosts take turns (row_number per host); FOR UPDATE cannot sit beside a window function, so the
-        // turns are ranked first and the chosen rows locked after, skipping those another instance holds.
-        `WITH ranked AS (
-           SELECT d.subscription_id, d.next_attempt_at,
-             row_number() OVER (PARTITION BY sub.callback_host ORDER BY d.next_attempt_at, d.subscription_id) AS turn
-           FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
+        // Domains take turns (numbered when the change was recorded): the index on (turn, next_attempt_at)
+        // is read in order up to the limit, skipping rows another instance holds.
+        `WITH due AS (
+           SELECT d.subscription_id FROM ${s}.deliveries d JOIN ${s}.subscriptions sub ON sub.id = d.subscription_id
            WHERE d.next_attempt_at <= $1 AND (d.claimed_until IS NULL OR d.claimed_until <= $1) AND sub.expires_at > $1
-           ORDER BY turn, d.next_attempt_at LIMIT $2),
-         due AS (
-           SELECT d.subscription_id FROM ${s}.deliveries d
-           WHERE d.subscription_id IN (SELECT subscription_id FROM ranked)
-             AND (d.claimed_until IS NULL OR d.claimed_until <= $1)
-           FOR UPDATE SKIP LOCKED)
+           ORDER BY d.turn, d.next_attempt_at LIMIT $2
+           FOR UPDATE OF d SKIP LOCKED)
          UPDATE ${s}.deliveries d SET claim_token = $3, claimed_until = $4
          FROM due, ${s}.subscriptions sub
          WHERE d.subscription_id = due.subscription_id AND sub.id = d.subscription_id
@@ -238,6 +253,14 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       return rows.map(toPending);
     },
 
+    async check() {
+      try {
+        for (const table of ['subscriptions', 'topics', 'deliveries']) await query(`SELECT 1 FROM ${s}.${table} LIMIT 1`);
+      } catch (err) {
+        return { ok: false, problem: `PostgreSQL cannot be used (${describeError(err)})` };
+      }
+      return { ok: true };
+    },
     async close() {
       if (!pool.ended) await pool.end();
     },

@@ -11,8 +11,18 @@ export type TopicContent = {
 };
 
 export type TopicSource = {
-  /** Absolute topic URLs, from core/urls.ts `createServiceUrls(base).topics()`. */
+  /**
+   * Absolute topic URLs, from core/urls.ts `createServiceUrls(base).topics(…)`: the seed topics, and the
+   * slice feeds of the current build (a getter: the list follows the build).
+   */
   readonly topicUrls: readonly string[];
+  /** Where the topics beyond the seed topics are listed (`/feeds.json`), named when a topic is refused. */
+  readonly indexUrl?: string;
+  /**
+   * The topics derived from this one, re-read whenever it is (after its read, so from the same build):
+   * every slice feed is a part of `/reviews.json`, so a publish ping for it checks the slice feeds too.
+   */
+  derivedFrom?(topicUrl: string): readonly string[];
   /** Current bytes of a topic; reloads a newly swapped-in build first. Undefined when the topic has no content. */
   read(topicUrl: string): Promise<TopicContent | undefined>;
 };

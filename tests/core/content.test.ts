@@ -85,7 +85,7 @@ describe('publishReviews', () => {
     expect(out.map((r) => r.id)).toEqual(['c', 'a', 'b']);
     expect(out[0]).toEqual({
       id: 'c', rating: 5, date: '2025-01-03', text: 'Fine.', title: null, author: 'A', source: 'direct', verified: true,
-      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', aspects: [],
+      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', updated: '2025-01-03T00:00:00Z', aspects: [],
     });
   });
 

@@ -103,6 +103,18 @@ describe('core/', () => {
   });
 });
 
+/** Code that names the project's own content/ folder (rather than CONTENT_DIR or a folder of its own). */
+const PROJECT_CONTENT_PATH = new RegExp(
+  [
+    String.raw`\b(?:ROOT|root|PROJECT_ROOT|PROJECT)\s*,\s*['"]content\b`,
+    String.raw`\b(?:resolve|readFile|readFileSync|readJson|loadContent|readInsightsContent|existsSync|cp)\(\s*['"]content\b`,
+    String.raw`['"]\.\.['"]\s*,\s*['"]content['"]`,
+    String.raw`new URL\(\s*['"](?:\.\.\/)*content\/`,
+    String.raw`\(\{\s*contentDir:\s*['"]content['"]`,
+  ].join('|'),
+  'g',
+);
+
 describe('rooms of the project', () => {
   const offendersOf = (rows: { file: string; targets: string[] }[], into: RegExp) =>
     rows.flatMap(({ file, targets }) => targets.filter((t) => into.test(t)).map((t) => `${file} → ${t}`));
@@ -118,10 +130,38 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^tools(\/|$)/)).toEqual([]);
   });
 
+  it('nothing the project ships, tests or runs as a tool reads the owner’s content/ (the demo is examples/demo, fixtures are the tests’ own)', async () => {
+    const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts', 'tools', 'tests'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
+    files.push('astro.config.mjs', 'vitest.config.ts');
+    expect(files.length).toBeGreaterThan(200);
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => f !== 'tests/core/core-boundaries.test.ts')) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      for (const match of text.matchAll(PROJECT_CONTENT_PATH)) offenders.push(`${file}: ${match[0]}`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('recognises the ways code has named the project’s content folder', () => {
+    const named = [
+      "readJson('content/aspects.json')",
+      "join(root, 'content/business.json')",
+      "path.resolve('content')",
+      "path.join(ROOT, 'content')",
+      "join(import.meta.dirname, '..', '..', 'content')",
+      "new URL('../../content/aspects.json', import.meta.url)",
+      "buildSite({ contentDir: 'content', publicUrl })",
+      "readInsightsContent('content')",
+    ];
+    expect(named.filter((code) => !new RegExp(PROJECT_CONTENT_PATH.source).test(code))).toEqual([]);
+    // A test's own folder named content is fine.
+    expect(new RegExp(PROJECT_CONTENT_PATH.source).test("path.join(work, 'content')")).toBe(false);
+  });
+
   it('scripts/ holds the shipped commands and tools/ the developer tools, under the same npm run names', async () => {
     const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const folderOf = (name: string) => /^node (\w+)\//.exec(scripts[name] ?? '')?.[1];
-    for (const name of ['start', 'build', 'publish', 'import', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
+    for (const name of ['start', 'build', 'publish', 'init', 'import', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
     for (const name of ['bench', 'generate', 'eval', 'train', 'screenshots']) expect(folderOf(name), name).toBe('tools');
   });
 });

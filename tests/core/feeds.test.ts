@@ -1,3 +1,4 @@
+import { resolveUpdated } from '../../core/content/review-history.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
@@ -33,7 +34,7 @@ function dateBefore(days: number, from = '2025-06-30'): string {
 function makeReview(i: number, overrides: Partial<PublishedReview> = {}): PublishedReview {
   const id = `review-${String(i).padStart(3, '0')}`;
   const date = dateBefore(i);
-  return {
+  const review: Omit<PublishedReview, 'updated'> = {
     id,
     rating: (i % 5) + 1,
     date,
@@ -50,6 +51,7 @@ function makeReview(i: number, overrides: Partial<PublishedReview> = {}): Publis
     aspects: [],
     ...overrides,
   };
+  return { ...review, updated: overrides.updated ?? resolveUpdated(review, undefined) } as PublishedReview;
 }
 
 // A low surrogate before a high one: both are lone, not a pair.
@@ -230,7 +232,7 @@ describe('renderAtomFeed', () => {
     expect(feed.updated).toBe('2025-07-15T00:00:00Z');
     expect(feed.entry[3]).toMatchObject({ updated: '2025-07-15T00:00:00Z', published: `${dateBefore(3)}T00:00:00Z` });
     expect(feed.entry[5]).toMatchObject({ updated: `${dateBefore(5)}T00:00:00Z`, published: `${dateBefore(5)}T00:00:00Z` });
-    const withoutReplies = input.reviews.map((r) => ({ ...r, response: null }));
+    const withoutReplies = input.reviews.map((r) => ({ ...r, response: null, updated: `${r.date}T00:00:00Z` }));
     expect(parser.parse(renderAtomFeed({ ...input, reviews: withoutReplies })).feed.updated).toBe('2025-06-30T00:00:00Z');
   });
 

@@ -26,6 +26,9 @@ type Node = { [key: string]: any };
 // As the build serves it: with the insights schema.
 const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }) as Node;
 
+/** The slice feeds (issue 23), one path template per kind and format. */
+const SLICE_FEEDS = ['technicians/{slug}', 'services/{id}', 'complaints/{aspect}', 'complaints'].flatMap((p) => [`/feeds/${p}.xml`, `/feeds/${p}.json`]);
+
 describe('buildOpenApiDocument', () => {
   it('is OpenAPI 3.1.0, API version 1.0.0, served from the public URL', () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -47,6 +50,8 @@ describe('buildOpenApiDocument', () => {
           '/.well-known/openapi.json',
           '/api/reviews/search',
           '/api/reviews/since/{date}',
+          ...SLICE_FEEDS,
+          '/feeds.json',
         ].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
         'POST /mcp',
         // Declined by this server (405), as the MCP transport allows; documented so clients know.
@@ -95,12 +100,13 @@ describe('buildOpenApiDocument', () => {
       ['hub.callback', 'hub.lease_seconds', 'hub.mode', 'hub.secret', 'hub.topic', 'hub.url'].sort(),
     );
     expect(form.properties['hub.mode'].enum).toEqual(['subscribe', 'unsubscribe', 'publish']);
-    expect(form.properties['hub.topic'].enum).toEqual(urls.topics());
+    expect(form.properties['hub.topic'].format).toBe('uri');
+    for (const topic of [...urls.topics(), urls.feedsIndex]) expect(form.properties['hub.topic'].description).toContain(topic);
   });
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => path !== '/mcp' && path !== '/api/websub/hub');
-    expect(reads).toHaveLength(7);
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -109,7 +115,7 @@ describe('buildOpenApiDocument', () => {
         expect(op.responses['304'], path).toEqual({ $ref: '#/components/responses/NotModified' });
         expect(op.responses['412'], path).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
         expect(op.parameters.map((p: Node) => p.$ref).filter(Boolean)).toContain('#/components/parameters/IfNoneMatch');
-        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search'].includes(path));
+        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search', ...SLICE_FEEDS].includes(path));
         if (path === '/api/reviews/search') expect(ok.headers.Link).toEqual({ $ref: '#/components/headers/NextLink' });
       }
       expect(item.head.responses['200'].content, path).toBeUndefined();
@@ -174,13 +180,12 @@ describe('OpenAPI document lint (redocly, recommended rules, offline)', () => {
     const describe = (p: (typeof problems)[number]) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`;
     expect(problems.filter((p) => p.severity === 'error').map(describe)).toEqual([]);
     // The data has no licence chosen yet. GET and DELETE /mcp are documented only to say they are declined
-    // (405). NotFound and MethodNotAllowed describe unknown paths and undocumented methods, which no
-    // operation can reference (tests/helpers/openapi-validate.ts applies them).
+    // (405). MethodNotAllowed describes undocumented methods, which no operation can reference
+    // (tests/helpers/openapi-validate.ts applies it); NotFound is the slice feeds' unknown slug.
     expect(problems.map(describe)).toEqual([
       expect.stringMatching(/^info-license /),
       expect.stringMatching(/^operation-2xx-response #\/paths\/~1mcp\/get\/responses:/),
       expect.stringMatching(/^operation-2xx-response #\/paths\/~1mcp\/delete\/responses:/),
-      expect.stringMatching(/^no-unused-components #\/components\/responses\/NotFound:/),
       expect.stringMatching(/^no-unused-components #\/components\/responses\/MethodNotAllowed:/),
     ]);
   });

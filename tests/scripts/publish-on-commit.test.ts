@@ -3,7 +3,9 @@
  * `npm run import -- google takeout.json` and `git commit`: the post-commit hook runs `npm run publish`,
  * the running service (the real sidecar on an ephemeral port) serves the imported reviews, and a real
  * HTTPS subscriber (test CA) is notified. Then a pull that brings a content change (post-merge), and
- * a commit that does not touch content (no publish).
+ * a commit that does not touch content (no publish). The content repository lies outside the project
+ * (CONTENT_DIR), and the hooks freeze no setting: publishing reads the settings file (ENV_FILE here, the
+ * project's .env by default) when a commit runs it.
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -20,7 +22,7 @@ const PUBLIC = 'https://reviews.example.com';
 const PROJECT = path.resolve('.');
 const TAKEOUT = path.resolve('tests/fixtures/import/google-takeout.json');
 
-/** The environment of someone's shell: no service variables (the hooks carry their own defaults). */
+/** The environment of someone's shell: no service variables (publishing reads them from the settings file). */
 const GIT_ENV = {
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CONTENT_DIR', 'DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'].includes(k))),
   GIT_AUTHOR_NAME: 'Owner',
@@ -31,8 +33,10 @@ const GIT_ENV = {
   GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
+let envFile: string;
+
 const git = async (cwd: string, ...args: string[]) => {
-  const { stdout, stderr } = await promisify(execFile)('git', args, { cwd, env: GIT_ENV, maxBuffer: 1 << 22 });
+  const { stdout, stderr } = await promisify(execFile)('git', args, { cwd, env: { ...GIT_ENV, ENV_FILE: envFile }, maxBuffer: 1 << 22 });
   return stdout + stderr;
 };
 
@@ -53,7 +57,10 @@ beforeAll(async () => {
   await git(repo, 'add', 'content');
   await git(repo, 'commit', '--quiet', '-m', 'Content as it was');
   running = await startSubscribedService({ contentDir, distDir, workDir: work, publicUrl: PUBLIC });
-}, 120_000);
+  envFile = path.join(work, 'settings.env');
+  const { port } = new URL(running.service.url);
+  await writeFile(envFile, `# The owner's settings\nDIST_DIR=${distDir}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
+}, 300_000);
 
 afterAll(() => running?.close());
 
@@ -63,18 +70,20 @@ const servedReviewIds = async () => {
 };
 
 describe('publish on commit', () => {
-  it('npm run hooks:install puts post-commit and post-merge hooks into the content’s repository', async () => {
+  it('npm run hooks:install puts post-commit and post-merge hooks into the content’s repository, freezing no setting', async () => {
     const { port } = new URL(running.service.url);
-    const run = await npmRun(['hooks:install'], { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: distDir, PUBLIC_URL: PUBLIC, HOST: '127.0.0.1', PORT: port });
+    const run = await npmRun(['hooks:install'], { ...GIT_ENV, ENV_FILE: envFile, CONTENT_DIR: contentDir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Installed post-commit and post-merge in ${path.join(repo, '.git', 'hooks')}.`);
+    expect(run.stdout).toContain(`Publishing reads its settings from ${envFile} when it runs`);
     const hook = await readFile(path.join(repo, '.git', 'hooks', 'post-commit'), 'utf8');
-    expect(hook).toContain(`[ -n "\${PORT:-}" ] || PORT='${port}'; export PORT`);
+    expect(hook).not.toContain(port);
+    expect(hook).not.toContain(PUBLIC);
   });
 
   it('import, commit: the hook publishes, the service serves the reviews and the hub notifies the subscriber', async () => {
-    const imported = await npmRun(['import', '--', 'google', TAKEOUT], { ...GIT_ENV, CONTENT_DIR: contentDir });
+    const imported = await npmRun(['import', '--', 'google', TAKEOUT], { ...GIT_ENV, ENV_FILE: envFile, CONTENT_DIR: contentDir });
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Summary: 5 added, 0 updated, 0 unchanged, 2 skipped');
     const newId = deriveReviewId('google', 'AbFvOqTr1sLaTeD0nE_es9Xw2Qe4Rt6Yu8Io0Pa');
@@ -91,7 +100,7 @@ describe('publish on commit', () => {
     const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
     const live = await fetch(`${running.service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('a commit that does not touch the content folder publishes nothing', async () => {
     await writeFile(path.join(repo, 'NOTES.md'), 'Ask Dana about the Chatham invoice.\n');
@@ -114,7 +123,7 @@ describe('publish on commit', () => {
     expect(pull).toContain('now serves build');
     expect(await servedReviewIds()).toContain('r-0200');
     await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
-  }, 120_000);
+  }, 300_000);
 
   it('leaves another tool’s hook alone unless told to replace it', async () => {
     const other = path.join(path.dirname(repo), 'other');

@@ -101,9 +101,14 @@ describe('npm run publish with the service running', () => {
     expect(after.business.telephone).toBe('+1-555-010-8888');
   }, PUBLISH_TIMEOUT);
 
-  it('fails with the hub’s answer when the service does not know the topics (another PUBLIC_URL)', async () => {
+  it('refuses with one line, before building, when its PUBLIC_URL is not the running service’s', async () => {
+    const before = await readFile(path.join(env.DIST_DIR!, '_manifest.json'), 'utf8');
     const run = await publish({ ...env, PUBLIC_URL: 'https://elsewhere.example' });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/Could not notify the running service: the hub at .* answered 400 to the publish ping for https:\/\/elsewhere\.example\/feed\.xml/);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim()).toBe(
+      `Nothing published: PUBLIC_URL here is https://elsewhere.example but the service at http://127.0.0.1:${env.PORT} runs with ${PUBLIC}; set the same PUBLIC_URL for both (in .env).`,
+    );
+    expect(await readFile(path.join(env.DIST_DIR!, '_manifest.json'), 'utf8')).toBe(before);
   }, PUBLISH_TIMEOUT);
 });

@@ -15,7 +15,7 @@ import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
 import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
-import type { Logger } from '../../sidecar/logger.ts';
+import type { LogEvent, Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 import type { TestCa } from '../../tools/lib/https-ca.ts';
@@ -33,6 +33,8 @@ export const FAST_OPTIONS: HubOptions = {
   pollIntervalMs: 10,
   sweepIntervalMs: 20,
   claimTtlMs: 5_000,
+  storeCheckIntervalMs: 50,
+  recordRetryMs: { first: 20, max: 200 },
 };
 
 export type HubHarness = {
@@ -134,3 +136,11 @@ export async function waitUntil<T>(probe: () => Promise<{ value: T } | undefined
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A Logger that keeps every line, for tests that check what was logged. */
+export function recordingLog() {
+  const lines: { level: string; message: LogEvent; fields?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (message: LogEvent, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
+  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { log, lines };
+}

@@ -1,13 +1,15 @@
 /**
  * Nobody starved (issue 10 items 4 and 5): a slow callback host fills only its own verification queue,
  * queued requests time out from when they were queued, subscriptions are capped per callback host, and
- * deliveries take callback hosts in turn. Two hosts on one machine: 127.0.0.1 and [::1].
+ * deliveries take callback hosts in turn. Two hosts on one machine: 127.0.0.1 and [::1]. Issue 24 item 6:
+ * the limits count the callback's resolved address and registrable domain, whatever names it uses.
  */
 import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKeyOf } from '../../sidecar/http/client-address.ts';
 import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
+import { registrableDomainOf } from '../../sidecar/websub/callback-url.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
@@ -32,7 +34,7 @@ describe('pending verifications per callback host', () => {
     const h = await startHubHarness({ ca, hubOptions: { maxPendingVerificationsPerHost: 5 } });
     try {
       for (let i = 0; i < 5; i++) {
-        slowHost.behave(`/slow-${i}`, { verifyDelayMs: 1_500 });
+        slowHost.behave(`/slow-${i}`, { verifyDelayMs: 5_000 });
         expect((await h.subscribe(slowHost.callback(`/slow-${i}`), h.topics.feedXml)).status).toBe(202);
       }
       const refused = await h.subscribe(slowHost.callback('/slow-5'), h.topics.feedXml);
@@ -132,5 +134,85 @@ describe('clientKeyOf', () => {
     [undefined, 'unknown'],
   ])('counts %s as %s', (address, key) => {
     expect(clientKeyOf(address)).toBe(key);
+  });
+});
+
+describe('limits count the resolved address and the registrable domain, not host names', () => {
+  /** A callback server that accepts connections and never answers: verifications stay under way. */
+  async function startSilentServer(host: string) {
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createNetServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  async function subscribeNames(names: string[], addressOf: (name: string) => string, hubOptions: Record<string, number>) {
+    const servers = { v4: await startSilentServer('127.0.0.1'), v6: await startSilentServer('::1') };
+    const h = await startHubHarness({
+      ca,
+      hubOptions,
+      client: {
+        connectTimeoutMs: 20_000,
+        resolve: async (name) => [{ address: addressOf(name), family: addressOf(name).includes(':') ? 6 : 4 }],
+      },
+    });
+    const answers: { name: string; status: number; body: { error?: string; message?: string } }[] = [];
+    try {
+      for (const name of names) {
+        const port = addressOf(name).includes(':') ? servers.v6.port : servers.v4.port;
+        const answer = await h.subscribe(`https://${name}:${port}/cb`, h.topics.feedXml);
+        answers.push({ name, status: answer.status, body: answer.status === 202 ? {} : await answer.json() });
+      }
+    } finally {
+      await h.close();
+      await servers.v4.close();
+      await servers.v6.close();
+    }
+    return answers;
+  }
+
+  it('20 names of one wildcard domain on one address share one allowance', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `n${i}.wild.example`);
+    const answers = await subscribeNames(names, () => '127.0.0.1', { maxSubscriptionsPerHost: 3 });
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(3);
+    expect(answers.slice(3).every((a) => a.status === 403 && a.body.error === 'subscription_limit')).toBe(true);
+    expect(answers[3]!.body.message).toMatch(/wild\.example|127\.0\.0\.1/);
+  });
+
+  it('20 domains on one address share it too, and so do the names of one domain on two addresses', async () => {
+    const domains = await subscribeNames(Array.from({ length: 20 }, (_, i) => `site${i}.example`), () => '127.0.0.1', { maxSubscriptionsPerHost: 3 });
+    expect(domains.filter((a) => a.status === 202)).toHaveLength(3);
+    expect(domains[3]!.body.message).toMatch(/address 127\.0\.0\.1/);
+    const names = Array.from({ length: 20 }, (_, i) => `n${i}.spread.example`);
+    const spread = await subscribeNames(names, (name) => (Number(/\d+/.exec(name)![0]) % 2 ? '::1' : '127.0.0.1'), { maxSubscriptionsPerHost: 3 });
+    expect(spread.filter((a) => a.status === 202)).toHaveLength(3);
+    expect(spread[3]!.body.message).toMatch(/domain spread\.example/);
+  });
+
+  it('verifications under way are capped per domain as well', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `v${i}.slow.example`);
+    const answers = await subscribeNames(names, (name) => (Number(/\d+/.exec(name)![0]) % 2 ? '::1' : '127.0.0.1'), { maxPendingVerificationsPerHost: 5 });
+    expect(answers.filter((a) => a.status === 202)).toHaveLength(5);
+    expect(answers[5]).toMatchObject({ status: 503, body: { error: 'callback_host_busy', message: expect.stringMatching(/domain slow\.example/) } });
+  });
+});
+
+describe('registrableDomainOf', () => {
+  it.each([
+    ['a.b.example.com', 'example.com'],
+    ['example.com', 'example.com'],
+    ['x.y.example.co.uk', 'example.co.uk'],
+    ['someone.github.io', 'someone.github.io'],
+    ['[::1]', '::1'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['Mixed.Example.ORG.', 'example.org'],
+  ])('counts %s as %s', (host, domain) => {
+    expect(registrableDomainOf(host)).toBe(domain);
   });
 });

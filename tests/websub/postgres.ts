@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const postgres = inject('postgres');
 
@@ -29,4 +30,14 @@ export function makeTestSchema(label: string): string {
 export async function dropTestSchemas(): Promise<void> {
   for (const schema of created) await dropPostgresSchema(TEST_DATABASE_URL, schema);
   created.clear();
+}
+
+/** The run's PostgreSQL behind a TCP proxy whose `cut()` is a network outage; `url` goes through it. */
+export async function startPostgresProxy(): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(TEST_DATABASE_URL);
+  const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const url = new URL(TEST_DATABASE_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { proxy, url: url.href };
 }

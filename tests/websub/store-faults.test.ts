@@ -10,26 +10,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { Logger, LogEvent } from '../../sidecar/logger.ts';
-import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
-import { startHubHarness, waitUntil } from './harness.ts';
-import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
+import { recordingLog, startHubHarness, waitUntil } from './harness.ts';
+import { assertPostgresUp, dropTestSchemas, makeTestSchema, startPostgresProxy } from './postgres.ts';
 
 const t = useTestSubscriber();
 
 
-function recordingLog() {
-  const lines: { level: string; message: LogEvent; fields?: Record<string, unknown> }[] = [];
-  const at = (level: string) => (message: LogEvent, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  const log: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
-  return { log, lines };
-}
-
 const FEED = 'https://reviews.example/feed.xml';
 
 describe('SQLite store on a full disk', () => {
-  const fullStore = () => createSqliteHubStore({ file: join(mkdtempSync(join(tmpdir(), 'websub-full-')), 'websub.sqlite'), maxBytes: 64 * 1024 });
+  const fullStore = () => createSqliteHubStore({ file: join(mkdtempSync(join(tmpdir(), 'websub-full-')), 'websub.sqlite'), maxBytes: 128 * 1024 });
 
   it('reports "database or disk is full" from every write, the original error and not the rollback', async () => {
     const store = fullStore();
@@ -56,15 +47,22 @@ describe('SQLite store on a full disk', () => {
     await store.close();
   });
 
-  it('denies and logs every verified subscription it cannot save: each 202 ends stored or denied', async () => {
+  it('denies and logs every verified subscription it cannot save (each 202 ends stored or denied), and then answers 503', async () => {
     const { log, lines } = recordingLog();
     const h = await startHubHarness({ ca: t.ca, store: fullStore(), log, hubOptions: { maxPendingVerificationsPerHost: 1_000, maxSubscriptionsPerHost: 1_000 } });
     try {
       const paths = Array.from({ length: 120 }, (_, i) => `/full-${i}-${'p'.repeat(400)}`);
-      for (const p of paths) expect((await h.subscribe(t.sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) })).status).toBe(202);
+      const accepted: string[] = [];
+      for (const p of paths) {
+        const answer = await h.subscribe(t.sub.callback(p), h.topics.feedXml, { 'hub.secret': 's'.repeat(200) });
+        if (answer.status === 202) accepted.push(p);
+        else expect(await answer.json()).toMatchObject({ error: 'hub_unavailable', message: expect.stringMatching(/disk is full/) });
+      }
       await h.hub.settled();
+      // Once a write failed for lack of space, new requests get 503 until a write fits again.
+      expect(accepted.length).toBeLessThan(paths.length);
       const stored = new Set((await h.store.listSubscriptions()).map((s) => new URL(s.callback).pathname));
-      const denied = paths.filter((p) => !stored.has(p));
+      const denied = accepted.filter((p) => !stored.has(p));
       expect(stored.size).toBeGreaterThan(0);
       expect(denied.length).toBeGreaterThan(0);
       for (const p of denied) {
@@ -88,12 +86,8 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
   afterAll(() => dropTestSchemas());
 
   it('denies the subscription it could not save, and saves again once the database is back', async () => {
-    const target = new URL(TEST_DATABASE_URL);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const viaProxy = new URL(TEST_DATABASE_URL);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const store = await createPostgresHubStore({ connectionString: viaProxy.href, schema: makeTestSchema('faults'), maxConnections: 2 });
+    const { proxy, url } = await startPostgresProxy();
+    const store = await createPostgresHubStore({ connectionString: url, schema: makeTestSchema('faults'), maxConnections: 2 });
     const { log, lines } = recordingLog();
     const h = await startHubHarness({ ca: t.ca, store, log });
     try {
@@ -118,6 +112,8 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
       expect(await refused.json()).toMatchObject({ error: 'hub_unavailable' });
 
       await proxy.restore();
+      // Requests are refused until the store passes its next check.
+      await waitUntil(async () => (h.hub.storeHealth().ok ? { value: true } : undefined));
       const after = t.sub.callback('/pg-after');
       expect((await h.subscribe(after, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, after, undefined);

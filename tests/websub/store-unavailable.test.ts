@@ -11,9 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
-import { startTcpProxy } from '../helpers/tcp-proxy.ts';
 import { waitUntil } from './harness.ts';
-import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
+import { assertPostgresUp, startPostgresProxy } from './postgres.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 let distDir: string;
@@ -93,13 +92,9 @@ describe('DATABASE_URL that cannot be reached', () => {
   beforeAll(() => assertPostgresUp());
 
   it('serves anyway and opens the store once PostgreSQL answers', async () => {
-    const target = new URL(TEST_DATABASE_URL);
-    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const { proxy, url } = await startPostgresProxy();
     await proxy.cut();
-    const viaProxy = new URL(TEST_DATABASE_URL);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, env: { DATABASE_URL: viaProxy.href, LOG_LEVEL: 'silent' } });
+    const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, env: { DATABASE_URL: url, LOG_LEVEL: 'silent' } });
     try {
       await expectServingWithoutHub(sidecar.url);
       await proxy.restore();
@@ -107,6 +102,25 @@ describe('DATABASE_URL that cannot be reached', () => {
     } finally {
       await sidecar.close();
       await proxy.close();
+    }
+  }, 40_000);
+});
+
+describe('the SQLite file deleted while the sidecar runs', () => {
+  it('turns /readyz to 503 naming the file, and the hub answers 503', async () => {
+    const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, sidecar: { hub: { storeCheckIntervalMs: 50 } } });
+    try {
+      expect((await fetch(`${sidecar.url}/readyz`)).status).toBe(200);
+      await rm(path.join(sidecar.config.dataDir, 'websub.sqlite'));
+      const ready = await waitUntil(async () => {
+        const answer = await fetch(`${sidecar.url}/readyz`);
+        return answer.status === 503 ? { value: answer } : undefined;
+      });
+      expect(await ready.json()).toMatchObject({ error: 'not_ready', message: expect.stringMatching(/websub\.sqlite was deleted/) });
+      const hub = await ping(sidecar.url);
+      expect(hub.status).toBe(503);
+    } finally {
+      await sidecar.close();
     }
   }, 40_000);
 });

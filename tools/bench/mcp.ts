@@ -81,6 +81,7 @@ function createReviews(business: PublishedBusiness, count: number): PublishedRev
       service_area: pick(business.service_areas),
       response: null,
       url: urls.review({ id, date }),
+      updated: `${date}T00:00:00Z`,
       aspects: [],
     });
   }

@@ -16,6 +16,10 @@
  *   subscriber has received the new feed, byte for byte. Peak memory is the child's VmHWM, reset
  *   (/proc/<pid>/clear_refs) just before the ping.
  *
+ * - Search during the fan-out: a worker thread of this process sends one search request after another to
+ *   the service from the ping until the last delivery, and before the ping for as long (the baseline);
+ *   p50 and p99 of those latencies are reported (goal: p99 under 50 ms with 20,000 subscribers).
+ *
  * Runnable alone: `npm exec -- node tools/bench/websub.ts`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -25,6 +29,7 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { parseConfig } from '../../core/config.ts';
@@ -38,7 +43,9 @@ import type { BenchRow } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PUBLIC_URL = 'https://reviews.example.com';
-const SIZES = [1_000, 10_000];
+const SIZES = [1_000, 20_000];
+/** A search the probe repeats during the fan-out (issue 24 item 6: search must not slow down). */
+const SEARCH_PATH = '/api/reviews/search?q=service&rating=5';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FAN_OUT_TIMEOUT_MS = 180_000;
 const PER_HOST = 64;
@@ -146,6 +153,47 @@ async function seedStore(store: StoreSetup, distDir: string, callbackOrigin: str
   await hub.close();
 }
 
+/**
+ * Sends `SEARCH_PATH` to the service one request after another, from a worker thread (so the subscribers'
+ * work on this thread's event loop does not count), until stopped; resolves with the latencies in ms.
+ */
+function probeSearch(serviceUrl: string) {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const latencies = [];
+     let running = true;
+     parentPort.on('message', () => { running = false; });
+     (async () => {
+       while (running) {
+         const started = performance.now();
+         const answer = await fetch(workerData.url);
+         await answer.arrayBuffer();
+         if (answer.status !== 200) throw new Error('search answered ' + answer.status);
+         latencies.push(performance.now() - started);
+       }
+       parentPort.postMessage(latencies);
+     })();`,
+    { eval: true, workerData: { url: `${serviceUrl}${SEARCH_PATH}` } },
+  );
+  const done = new Promise<number[]>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop(): Promise<number[]> {
+      worker.postMessage('stop');
+      const latencies = await done;
+      await worker.terminate();
+      return latencies;
+    },
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
 function startService(setup: ServeSetup, caFile: string): Promise<{ child: ChildProcess; url: string }> {
   const child = fork(import.meta.filename, ['--serve', JSON.stringify(setup)], {
     cwd: ROOT,
@@ -234,10 +282,14 @@ export async function run(): Promise<BenchRow[]> {
           try {
             const pid = service.child.pid!;
             const rssBeforeMb = await readRssMb(pid, 'VmRSS');
+            const baselineProbe = probeSearch(service.url);
+            await new Promise((resolve) => setTimeout(resolve, 3_000));
+            const baseline = await baselineProbe.stop();
             await writeFile(`/proc/${pid}/clear_refs`, '5');
             const delivered = subscribers.expect(newFeed, count);
             await swapIn(v2, distDir);
             const started = performance.now();
+            const probe = probeSearch(service.url);
             const ping = await fetch(`${service.url}${PATHS.hub}`, {
               method: 'POST',
               headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -246,6 +298,7 @@ export async function run(): Promise<BenchRow[]> {
             if (ping.status !== 202) throw new Error(`the publish ping got ${ping.status}: ${await ping.text()}`);
             await delivered;
             const seconds = (performance.now() - started) / 1000;
+            const during = await probe.stop();
             const peakMb = await readRssMb(pid, 'VmHWM');
             const { wrong, total } = subscribers.counts();
             if (wrong > 0 || total !== count) console.error(`  ${store.label} ${count}: ${total} notifications, ${wrong} not the new feed`);
@@ -254,6 +307,10 @@ export async function run(): Promise<BenchRow[]> {
             rows.push({ name: `${what}: deliveries per second`, value: count / seconds, unit: '/s' });
             rows.push({ name: `${what}: service peak RSS during fan-out`, value: peakMb, unit: 'MB' });
             rows.push({ name: `${what}: service RSS before the publish`, value: rssBeforeMb, unit: 'MB' });
+            const p99 = percentile(during, 99);
+            rows.push({ name: `${what}: search p50 during the fan-out (${during.length} searches)`, value: percentile(during, 50), unit: 'ms' });
+            rows.push({ name: `${what}: search p99 during the fan-out`, value: p99, unit: 'ms', target: '< 50 ms', ok: p99 < 50 });
+            rows.push({ name: `${what}: search p50 / p99 before the publish (${baseline.length} searches)`, value: percentile(baseline, 50), unit: `ms / ${percentile(baseline, 99).toFixed(1)} ms` });
           } finally {
             await stopService(service.child);
           }

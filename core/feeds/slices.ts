@@ -1,0 +1,102 @@
+/**
+ * The slices of the reviews that have feeds of their own (issue 23): every technician, every service,
+ * every aspect's complaints, and all complaints. Each slice has an Atom feed and a JSON Feed of its
+ * newest reviews, rendered by the same renderers as the main feeds, and each feed is a WebSub topic.
+ *
+ * A complaint is a review rated 1 or 2, or one with a negative opinion on some aspect; an aspect's
+ * complaints are the reviews with a negative opinion on that aspect (`aspect_sentiment=negative`).
+ */
+import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
+import { assignTechnicianSlugs, sliceFeedPath, technicianPath, servicePath, PATHS, type FeedSliceRef, type ServiceUrls } from '../urls.ts';
+import { describeFeed, FEED_ITEM_COUNT, type FeedChannel } from './feed-entries.ts';
+
+/** Ratings that make a review a complaint whatever its words say. */
+const COMPLAINT_MAX_RATING = 2;
+
+export type FeedSlice = {
+  ref: FeedSliceRef;
+  /** `technician`, `service`, `aspect-complaints` or `complaints`. */
+  kind: FeedSliceRef['kind'];
+  /** The technician's name, the service's name, the aspect's label, or "All complaints". */
+  name: string;
+  /** The human page that lists the same reviews, where the feeds are announced. */
+  pagePath: string;
+  atomPath: string;
+  jsonPath: string;
+  /** Whether a review belongs to the slice. */
+  includes: (review: PublishedReview) => boolean;
+};
+
+export function isComplaint(review: PublishedReview): boolean {
+  return review.rating <= COMPLAINT_MAX_RATING || review.aspects.some((a) => a.polarity === 'negative');
+}
+
+function complainsAbout(review: PublishedReview, aspect: string): boolean {
+  return review.aspects.some((a) => a.aspect === aspect && a.polarity === 'negative');
+}
+
+/** Every slice of the business, in a fixed order: technicians, services (the business's order), aspects, then all complaints. */
+export function listFeedSlices(business: PublishedBusiness, aspects: readonly { id: string; label: string }[]): FeedSlice[] {
+  const slugs = assignTechnicianSlugs(business.technicians.map((t) => t.name));
+  const make = (ref: FeedSliceRef, name: string, pagePath: string, includes: FeedSlice['includes']): FeedSlice => ({
+    ref,
+    kind: ref.kind,
+    name,
+    pagePath,
+    atomPath: sliceFeedPath(ref, 'atom'),
+    jsonPath: sliceFeedPath(ref, 'json'),
+    includes,
+  });
+  return [
+    ...business.technicians.map((t) => {
+      const slug = slugs.get(t.name)!;
+      return make({ kind: 'technician', key: slug }, t.name, technicianPath(slug), (r) => r.technicians.includes(t.name));
+    }),
+    ...business.services.map((s) => make({ kind: 'service', key: s.id }, s.name, servicePath(s.id), (r) => r.services.includes(s.id))),
+    ...aspects.map((a) =>
+      make({ kind: 'aspect-complaints', key: a.id }, `Complaints about ${a.label.toLowerCase()}`, PATHS.home, (r) => complainsAbout(r, a.id)),
+    ),
+    make({ kind: 'complaints' }, 'All complaints', PATHS.home, isComplaint),
+  ];
+}
+
+/** The title, description and addresses a slice's two feeds carry. */
+export function describeSliceChannel(slice: FeedSlice, business: PublishedBusiness, urls: ServiceUrls): FeedChannel {
+  const what: Record<FeedSlice['kind'], string> = {
+    technician: `that mention ${slice.name}`,
+    service: `about ${slice.name}`,
+    'aspect-complaints': `with a complaint about ${slice.name.replace(/^Complaints about /, '')}`,
+    complaints: 'with a complaint (rated 1 or 2 stars, or with a negative opinion on any aspect)',
+  };
+  return {
+    title: `${business.name} reviews: ${slice.name}`,
+    description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name} ${what[slice.kind]}, newest first.`,
+    atomUrl: urls.absolute(slice.atomPath),
+    jsonUrl: urls.absolute(slice.jsonPath),
+    pageUrl: urls.absolute(slice.pagePath),
+  };
+}
+
+/** The reviews of a slice, newest first (the order of `reviews`, which is already newest first). */
+export function selectSliceReviews(slice: FeedSlice, reviews: readonly PublishedReview[]): PublishedReview[] {
+  return reviews.filter(slice.includes);
+}
+
+/** `/feeds.json`: every feed of the service, the main ones first, each with its page, formats and hub. */
+export function buildFeedsIndex(slices: readonly FeedSlice[], business: PublishedBusiness, urls: ServiceUrls) {
+  const entry = (kind: string, key: string | null, channel: FeedChannel) => ({
+    kind,
+    key,
+    title: channel.title,
+    page_url: channel.pageUrl,
+    atom_url: channel.atomUrl,
+    json_url: channel.jsonUrl,
+  });
+  return {
+    hub: urls.hub,
+    feeds: [
+      entry('all', null, describeFeed({ business, urls, reviews: [] })),
+      ...slices.map((slice) => entry(slice.kind, 'key' in slice.ref ? slice.ref.key : null, describeSliceChannel(slice, business, urls))),
+    ],
+  };
+}

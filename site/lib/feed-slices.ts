@@ -1,0 +1,13 @@
+/**
+ * The slices with feeds of their own (core/feeds/slices.ts) of this build: its technicians, services
+ * and aspects. Computed once per build, for the feed endpoints, /feeds.json and the pages that
+ * announce the feeds.
+ */
+import { listFeedSlices, type FeedSlice } from '../../core/feeds/index.ts';
+import { getBuildData } from './build-data.ts';
+
+let slices: Promise<FeedSlice[]> | undefined;
+
+export function getFeedSlices(): Promise<FeedSlice[]> {
+  return (slices ??= getBuildData().then(({ dataset, insights }) => listFeedSlices(dataset.business, insights.aspects)));
+}

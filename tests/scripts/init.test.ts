@@ -1,0 +1,98 @@
+/** `npm run init` as a new owner runs it: flags in, a content folder the build accepts out, nothing written on a problem. */
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../../core/content/load-content.ts';
+import { runScript } from '../helpers/run-script.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const FLAGS = [
+  '--name', 'Acme Plumbing',
+  '--website', 'https://acme.example',
+  '--telephone', '+1-555-0100',
+  '--street', '1 Main St',
+  '--city', 'Springfield',
+  '--region', 'IL',
+  '--postal-code', '62701',
+  '--country', 'US',
+  '--service', 'Drain Cleaning=drain,clogged drain',
+  '--service', 'water-heater:Water Heaters',
+  '--technician', 'Dana Smith=Dana,D.S.',
+  '--area', 'Springfield',
+  '--area', 'Chatham',
+];
+
+const init = (contentDir: string, args: string[]) =>
+  runScript(process.execPath, ['scripts/init.ts', ...args], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: contentDir } });
+const newFolder = async () => path.join(await mkdtemp(path.join(tmpdir(), 'init-')), 'content');
+
+describe('npm run init', () => {
+  it('writes a valid business.json, an empty reviews folder and the default aspects and insights files, then the next steps', async () => {
+    const dir = await newFolder();
+    const run = await init(dir, FLAGS);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Created ${dir} for Acme Plumbing: business.json, reviews/.gitkeep, aspects.json, insights/faq.json, insights/summary.json.`);
+    for (const step of ['npm run import', 'npm start', 'npm run hooks:install', 'docs/deploy.md']) expect(run.stdout).toContain(step);
+
+    const business = JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8'));
+    expect(business).toMatchObject({
+      name: 'Acme Plumbing',
+      url: 'https://acme.example',
+      address: { street: '1 Main St', locality: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
+      services: [
+        { id: 'drain-cleaning', name: 'Drain Cleaning', aliases: ['drain', 'clogged drain'] },
+        { id: 'water-heater', name: 'Water Heaters', aliases: [] },
+      ],
+      technicians: [{ name: 'Dana Smith', aliases: ['Dana', 'D.S.'] }],
+      service_areas: ['Springfield', 'Chatham'],
+    });
+    expect(await readdir(path.join(dir, 'reviews'))).toEqual(['.gitkeep']);
+    // The build's own loader accepts the folder: business, aspect set and editor files.
+    const loaded = await loadContent(dir);
+    expect(loaded.ok && loaded.value.business.name).toBe('Acme Plumbing');
+    expect(loaded.ok && loaded.value.insights.model.aspects.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('names every invalid value on its own line and writes nothing', async () => {
+    const dir = await newFolder();
+    const bad = FLAGS.map((v) => (v === 'https://acme.example' ? 'acme' : v === 'Acme Plumbing' ? ' ' : v === 'water-heater:Water Heaters' ? 'Water Heater!:X' : v));
+    const run = await init(dir, bad);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('--'))).toEqual([
+      '--name: is required',
+      '--website: "acme" must be an http(s) URL, e.g. https://www.example.com',
+      '--service #2 (id): must match [a-z0-9-]+',
+    ]);
+    expect(run.stderr).toContain('Nothing written.');
+    await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('says what is missing when there is no terminal to ask on', async () => {
+    const run = await init(await newFolder(), ['--name', 'Acme Plumbing']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('--website: is required');
+    expect(run.stderr).toContain('--service: give at least one service');
+  });
+
+  it('refuses an existing folder without --force; with it, replaces business.json only and keeps the reviews and edited files', async () => {
+    const dir = await newFolder();
+    await mkdir(path.join(dir, 'reviews'), { recursive: true });
+    const reviews = '[{"id":"r-1","rating":5,"date":"2025-01-02","text":"Great.","author":"Kim","verified":true}]\n';
+    await writeFile(path.join(dir, 'reviews', '2025-01.json'), reviews);
+    await writeFile(path.join(dir, 'aspects.json'), '{"aspects":[{"id":"price","label":"Price","terms":["price"]}]}\n');
+
+    const refused = await init(dir, FLAGS);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe(`${dir} already exists (aspects.json, reviews): nothing written; pass --force to replace its business.json (reviews and other files are kept)`);
+    await expect(readFile(path.join(dir, 'business.json'))).rejects.toThrow(/ENOENT/);
+
+    const forced = await init(dir, [...FLAGS, '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('Kept as they were: aspects.json.');
+    expect(await readFile(path.join(dir, 'reviews', '2025-01.json'), 'utf8')).toBe(reviews);
+    expect(await readFile(path.join(dir, 'aspects.json'), 'utf8')).toContain('"terms":["price"]');
+    expect(JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8')).name).toBe('Acme Plumbing');
+  });
+});
