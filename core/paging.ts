@@ -4,8 +4,33 @@
  * other filters is refused instead of silently paging through a different list. Clients must treat the
  * text as opaque (MCP 2025-06-18 "Pagination"); its format may change.
  */
+import type { ErrorIssue } from './schemas/errors.ts';
 
 export type CursorResult = { ok: true; offset: number } | { ok: false; message: string };
+
+/** Where a paged answer starts, and the fingerprint of the filters its cursors are issued for. */
+export type Page = { offset: number; fingerprint: string };
+
+export const CURSOR_PARAMETER = 'cursor';
+
+/**
+ * The one cursor rule of every paged answer (REST search, the search page, search_reviews,
+ * get_reviews_since): no cursor starts at the top; a cursor must be one this server issued for the same
+ * filters, else the issue `{ path: ['cursor'], code: 'invalid_cursor' }` says why. Without `filters` (they
+ * were refused), only whether the server issued the cursor at all is checked, so both are reported together.
+ */
+export function resolvePage(cursor: unknown, filters: Readonly<Record<string, unknown>> | undefined): { ok: true; page: Page } | { ok: false; issues: ErrorIssue[] } {
+  const fingerprint = filters === undefined ? undefined : fingerprintFilters(filters);
+  if (cursor === undefined) return { ok: true, page: { offset: 0, fingerprint: fingerprint ?? '' } };
+  const decoded = typeof cursor === 'string' ? decodeCursor(cursor, fingerprint) : { ok: false as const, message: 'must be a string: the next_cursor of the previous page' };
+  if (!decoded.ok) return { ok: false, issues: [{ path: [CURSOR_PARAMETER], message: decoded.message, code: 'invalid_cursor' }] };
+  return { ok: true, page: { offset: decoded.offset, fingerprint: fingerprint ?? '' } };
+}
+
+/** The cursor of the page after this one, or null when nothing is left. */
+export function nextCursorOf(page: Page, result: { count: number; total: number }): string | null {
+  return encodeNextCursor({ offset: page.offset, count: result.count, total: result.total }, page.fingerprint);
+}
 
 const CURSOR_VERSION = 1;
 
@@ -18,7 +43,8 @@ export function encodeCursor(offset: number, fingerprint: string): string {
   return toBase64Url(JSON.stringify({ v: CURSOR_VERSION, o: offset, f: fingerprint }));
 }
 
-export function decodeCursor(text: string, fingerprint: string): CursorResult {
+/** The offset a cursor carries, if this server issued it for `fingerprint` (any filters when undefined). */
+export function decodeCursor(text: string, fingerprint: string | undefined): CursorResult {
   let value: unknown;
   try {
     value = JSON.parse(fromBase64Url(text));
@@ -26,7 +52,7 @@ export function decodeCursor(text: string, fingerprint: string): CursorResult {
     return { ok: false, message: 'is not a cursor this server issued' };
   }
   if (!isCursorBody(value)) return { ok: false, message: 'is not a cursor this server issued' };
-  if (value.f !== fingerprint) {
+  if (fingerprint !== undefined && value.f !== fingerprint) {
     return { ok: false, message: 'was issued for other filters; repeat the same filters with it, or drop it to start over' };
   }
   return { ok: true, offset: value.o };

@@ -92,6 +92,19 @@ export function archivePath(month: string): string {
   return `/reviews/${month}/`;
 }
 
+/** A review's permanent human path: its anchor on the archive page of its month. */
+export function reviewPath(review: { id: string; date: string }): string {
+  return `${archivePath(review.date.slice(0, 7))}#${review.id}`;
+}
+
+/** The three seed topics' paths, which track every review (interface.md "Events"); slice feeds are topics too. */
+export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson];
+
+/** Whether a site path is a WebSub topic (its responses carry the hub `Link` header): a seed topic or a slice feed. */
+export function isTopicPath(path: string): boolean {
+  return TOPIC_PATHS.includes(path) || isSliceFeedPath(path);
+}
+
 /**
  * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
  * letter; anything else that is not a letter or digit becomes one hyphen.
@@ -167,14 +180,14 @@ export function createServiceUrls(base: string) {
     /** The site path of one of these URLs (`{base}/feed.xml` → `/feed.xml`); undefined for a URL outside `base`. */
     pathOf: (url: string) => (url.startsWith(`${base}/`) ? url.slice(base.length) : undefined),
     /** A review's permanent human URL: its anchor on the month's archive page. */
-    review: (review: { id: string; date: string }) => at(`${archivePath(review.date.slice(0, 7))}#${review.id}`),
+    review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
     sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),
     /**
      * The WebSub topics: the three seed topics that track every review (interface.md "Events"), then
      * the slice feeds whose paths are given (a build's own list: its technicians, services, aspects).
      */
-    topics: (sliceFeedPaths: readonly string[] = []) => [at(PATHS.feedXml), at(PATHS.feedJson), at(PATHS.reviewsJson), ...sliceFeedPaths.map(at)],
+    topics: (sliceFeedPaths: readonly string[] = []) => [...TOPIC_PATHS, ...sliceFeedPaths].map(at),
   };
 }
 

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { deriveReviewTimes } from '../core/content/review-history.ts';
 import { readContentHistory } from './lib/content-history.ts';
-import { buildPublication, latestDataDate } from '../core/dataset/build-dataset.ts';
+import { buildPublication } from '../core/dataset/build-dataset.ts';
+import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
 import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
@@ -92,7 +93,7 @@ async function preparePublication(
   const { dataset, insights } = buildPublication(content.value, urls, history && deriveReviewTimes(history).updated);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
-  return { ok: true, dataDate: latestDataDate(dataset.reviews) };
+  return { ok: true, dataDate: getNewestChange(dataset.reviews) };
 }
 
 /** What a build takes from the configuration. */

@@ -10,6 +10,7 @@
  * clamped to never run backwards (commit dates may), so `updated` never moves backwards either, and a
  * version that changes nothing changes no time.
  */
+import { getLatestChange } from '../review-changes.ts';
 import { createHash } from 'node:crypto';
 
 export type ContentVersion = {
@@ -23,7 +24,8 @@ export type ContentVersion = {
   delta: ReadonlyMap<string, string | null>;
 };
 
-export type ReviewChange = { id: string; time: string; kind: 'added' | 'changed' | 'removed' };
+/** `version`: the index of the version that made the change, which orders changes even where times are equal. */
+export type ReviewChange = { id: string; time: string; kind: 'added' | 'changed' | 'removed'; version: number };
 
 export type ReviewTimes = {
   /** Each review's last change, for the reviews of the last version. */
@@ -65,7 +67,9 @@ export function deriveReviewTimes(versions: Iterable<ContentVersion>): ReviewTim
   const updated = new Map<string, string>();
   const changes: ReviewChange[] = [];
   let clock = '';
+  let index = -1;
   for (const version of versions) {
+    index++;
     const time = normaliseTime(version.time);
     if (time > clock) clock = time;
     for (const [id, fingerprint] of version.delta) {
@@ -74,11 +78,11 @@ export function deriveReviewTimes(versions: Iterable<ContentVersion>): ReviewTim
       if (fingerprint === null) {
         current.delete(id);
         updated.delete(id);
-        changes.push({ id, time: clock, kind: 'removed' });
+        changes.push({ id, time: clock, kind: 'removed', version: index });
       } else {
         current.set(id, fingerprint);
         updated.set(id, clock);
-        changes.push({ id, time: clock, kind: before === undefined ? 'added' : 'changed' });
+        changes.push({ id, time: clock, kind: before === undefined ? 'added' : 'changed', version: index });
       }
     }
   }
@@ -90,8 +94,7 @@ export function deriveReviewTimes(versions: Iterable<ContentVersion>): ReviewTim
  * own date or its owner reply's; without a history, that midnight.
  */
 export function resolveUpdated(review: { date: string; response?: { date: string } | null }, changedAt: string | undefined): string {
-  const reply = review.response?.date;
-  const floor = `${reply !== undefined && reply > review.date ? reply : review.date}T00:00:00Z`;
+  const floor = `${getLatestChange(review)}T00:00:00Z`;
   return changedAt !== undefined && changedAt > floor ? changedAt : floor;
 }
 

@@ -22,8 +22,8 @@ export function buildPublication(content: LoadedContent, urls: ServiceUrls, chan
 }
 
 /** The dataset alone (the insights then cost nothing). */
-export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls): ReviewsDataset {
-  return toDataset(content, publishReviews(content, urls, content.insights.model).reviews);
+export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls, changedAt?: ReadonlyMap<string, string>): ReviewsDataset {
+  return toDataset(content, publishReviews(content, urls, content.insights.model, changedAt).reviews);
 }
 
 function toDataset(content: Content, reviews: PublishedReview[]): ReviewsDataset {
@@ -42,12 +42,3 @@ function publishBusiness({ business }: Content): PublishedBusiness {
   };
 }
 
-/** The newest day the data speaks of (a review or an owner reply), or undefined with no reviews. */
-export function latestDataDate(reviews: readonly { date: string; response?: { date: string } | null }[]): string | undefined {
-  let latest: string | undefined;
-  for (const r of reviews) {
-    if (latest === undefined || r.date > latest) latest = r.date;
-    if (r.response && r.response.date > latest) latest = r.response.date;
-  }
-  return latest;
-}

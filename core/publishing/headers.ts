@@ -2,7 +2,7 @@
  * Response headers of every static path, in one place: the sidecar serves them and the build
  * writes them to `_headers` for static hosts (Netlify, Cloudflare Pages), so both agree.
  */
-import { isSliceFeedPath, PATHS, type ServiceUrls } from '../urls.ts';
+import { isSliceFeedPath, isTopicPath, PATHS, type ServiceUrls } from '../urls.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -23,11 +23,6 @@ export function contentTypeOf(path: string): string {
 
 export function isCompressible(type: string): boolean {
   return /^(text\/|application\/(json|atom\+xml|xml|feed\+json)|image\/svg\+xml)/.test(type);
-}
-
-/** The WebSub topics: the three seed topics, and every slice feed (core/feeds/slices.ts). */
-export function isTopicPath(path: string): boolean {
-  return path === PATHS.feedXml || path === PATHS.feedJson || path === PATHS.reviewsJson || isSliceFeedPath(path);
 }
 
 /**

@@ -8,6 +8,15 @@ import { z } from 'zod';
 /** A calendar date `YYYY-MM-DD`; impossible dates such as 2024-02-30 are rejected. */
 export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2025-06-01' });
 
+/**
+ * The one date-range rule (search, the search page and get_rating_summary): `since` is on or before
+ * `until`. Its issue, on `since`, names the until date and carries the code `since_after_until`.
+ */
+export function checkDateRange(range: { since?: string | undefined; until?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (range.since === undefined || range.until === undefined || range.since <= range.until) return;
+  ctx.addIssue({ code: 'custom', path: ['since'], message: `must not be after until (${range.until})`, params: { code: 'since_after_until' } });
+}
+
 /** Lowercase slug used for review and service ids. */
 export const SlugSchema = z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]+').max(200);
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PolaritySchema } from './aspects.ts';
-import { IsoDateSchema } from './content.ts';
+import { checkDateRange, IsoDateSchema } from './content.ts';
 import { ReviewListSchema } from './published.ts';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -83,10 +83,7 @@ export const SearchFiltersShape = {
 /** Every filter combines with AND. */
 export const SearchQuerySchema = z
   .strictObject(SearchFiltersShape)
-  .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
-    path: ['since'],
-    message: 'must not be after until',
-  });
+  .superRefine(checkDateRange);
 
 export const SearchResultSchema = ReviewListSchema.extend({
   limit: z.int().min(1).max(SEARCH_LIMIT_MAX).meta({ description: 'The limit that was applied.' }),

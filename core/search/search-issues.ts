@@ -5,27 +5,16 @@
  */
 import type { z } from 'zod';
 import type { ErrorIssue } from '../schemas/errors.ts';
+import { describeZodIssue, toIssues } from '../schemas/issues.ts';
 import { SearchFiltersShape, SearchQuerySchema, type SearchQuery } from '../schemas/search.ts';
 
 export const SEARCH_PARAMETERS: readonly string[] = Object.keys(SearchFiltersShape);
 
 export type SearchValidation = { ok: true; query: SearchQuery } | { ok: false; issues: ErrorIssue[] };
 
-/** Messages for the cases the schema leaves to zod's defaults. */
-const describeIssue: z.core.$ZodErrorMap = (issue) => {
-  switch (issue.code) {
-    case 'invalid_type':
-      // Only the whole input is expected to be an object; every parameter is a scalar.
-      if (issue.expected === 'object') return 'search parameters must be an object';
-      return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
-    case 'invalid_format':
-      return issue.format === 'date' ? 'must be a calendar date written YYYY-MM-DD, e.g. 2024-02-29' : undefined;
-    case 'too_big':
-      return issue.origin === 'string' ? `must be at most ${issue.maximum} characters` : undefined;
-    default:
-      return undefined;
-  }
-};
+/** The house messages (core/schemas/issues.ts), with the whole input named when it is not an object. */
+const describeIssue: z.core.$ZodErrorMap = (issue) =>
+  issue.code === 'invalid_type' && issue.expected === 'object' ? 'search parameters must be an object' : describeZodIssue(issue);
 
 export function describeUnknownParameter(name: string, known: readonly string[] = SEARCH_PARAMETERS): ErrorIssue {
   return {
@@ -52,15 +41,10 @@ export function validateSearchInput(input: unknown): SearchValidation {
   for (const issue of parsed.error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) add(describeUnknownParameter(key));
-    } else if (issue.code === 'custom' && issue.path[0] === 'since') {
-      // The schema's since ≤ until refinement compares raw strings; it only means something when
-      // both are real dates.
-      if (badFields.has('until') || input === null || typeof input !== 'object') continue;
-      const until = (input as { until?: unknown }).until;
-      add({ path: ['since'], message: `must not be after until (${String(until)})`, code: 'since_after_until' });
     } else {
-      const path = issue.path.length === 0 ? [] : [String(issue.path[0])];
-      add({ path, message: issue.message, code: issue.code });
+      // The date-range rule compares raw strings; it only means something when until is a real date.
+      if (issue.code === 'custom' && badFields.has('until')) continue;
+      for (const described of toIssues([issue])) add({ ...described, path: described.path.slice(0, 1).map(String) });
     }
   }
   return { ok: false, issues };

@@ -6,7 +6,7 @@
  * exactly as the MCP tool `search_reviews` issues it, so a cursor means the same page everywhere.
  */
 import { z } from 'zod';
-import { decodeCursor, encodeNextCursor, fingerprintFilters } from '../paging.ts';
+import { CURSOR_PARAMETER, nextCursorOf, resolvePage } from '../paging.ts';
 import type { ErrorIssue } from '../schemas/errors.ts';
 import { SearchFiltersShape } from '../schemas/search.ts';
 import { parseSearchParams } from './parse-search-params.ts';
@@ -14,7 +14,7 @@ import { resolveSearchQuery, type ResolvedSearchQuery } from './resolve-search-q
 import type { ReviewIndex } from './review-index.ts';
 import { searchReviews, type SearchPage } from './search-reviews.ts';
 
-export const CURSOR_PARAMETER = 'cursor';
+export { CURSOR_PARAMETER };
 /** The search parameters plus the cursor, which parseSearchParams then reads like any other (given once). */
 const SEARCH_REQUEST_SHAPE = { ...SearchFiltersShape, [CURSOR_PARAMETER]: z.string() };
 
@@ -22,25 +22,24 @@ export type SearchRequest =
   | { ok: true; query: ResolvedSearchQuery; page: SearchPage; nextCursor: string | null }
   | { ok: false; issues: ErrorIssue[] };
 
-/** The fingerprint a cursor carries: the resolved filters, `limit` left out (it may change between pages). */
-function fingerprintOf(query: ResolvedSearchQuery): string {
-  const { limit: _limit, ...filters } = query;
-  return fingerprintFilters(filters);
-}
-
+/** A search given as a query string: REST and the search page. */
 export function runSearchRequest(index: ReviewIndex, params: URLSearchParams): SearchRequest {
   const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE);
-  const { [CURSOR_PARAMETER]: cursor, ...filters } = input;
-  const resolved = resolveSearchQuery(filters, index, issues);
-  if (!resolved.ok) return { ok: false, issues: resolved.issues };
+  return runSearch(index, input, issues);
+}
 
-  const fingerprint = fingerprintOf(resolved.query);
-  let offset = 0;
-  if (typeof cursor === 'string') {
-    const decoded = decodeCursor(cursor, fingerprint);
-    if (!decoded.ok) return { ok: false, issues: [{ path: [CURSOR_PARAMETER], message: decoded.message, code: 'invalid_cursor' }] };
-    offset = decoded.offset;
-  }
-  const page = searchReviews(index, resolved.query, { offset });
-  return { ok: true, query: resolved.query, page, nextCursor: encodeNextCursor(page, fingerprint) };
+/**
+ * The one search and paging path (REST, the search page and MCP search_reviews): filters resolved and
+ * judged by resolveSearchQuery, the cursor by resolvePage over the resolved filters without `limit`
+ * (it may change between pages), then one page of searchReviews. `earlierIssues` are the caller's own
+ * (a repeated query parameter), reported with the rest.
+ */
+export function runSearch(index: ReviewIndex, input: Readonly<Record<string, unknown>>, earlierIssues: ErrorIssue[] = []): SearchRequest {
+  const { [CURSOR_PARAMETER]: cursor, ...filters } = input;
+  const resolved = resolveSearchQuery(filters, index, earlierIssues);
+  const { limit: _limit, ...pagedFilters } = resolved.ok ? resolved.query : {};
+  const paging = resolvePage(cursor, resolved.ok ? pagedFilters : undefined);
+  if (!resolved.ok || !paging.ok) return { ok: false, issues: [...(resolved.ok ? [] : resolved.issues), ...(paging.ok ? [] : paging.issues)] };
+  const page = searchReviews(index, resolved.query, { offset: paging.page.offset });
+  return { ok: true, query: resolved.query, page, nextCursor: nextCursorOf(paging.page, page) };
 }

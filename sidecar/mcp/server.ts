@@ -8,13 +8,13 @@ import type { McpServerDeps } from './deps.ts';
 import { writeInstructions } from './instructions.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
-import { installToolRegistry } from './tool.ts';
-import { registerGetBusinessTool } from './tools/get-business.ts';
-import { registerGetInsightsTool } from './tools/get-insights.ts';
-import { registerGetRatingSummaryTool } from './tools/get-rating-summary.ts';
-import { registerGetReviewTool } from './tools/get-review.ts';
-import { registerGetReviewsSinceTool } from './tools/get-reviews-since.ts';
-import { registerSearchReviewsTool } from './tools/search-reviews.ts';
+import { installTools, type ToolDefinition } from './tool.ts';
+import { getBusinessTool } from './tools/get-business.ts';
+import { getInsightsTool } from './tools/get-insights.ts';
+import { getRatingSummaryTool } from './tools/get-rating-summary.ts';
+import { getReviewTool } from './tools/get-review.ts';
+import { getReviewsSinceTool } from './tools/get-reviews-since.ts';
+import { searchReviewsTool } from './tools/search-reviews.ts';
 
 export const SERVER_INFO = { name: 'reviews-service', title: 'Customer reviews', version: '1.0.0' } as const;
 
@@ -24,15 +24,12 @@ export const SERVER_INFO = { name: 'reviews-service', title: 'Customer reviews',
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
+/** Every tool, in the order tools/list and the instructions' "Which tool when" list give them. */
+export const TOOLS: readonly ToolDefinition[] = [getBusinessTool, searchReviewsTool, getReviewTool, getReviewsSinceTool, getRatingSummaryTool, getInsightsTool];
+
 export function buildServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive()), jsonSchemaValidator });
-  const tools = installToolRegistry(server);
-  registerGetBusinessTool(tools, deps);
-  registerSearchReviewsTool(tools, deps);
-  registerGetReviewTool(tools, deps);
-  registerGetReviewsSinceTool(tools, deps);
-  registerGetRatingSummaryTool(tools, deps);
-  registerGetInsightsTool(tools, deps);
+  const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive(), TOOLS.map((tool) => tool.spec)), jsonSchemaValidator });
+  installTools(server, TOOLS, deps);
   registerResources(server, deps);
   registerPrompts(server, deps);
   // The SDK advertises listChanged for resources and prompts, but a stateless server without a stream

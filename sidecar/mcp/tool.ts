@@ -17,49 +17,77 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_REPORTED_ISSUES, truncateName } from '../../core/schemas/errors.ts';
+import { MAX_REPORTED_ISSUES, truncateName, type ErrorIssue } from '../../core/schemas/errors.ts';
+import { parseWithIssues } from '../../core/schemas/issues.ts';
+import type { McpServerDeps } from './deps.ts';
 
-export type ArgumentIssue = { path: readonly PropertyKey[]; message: string };
-
-export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; issues: ArgumentIssue[] };
+export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; issues: ErrorIssue[] };
 
 /** The static description of a tool: module-level, so its JSON Schemas are converted once per process. */
-export type ToolSpec<Output extends z.ZodObject = z.ZodObject> = {
+export type ToolSpec<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> = {
   name: string;
   title: string;
   description: string;
-  inputSchema: z.ZodObject;
+  /** Its line in the instructions' "Which tool when" list (instructions.ts), after `- name: `. */
+  whenToUse: string;
+  inputSchema: Input;
   outputSchema: Output;
 };
 
-export type ToolHandler<Output extends z.ZodObject> = (args: Record<string, unknown>) => ToolOutcome<z.input<Output>>;
-
-export type ToolRegistry = {
-  register<Output extends z.ZodObject>(spec: ToolSpec<Output>, handler: ToolHandler<Output>): void;
+/** A tool: its spec, and its call with raw arguments (the registry hands them over). */
+export type ToolDefinition = {
+  spec: ToolSpec;
+  call(args: Record<string, unknown>, deps: McpServerDeps): ToolOutcome<Record<string, unknown>>;
 };
+
+/** What an unknown argument is called in every tool's answer. */
+export const UNKNOWN_ARGUMENT = 'is not an argument of this tool';
+
+/**
+ * A tool whose arguments the registry parses with its input schema: the handler gets them typed, and a
+ * schema problem is answered with every issue before the handler runs.
+ */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  spec: ToolSpec<Input, Output>,
+  handle: (args: z.output<Input>, deps: McpServerDeps) => ToolOutcome<z.input<Output>>,
+): ToolDefinition {
+  return {
+    spec,
+    call(args, deps) {
+      const parsed = parseWithIssues(spec.inputSchema, args, { unknownKey: UNKNOWN_ARGUMENT });
+      return parsed.ok ? handle(parsed.value, deps) : parsed;
+    },
+  };
+}
+
+/**
+ * A tool that judges its raw arguments itself, so schema and domain problems (rating 7 and an unknown
+ * technician) are reported together: search_reviews, through the one search path.
+ */
+export function defineSelfCheckingTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  spec: ToolSpec<Input, Output>,
+  handle: (args: Record<string, unknown>, deps: McpServerDeps) => ToolOutcome<z.input<Output>>,
+): ToolDefinition {
+  return { spec, call: handle };
+}
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-/** Installs the tools capability and its two handlers on `server`; tool files then `register` into it. */
-export function installToolRegistry(server: McpServer): ToolRegistry {
-  const tools = new Map<string, { spec: ToolSpec; handler: ToolHandler<z.ZodObject> }>();
+/** Installs the tools capability on `server` and answers tools/list and tools/call from `tools`. */
+export function installTools(server: McpServer, tools: readonly ToolDefinition[], deps: McpServerDeps): void {
+  const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...tools.values()].map(({ spec }) => describeTool(spec)),
+    tools: tools.map(({ spec }) => describeTool(spec)),
   }));
   server.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
-    const tool = tools.get(request.params.name);
+    const tool = byName.get(request.params.name);
     if (tool === undefined) {
-      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${truncateName(request.params.name)}`, { tools: [...tools.keys()] });
+      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${truncateName(request.params.name)}`, { tools: [...byName.keys()] });
     }
-    const outcome = tool.handler(request.params.arguments ?? {});
+    const outcome = tool.call(request.params.arguments ?? {}, deps);
     return outcome.ok ? toToolResult(outcome.value) : toArgumentErrorResult(tool.spec.name, outcome.issues);
   });
-  return {
-    register(spec, handler) {
-      tools.set(spec.name, { spec, handler: handler as ToolHandler<z.ZodObject> });
-    },
-  };
 }
 
 /**
@@ -70,21 +98,6 @@ export function createProtocolError(code: number, message: string, data?: unknow
   return Object.assign(new Error(message), { code, data });
 }
 
-/** Parses tool arguments with the tool's own schema; every problem is returned, each naming its argument. */
-export function parseArguments<S extends z.ZodType>(schema: S, args: unknown): ToolOutcome<z.output<S>> {
-  const parsed = schema.safeParse(args);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: toArgumentIssues(parsed.error.issues) };
-}
-
-/** zod issues as argument issues; an unknown argument becomes one issue per key, named by the key. */
-export function toArgumentIssues(issues: readonly z.core.$ZodIssue[]): ArgumentIssue[] {
-  return issues.flatMap((issue) =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ path: [...issue.path, key], message: 'is not an argument of this tool' }))
-      : [{ path: issue.path, message: issue.message }],
-  );
-}
-
 export function toToolResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
@@ -93,7 +106,7 @@ export function toToolResult(value: Record<string, unknown>): CallToolResult {
  * A tool execution error (MCP "Tools › Error Handling"): the model reads it and can correct its call,
  * so each line names the argument and what it must be.
  */
-export function toArgumentErrorResult(toolName: string, issues: readonly ArgumentIssue[]): CallToolResult {
+export function toArgumentErrorResult(toolName: string, issues: readonly ErrorIssue[]): CallToolResult {
   const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
   if (issues.length > MAX_REPORTED_ISSUES) lines.push(`- … and ${issues.length - MAX_REPORTED_ISSUES} more problems`);
   return {

@@ -5,6 +5,7 @@
  */
 import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
+import { getNewestChange } from '../../core/review-changes.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
 import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
@@ -35,19 +36,6 @@ export type EntityPage = {
 
 export type SitePage = { path: string; lastmod: string | null };
 
-function lastChange(review: PublishedReview): string {
-  return review.response !== null && review.response.date > review.date ? review.response.date : review.date;
-}
-
-function newestChange(reviews: readonly PublishedReview[]): string | null {
-  let newest: string | null = null;
-  for (const review of reviews) {
-    const date = lastChange(review);
-    if (newest === null || date > newest) newest = date;
-  }
-  return newest;
-}
-
 function summarizeMonths(reviews: readonly PublishedReview[]): MonthSummary[] {
   const byMonth = new Map<string, PublishedReview[]>();
   for (const review of reviews) {
@@ -62,13 +50,13 @@ function summarizeMonths(reviews: readonly PublishedReview[]): MonthSummary[] {
     path: archivePath(month),
     count: list.length,
     average: list.reduce((sum, r) => sum + r.rating, 0) / list.length,
-    lastmod: newestChange(list)!,
+    lastmod: getNewestChange(list)!,
     reviews: list,
   }));
 }
 
 function listEntityPages(entity: EntityPage): SitePage[] {
-  const lastmod = newestChange(entity.reviews);
+  const lastmod = getNewestChange(entity.reviews) ?? null;
   return Array.from({ length: entity.pageCount }, (_, i) => ({ path: entity.pathOfPage(i + 1), lastmod }));
 }
 
@@ -111,7 +99,7 @@ async function loadSiteModel() {
   const aspectLabels = new Map(insights.aspects.map((a) => [a.id, a.label]));
   const serviceNames = new Map(dataset.business.services.map((s) => [s.id, s.name]));
   const technicianPaths = new Map(technicians.map((t) => [t.name, t.path]));
-  const newest = newestChange(dataset.reviews);
+  const newest = getNewestChange(dataset.reviews) ?? null;
 
   const pages: SitePage[] = [
     { path: PATHS.home, lastmod: newest },

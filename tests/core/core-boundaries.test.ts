@@ -106,7 +106,8 @@ describe('core/', () => {
 /** Code that names the project's own content/ folder (rather than CONTENT_DIR or a folder of its own). */
 const PROJECT_CONTENT_PATH = new RegExp(
   [
-    String.raw`\b(?:ROOT|root|PROJECT_ROOT|PROJECT)\s*,\s*['"]content\b`,
+    String.raw`\b(?:ROOT|PROJECT_ROOT|PROJECT)\s*,\s*['"]content\b`,
+    String.raw`\broot\s*,\s*['"]content\/`,
     String.raw`\b(?:resolve|readFile|readFileSync|readJson|loadContent|readInsightsContent|existsSync|cp)\(\s*['"]content\b`,
     String.raw`['"]\.\.['"]\s*,\s*['"]content['"]`,
     String.raw`new URL\(\s*['"](?:\.\.\/)*content\/`,

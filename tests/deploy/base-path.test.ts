@@ -14,6 +14,7 @@ import { decodeEntities } from '../helpers/html.ts';
 import { header, rawRequest } from '../helpers/http.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
+import { launchBrowser } from '../../tools/lib/browser.ts';
 
 const PUBLIC_URL = 'https://example.com/reviews';
 const BASE = '/reviews';
@@ -134,6 +135,25 @@ describe('PUBLIC_URL with a path', () => {
       body: `hub.mode=publish&hub.url=${encodeURIComponent('https://example.com/feed.xml')}`,
     });
     expect(outside.status).toBe(400);
+  });
+
+  it('runs the widget under it: its script, its searches and its links', { timeout: 120_000 }, async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      await page.goto(`${sidecar.url}${BASE}/embed/?count=2`);
+      const widget = page.locator('reviews-widget');
+      await widget.locator('.reviews li').first().waitFor();
+      expect(await widget.locator('.more a').getAttribute('href')).toBe(`${sidecar.url}${BASE}/search/`);
+      expect(requested).toContain(`${BASE}/widget.js`);
+      expect(requested.filter((p) => p.endsWith('/api/reviews/search'))).not.toEqual([]);
+      // The browser's own guess at an icon aside, every request stays under the base path.
+      expect(requested.filter((p) => !p.startsWith(`${BASE}/`) && p !== '/favicon.ico')).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('answers MCP at its address under it, with links under it', async () => {

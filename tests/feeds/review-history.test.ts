@@ -79,12 +79,12 @@ describe('updated, from the content folder\'s git history', () => {
     const times = await timesOf(repo.contentDir, repo.current());
     expect(Object.fromEntries(times.updated)).toEqual({ a: '2025-02-04T10:00:00Z', b: '2025-02-02T10:00:00Z' });
     expect(times.changes).toEqual([
-      { id: 'a', time: '2025-02-01T10:00:00Z', kind: 'added' },
-      { id: 'b', time: '2025-02-01T10:00:00Z', kind: 'added' },
-      { id: 'b', time: '2025-02-02T10:00:00Z', kind: 'changed' },
-      { id: 'a', time: '2025-02-04T10:00:00Z', kind: 'changed' },
-      { id: 'c', time: '2025-02-04T10:00:00Z', kind: 'added' },
-      { id: 'c', time: '2025-02-04T10:00:00Z', kind: 'removed' },
+      { id: 'a', time: '2025-02-01T10:00:00Z', kind: 'added', version: 0 },
+      { id: 'b', time: '2025-02-01T10:00:00Z', kind: 'added', version: 0 },
+      { id: 'b', time: '2025-02-02T10:00:00Z', kind: 'changed', version: 1 },
+      { id: 'a', time: '2025-02-04T10:00:00Z', kind: 'changed', version: 3 },
+      { id: 'c', time: '2025-02-04T10:00:00Z', kind: 'added', version: 3 },
+      { id: 'c', time: '2025-02-04T10:00:00Z', kind: 'removed', version: 4 },
     ]);
 
     // Another clone of the same history: the same times.

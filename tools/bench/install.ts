@@ -20,13 +20,18 @@ const DEV_ONLY = ['@sparticuz/chromium', 'playwright-core', 'lighthouse', 'embed
 /** The PATH of a machine with only the system Node and npm. */
 const SYSTEM_PATH = '/usr/local/bin:/usr/bin:/bin';
 
-/** Bytes of the files under `dir` (apparent size, as `du -sb`). */
-async function sizeOf(dir: string): Promise<number> {
+/** Bytes of the files under `dir` (apparent size, as `du -sb`: a file with several hard links counts once). */
+async function sizeOf(dir: string, seen = new Set<string>()): Promise<number> {
   let total = 0;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await sizeOf(p);
-    else if (entry.isFile()) total += (await stat(p)).size;
+    if (entry.isDirectory()) total += await sizeOf(p, seen);
+    else if (entry.isFile()) {
+      const info = await stat(p);
+      const id = `${info.dev}:${info.ino}`;
+      if (!seen.has(id)) total += info.size;
+      seen.add(id);
+    }
   }
   return total;
 }

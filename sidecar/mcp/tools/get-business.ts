@@ -1,31 +1,28 @@
 /** `get_business`: who the reviews are about, and the vocabulary every other tool filters by. */
 import { z } from 'zod';
 import { AggregateRatingSchema, PublishedBusinessSchema } from '../../../core/schemas/published.ts';
-import type { McpServerDeps } from '../deps.ts';
-import { parseArguments, type ToolRegistry, type ToolSpec } from '../tool.ts';
+import { defineTool } from '../tool.ts';
 
-export const getBusinessTool = {
-  name: 'get_business',
-  title: 'Get business information',
-  description: [
-    'Business name, contact details, address, services (ids, names, aliases), technicians (names, aliases)',
-    'and service areas, with the aggregate rating over all verified reviews. Call it first: search_reviews',
-    'filters by these technician names and service ids.',
-  ].join(' '),
-  inputSchema: z.strictObject({}),
-  outputSchema: z.object({
-    business: PublishedBusinessSchema,
-    aggregate_rating: AggregateRatingSchema,
-    links: z
-      .object({ reviews_json: z.url(), insights_json: z.url(), feed_json: z.url(), openapi: z.url() })
-      .meta({ description: 'The same data over plain HTTP.' }),
-  }),
-} satisfies ToolSpec;
-
-export function registerGetBusinessTool(tools: ToolRegistry, deps: McpServerDeps): void {
-  tools.register(getBusinessTool, (args) => {
-    const parsed = parseArguments(getBusinessTool.inputSchema, args);
-    if (!parsed.ok) return parsed;
+export const getBusinessTool = defineTool(
+  {
+    name: 'get_business',
+    title: 'Get business information',
+    description: [
+      'Business name, contact details, address, services (ids, names, aliases), technicians (names, aliases)',
+      'and service areas, with the aggregate rating over all verified reviews. Call it first: search_reviews',
+      'filters by these technician names and service ids.',
+    ].join(' '),
+    whenToUse: 'call it first; services (ids), technicians (names, aliases), service areas, aggregate rating.',
+    inputSchema: z.strictObject({}),
+    outputSchema: z.object({
+      business: PublishedBusinessSchema,
+      aggregate_rating: AggregateRatingSchema,
+      links: z
+        .object({ reviews_json: z.url(), insights_json: z.url(), feed_json: z.url(), openapi: z.url() })
+        .meta({ description: 'The same data over plain HTTP.' }),
+    }),
+  },
+  (_args, deps) => {
     const { dataset, urls } = deps.getLive();
     return {
       ok: true,
@@ -35,5 +32,5 @@ export function registerGetBusinessTool(tools: ToolRegistry, deps: McpServerDeps
         links: { reviews_json: urls.reviewsJson, insights_json: urls.insightsJson, feed_json: urls.feedJson, openapi: urls.openapi },
       },
     };
-  });
-}
+  },
+);
