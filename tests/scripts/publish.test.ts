@@ -74,17 +74,21 @@ describe('npm run publish with no service running', () => {
   }, PUBLISH_TIMEOUT);
 });
 
+/** New content, built, and the service running on it; `sidecarEnv` from the content's work folder. */
+async function startServiceOnNewContent(sidecarEnv: (work: string) => Promise<Record<string, string>> = async () => ({})) {
+  const made = await makeContent();
+  await buildTestSite({ contentDir: made.contentDir, outDir: made.distDir, publicUrl: PUBLIC });
+  const service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC, env: await sidecarEnv(made.work) });
+  return { service, contentDir: made.contentDir, env: { CONTENT_DIR: made.contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port } };
+}
+
 describe('npm run publish with the service running', () => {
   let service: Awaited<ReturnType<typeof startTestSidecar>>;
   let env: Record<string, string>;
   let contentDir: string;
 
   beforeAll(async () => {
-    const made = await makeContent();
-    contentDir = made.contentDir;
-    await buildTestSite({ contentDir, outDir: made.distDir, publicUrl: PUBLIC });
-    service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC });
-    env = { CONTENT_DIR: contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port };
+    ({ service, env, contentDir } = await startServiceOnNewContent());
   }, PUBLISH_TIMEOUT);
   afterAll(() => service?.close());
 
@@ -110,5 +114,29 @@ describe('npm run publish with the service running', () => {
       `Nothing published: PUBLIC_URL here is https://elsewhere.example but the service at http://127.0.0.1:${env.PORT} runs with ${PUBLIC}; set the same PUBLIC_URL for both (in .env).`,
     );
     expect(await readFile(path.join(env.DIST_DIR!, '_manifest.json'), 'utf8')).toBe(before);
+  }, PUBLISH_TIMEOUT);
+});
+
+describe('npm run publish when the hub cannot record the change', () => {
+  let service: Awaited<ReturnType<typeof startTestSidecar>>;
+  let env: Record<string, string>;
+  let contentDir: string;
+
+  beforeAll(async () => {
+    // A file where the store's folder must be: the hub's store cannot open, the service serves anyway.
+    ({ service, env, contentDir } = await startServiceOnNewContent(async (work) => {
+      const blocker = path.join(work, 'blocker');
+      await writeFile(blocker, 'not a folder');
+      return { DATA_DIR: path.join(blocker, 'data') };
+    }));
+  }, PUBLISH_TIMEOUT);
+  afterAll(() => service?.close());
+
+  it('exits 1 naming the store, not "now serves"', async () => {
+    await setTelephone(contentDir, '+1-555-010-9999');
+    const run = await publish(env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`could not record the change of ${urls.feedXml} in its store (hub_unavailable: `);
+    expect(run.stdout).not.toContain('now serves');
   }, PUBLISH_TIMEOUT);
 });

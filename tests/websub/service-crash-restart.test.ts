@@ -4,7 +4,7 @@
  * subscribers, then started again on the same state (DATA_DIR, or DATABASE_URL): every subscriber still
  * gets the newest content. Then a publish made while no service runs is delivered by the next start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
 import type { RecordedRequest } from '../../tools/lib/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { waitUntil } from './harness.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 import { assertPostgresUp, TEST_DATABASE_URL } from './postgres.ts';
@@ -27,43 +28,19 @@ const PER_HOST = 8;
 
 const t = useTestSubscriber();
 
-type Service = { child: ChildProcess; url: string; output: () => string };
+type Service = ServiceProcess;
 
 function startService(env: Record<string, string>): Promise<Service> {
-  const child = spawn(process.execPath, ['sidecar/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      PUBLIC_URL: PUBLIC,
-      LOG_LEVEL: 'info',
-      WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-      WEBSUB_RETRY_DELAYS_MS: '100,200',
-      NODE_EXTRA_CA_CERTS: t.ca.certFile,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /"event":"listening","url":"([^"]+)"/.exec(output);
-      if (match) resolve({ child, url: match[1]!, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${output}`)));
+  return startServiceProcess({
+    PUBLIC_URL: PUBLIC,
+    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+    WEBSUB_RETRY_DELAYS_MS: '100,200',
+    NODE_EXTRA_CA_CERTS: t.ca.certFile,
+    ...env,
   });
 }
 
-function stopService(service: Service, signal: NodeJS.Signals): Promise<void> {
-  if (service.child.exitCode !== null || service.child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    service.child.once('exit', () => resolve());
-    service.child.kill(signal);
-  });
-}
+const stopService = stopServiceProcess;
 
 function runPublish(env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
   const child = spawn(process.execPath, ['scripts/publish.ts'], { env: { ...process.env, HOST: '127.0.0.1', PUBLIC_URL: PUBLIC, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,0 +1,150 @@
+/**
+ * Every publish goes live, any number of times (issue 18 item 1). The real service process (as
+ * `npm start` runs it: Node's own module loader, one process for all the builds) and `npm run publish`
+ * run as a user runs them, six times in a row, each time with a new review: each build is served
+ * (its datasets, its summary, its search page's answers), `/readyz` names it, and a WebSub subscriber
+ * receives each change. Then a build that cannot be loaded turns `/readyz` to 503 naming it, and the
+ * publish that pings for it exits non-zero with the service's own reason; the next good publish heals.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activateBuild, buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
+import { createServiceUrls } from '../../core/urls.ts';
+import { runScript } from '../helpers/run-script.ts';
+import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { waitUntil } from '../websub/harness.ts';
+import { useTestSubscriber } from '../websub/test-subscriber.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+const urls = createServiceUrls(PUBLIC);
+const CALLBACK = '/many/reviews-json';
+/** Words no review of the fixture has: each publish's new review is the only answer to its word. */
+const WORDS = ['zorblax', 'quimbly', 'frandle', 'plonkish', 'wibberly', 'glomph'];
+/** Each publish is a full build: tens of seconds on a busy machine. */
+const PUBLISH_TIMEOUT_MS = 150_000;
+
+const t = useTestSubscriber();
+let work: string;
+let contentDir: string;
+let distDir: string;
+let service: ServiceProcess;
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'publish-many-'));
+  contentDir = path.join(work, 'content');
+  distDir = path.join(work, 'dist');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+  service = await startServiceProcess({
+    PUBLIC_URL: PUBLIC,
+    CONTENT_DIR: contentDir,
+    DIST_DIR: distDir,
+    DATA_DIR: path.join(work, 'data'),
+    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+    NODE_EXTRA_CA_CERTS: t.ca.certFile,
+  });
+  const subscribe = await fetch(`${service.url}/api/websub/hub`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.reviewsJson, 'hub.callback': t.sub.callback(CALLBACK) }).toString(),
+  });
+  expect(subscribe.status).toBe(202);
+  await t.sub.waitForVerification(CALLBACK, 'subscribe', 10_000);
+}, PUBLISH_TIMEOUT_MS);
+
+afterAll(async () => {
+  if (service) await stopServiceProcess(service);
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+function publish(args: string[] = []) {
+  const { port } = new URL(service.url);
+  return runScript(process.execPath, ['scripts/publish.ts', ...args], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: port, PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir },
+  });
+}
+
+async function addReview(id: string, word: string) {
+  const file = path.join(contentDir, 'reviews', '2025-02.json');
+  const reviews = JSON.parse(await readFile(file, 'utf8'));
+  reviews.push({ id, rating: 1, date: '2025-03-01', text: `The ${word} valve leaked again.`, author: 'Robin', verified: true });
+  await writeFile(file, JSON.stringify(reviews));
+}
+
+const manifestOf = async () => JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
+const getJson = async (p: string) => (await fetch(`${service.url}${p}`)).json();
+const summaryText = async () => ((await getJson('/insights.json')) as { summary: { text: string } }).summary.text;
+const readiness = async () => {
+  const res = await fetch(`${service.url}/readyz`);
+  return { status: res.status, body: (await res.json()) as { checks?: { build: string }; message?: string } };
+};
+const searchPageIds = async (word: string) => {
+  const html = await (await fetch(`${service.url}/search/?query=${word}`)).text();
+  return [...html.matchAll(/<article class="review" id="([^"]+)"/g)].map((m) => m[1]);
+};
+
+describe('npm run publish into one running service', () => {
+  it('serves and notifies each of six publishes in a row', async () => {
+    const countOf = (summary: string) => Number(/Based on (\d+) verified reviews/.exec(summary)?.[1]);
+    const firstCount = countOf(await summaryText());
+    expect(firstCount).toBeGreaterThan(0);
+    for (const [i, word] of WORDS.entries()) {
+      const id = `r-07${i}0`;
+      await addReview(id, word);
+      const run = await publish();
+      expect(run.stderr, `publish ${i + 1}`).toBe('');
+      expect(run.code, `publish ${i + 1}`).toBe(0);
+      const manifest = await manifestOf();
+      expect(run.stdout).toContain(`now serves build ${manifest.build_id}`);
+
+      expect(await readiness()).toMatchObject({ status: 200, body: { status: 'ready', checks: { build: manifest.build_id, store: 'open' } } });
+      const reviews = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+      expect(reviews.headers.get('etag')).toBe(manifest.files['/reviews.json'].etag);
+      expect(((await reviews.json()) as { reviews: { id: string }[] }).reviews.map((r) => r.id)).toContain(id);
+      expect(countOf(await summaryText()), `the summary of publish ${i + 1}`).toBe(firstCount + i + 1);
+      expect(await searchPageIds(word), `the search page of publish ${i + 1}`).toEqual([id]);
+      const pushed = await t.sub.waitForNotification(CALLBACK, (r) => r.body.includes(id), 30_000);
+      expect(JSON.parse(pushed.body.toString()).reviews.map((r: { id: string }) => r.id)).toContain(id);
+    }
+    expect(t.sub.notifications(CALLBACK)).toHaveLength(WORDS.length);
+    expect(service.output()).not.toContain('build_reload_failed');
+  }, WORDS.length * PUBLISH_TIMEOUT_MS);
+
+  it('a build that cannot be loaded: /readyz 503 naming it, the publish exits 1 with the reason, the next publish heals', async () => {
+    const served = await readiness();
+    const good = await manifestOf();
+    // A complete-looking build whose dataset is not a dataset, swapped in as a publish swaps one.
+    const broken = path.join(buildsDirOf(distDir), 'build-broken-by-test');
+    await cp(path.join(distDir, '.'), broken, { recursive: true, dereference: true });
+    await writeFile(path.join(broken, 'reviews.json'), '{"reviews": "none"}');
+    await writeFile(path.join(broken, '_manifest.json'), JSON.stringify({ ...good, build_id: 'brokenbyatest001' }));
+    await activateBuild(broken, distDir);
+
+    const failed = await waitUntil(async () => {
+      const now = await readiness();
+      return now.status === 503 ? { value: now.body.message! } : undefined;
+    }, 15_000);
+    expect(failed).toContain(`build brokenbyatest001 (${broken})`);
+    expect(failed).toContain('reviews.json does not match its schema');
+    expect(failed).toContain(`still serving build ${served.body.checks!.build}`);
+    // Still serving the last good build, whole.
+    const reviews = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(reviews.headers.get('etag')).toBe(good.files['/reviews.json'].etag);
+
+    const ping = await publish(['--ping-only', service.url]);
+    expect(ping.code).toBe(1);
+    expect(ping.stderr).toContain(`could not load build brokenbyatest001: Not ready: build brokenbyatest001 (${broken}) could not be loaded`);
+
+    // The next publish builds and serves a good one.
+    await addReview('r-0790', 'healed');
+    const healed = await publish();
+    expect(healed.stderr).toBe('');
+    expect(healed.code).toBe(0);
+    const manifest = await manifestOf();
+    expect(await readiness()).toMatchObject({ status: 200, body: { checks: { build: manifest.build_id } } });
+    expect(await searchPageIds('healed')).toEqual(['r-0790']);
+  }, 2 * PUBLISH_TIMEOUT_MS);
+});
