@@ -44,6 +44,9 @@ export default defineConfig({
     // The on-demand code imports no package at run time: the build folder may live anywhere (tests
     // build into temporary folders) and still run.
     environments: { ssr: { resolve: { noExternal: true } } },
+    // Every script is a file of its own, never inlined into a page: the pages' Content-Security-Policy
+    // allows scripts from this origin only, without 'unsafe-inline' (core/publishing/headers.ts).
+    build: { assetsInlineLimit: 0 },
     define: {
       'import.meta.env.REVIEWS_CONTENT_DIR': JSON.stringify(path.resolve(config.contentDir)),
       'import.meta.env.REVIEWS_PUBLIC_URL': JSON.stringify(config.publicUrl),

@@ -48,14 +48,16 @@ export const READ_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * The headers of every human page: no CORS (pages are not an API), and a Content-Security-Policy that
- * allows only this origin's scripts, styles, images and fonts (inline styles and scripts included: the
- * pages set bar widths in `style` attributes and Astro may inline small scripts), no plugins, no framing,
- * forms only to this origin. Referrers leave the site as the origin alone.
+ * allows only this origin's scripts, styles, images and fonts, no plugins, no framing, forms only to this
+ * origin. Scripts must be files (no inline script: Astro emits every script as a file, astro.config.mjs
+ * `assetsInlineLimit: 0`), so markup injected into a page cannot run; inline styles stay allowed (the
+ * pages set bar widths in `style` attributes and carry their small stylesheet inline). Referrers leave the
+ * site as the origin alone.
  */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...NOSNIFF_HEADERS,
   'Content-Security-Policy':
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };

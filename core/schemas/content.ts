@@ -47,7 +47,8 @@ export const TechnicianSchema = z.strictObject({
 
 export const BusinessContentSchema = z.strictObject({
   name: NonEmptyTextSchema,
-  url: z.url(),
+  /** The business's own site, linked from every page: http(s) only (a `javascript:` URL would run on click). */
+  url: z.url({ protocol: /^https?$/ }),
   telephone: NonEmptyTextSchema,
   address: AddressSchema,
   services: z.array(ServiceSchema).min(1),

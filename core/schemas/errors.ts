@@ -61,3 +61,13 @@ export const ErrorBodySchema = z
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export type ErrorIssue = z.infer<typeof ErrorIssueSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Most problems one error answer lists, over REST and MCP alike; the rest are counted, not listed. */
+export const MAX_REPORTED_ISSUES = 20;
+/** Longest name a client gave (a parameter, an argument, a tool) that an answer repeats whole. */
+export const MAX_ECHOED_NAME = 64;
+
+/** A client's name as an answer repeats it: cut to MAX_ECHOED_NAME characters, with "…" when cut. */
+export function truncateName(name: string): string {
+  return name.length <= MAX_ECHOED_NAME ? name : `${name.slice(0, MAX_ECHOED_NAME)}…`;
+}

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { NOSNIFF_HEADERS, READ_HEADERS } from '../../core/publishing/headers.ts';
-import type { ErrorBody, ErrorCode, ErrorIssue } from '../../core/schemas/errors.ts';
+import { MAX_REPORTED_ISSUES, truncateName, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../core/schemas/errors.ts';
 
 export class HttpError extends Error {
   readonly status: number;
@@ -15,10 +15,13 @@ export class HttpError extends Error {
   readonly cors: boolean;
 
   constructor(status: number, code: ErrorCode, message: string, options: ErrorOptions = {}) {
-    super(message);
+    const issues = options.issues;
+    // At most MAX_REPORTED_ISSUES problems are listed (the message counts them all), and each name a
+    // client gave is repeated cut short: an 11 KB query of unknown names must not get a 372 KB answer.
+    super(issues && issues.length > MAX_REPORTED_ISSUES ? `${message} (${issues.length} problems; the first ${MAX_REPORTED_ISSUES} are listed)` : message);
     this.status = status;
     this.code = code;
-    this.issues = options.issues;
+    this.issues = issues?.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'string' ? truncateName(p) : p)) }));
     this.headers = options.headers ?? {};
     this.cors = options.cors ?? true;
   }

@@ -13,6 +13,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { MAX_REPORTED_ISSUES, truncateName } from '../../core/schemas/errors.ts';
 
 export type JsonRpcErrorBody = {
   jsonrpc: '2.0';
@@ -65,7 +66,7 @@ export function checkMessage(text: string): MessageCheck {
     const schema = requestSchemas.get(message.method);
     const params = schema?.safeParse(message);
     if (params !== undefined && !params.success) {
-      const problems = params.error.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
+      const problems = params.error.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.map((p) => truncateName(String(p))).join('.') || '(message)'}: ${i.message}`);
       return {
         ok: false,
         status: 200,
@@ -74,11 +75,18 @@ export function checkMessage(text: string): MessageCheck {
     }
     // The SDK parses the URI with `new URL()` and would answer a malformed one with -32603 and a raw message.
     const uri = message.method === 'resources/read' ? (message.params as { uri?: unknown } | undefined)?.uri : undefined;
+    if (typeof uri === 'string' && uri.length > MAX_URI_LENGTH) {
+      return {
+        ok: false,
+        status: 200,
+        body: jsonRpcError(message.id, ErrorCode.InvalidParams, `Invalid params for resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_LENGTH} are accepted`),
+      };
+    }
     if (typeof uri === 'string' && !URL.canParse(uri)) {
       return {
         ok: false,
         status: 200,
-        body: jsonRpcError(message.id, ErrorCode.InvalidParams, `Invalid params for resources/read: uri "${uri.slice(0, 200)}" is not an absolute URI`),
+        body: jsonRpcError(message.id, ErrorCode.InvalidParams, `Invalid params for resources/read: uri "${truncateName(uri)}" is not an absolute URI`),
       };
     }
   }
@@ -87,8 +95,8 @@ export function checkMessage(text: string): MessageCheck {
 
 /** Most keys one object of a message may have: tool arguments have about a dozen. */
 export const MAX_OBJECT_KEYS = 100;
-/** Most problems one error reports; the rest are counted, not listed. */
-export const MAX_REPORTED_ISSUES = 20;
+/** Longest `resources/read` URI: a review's is under 100 characters. */
+export const MAX_URI_LENGTH = 2_048;
 
 /** The largest number of keys of any object in a parsed JSON value (iterative: depth cannot overflow the stack). */
 function widestObject(root: unknown): number {

@@ -18,10 +18,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ErrorIssue } from '../../core/schemas/errors.ts';
+import { MAX_REPORTED_ISSUES, truncateName, type ErrorIssue } from '../../core/schemas/errors.ts';
 import { parseWithIssues } from '../../core/schemas/issues.ts';
 import type { McpServerDeps } from './deps.ts';
-import { MAX_REPORTED_ISSUES } from './json-rpc.ts';
 
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; issues: ErrorIssue[] };
 
@@ -86,7 +85,7 @@ export function installTools(server: McpServer, tools: readonly ToolDefinition[]
   server.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
     const tool = byName.get(request.params.name);
     if (tool === undefined) {
-      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`, { tools: [...byName.keys()] });
+      throw createProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${truncateName(request.params.name)}`, { tools: [...byName.keys()] });
     }
     const outcome = tool.call(request.params.arguments ?? {}, deps);
     return outcome.ok ? toToolResult(outcome.value) : toArgumentErrorResult(tool.spec.name, outcome.issues);
@@ -119,7 +118,7 @@ export function toArgumentErrorResult(toolName: string, issues: readonly ErrorIs
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(arguments)' : path.map(String).join('.');
+  return path.length === 0 ? '(arguments)' : path.map((p) => truncateName(String(p))).join('.');
 }
 
 const descriptions = new WeakMap<ToolSpec, Tool>();

@@ -61,6 +61,12 @@ describe('parseContent', () => {
     expect(result.ok ? '' : result.problems[0]!.message).toContain('"sam" names both A B and C D');
   });
 
+  it.each(['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'ftp://acme.example/'])('refuses a business url that is not http(s): %s', (url) => {
+    const result = parseContent(raw([], { ...business, url }));
+    expect(result.ok ? [] : result.problems).toContainEqual(expect.objectContaining({ file: 'business.json', field: 'url' }));
+    expect(parseContent(raw([], { ...business, url: 'http://acme.example/' })).ok).toBe(true);
+  });
+
   it('refuses a file that is not an array', () => {
     const result = parseContent({ business: { file: 'business.json', data: business }, reviewFiles: [{ file: 'reviews/x.json', data: {} }] });
     expect(result.ok ? [] : result.problems).toEqual([{ file: 'reviews/x.json', message: 'must be a JSON array of reviews' }]);

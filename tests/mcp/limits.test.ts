@@ -78,6 +78,24 @@ describe('resources/read with a malformed URI', () => {
   });
 });
 
+describe('over-long names in a request', () => {
+  it('answers resources/read of an over-long URI with -32602 and a short message', async () => {
+    const uri = `reviews://reviews/${'a'.repeat(200_000)}`;
+    const response = await postMcp(app.mcpUrl, { jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri } }, withSession());
+    const error = (response.json as { error: { code: number; message: string } }).error;
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/uri is \d+ characters long; at most \d+/);
+    expect(JSON.stringify(response.json).length).toBeLessThan(1_000);
+  });
+
+  it('echoes an unknown tool name cut short, not whole', async () => {
+    const response = await postMcp(app.mcpUrl, call(9, `no_such_tool_${'x'.repeat(1_000_000)}`, {}), withSession());
+    expect(JSON.stringify(response.json).length).toBeLessThan(1_000);
+    expect(JSON.stringify(response.json)).toContain('no_such_tool_xxx');
+    expect(JSON.stringify(response.json)).toContain('…');
+  });
+});
+
 describe('initialize', () => {
   it('does not advertise list-changed notifications it can never send', async () => {
     const response = await postMcp(app.mcpUrl, {

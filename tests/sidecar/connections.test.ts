@@ -154,6 +154,24 @@ describe('request targets and bodies', () => {
   }, 60_000);
 });
 
+describe('error answers stay small', () => {
+  it('lists at most 20 problems of an 11 KB query of unknown parameters, and cuts long names short', async () => {
+    const names = Array.from({ length: 600 }, (_, i) => `unknown_${i}=1`);
+    const query = names.join('&');
+    expect(query.length).toBeGreaterThan(8_000);
+    const res = await fetch(`${sidecar.url}/api/reviews/search?${query}`);
+    const text = await res.text();
+    expect(res.status).toBe(400);
+    expect(text.length).toBeLessThan(10_000);
+    const body = JSON.parse(text) as { error: string; message: string; issues: { path: string[] }[] };
+    expect(body.issues).toHaveLength(20);
+    expect(body.message).toContain('(600 problems; the first 20 are listed)');
+
+    const long = await (await fetch(`${sidecar.url}/api/reviews/search?${'n'.repeat(5_000)}=1`)).json();
+    expect(long.issues[0].path).toEqual([`${'n'.repeat(64)}…`]);
+  });
+});
+
 describe('limits in the configuration', () => {
   it('names each variable with a bad value', () => {
     const bad = parseConfig({ MCP_RATE_LIMIT: 'lots', MAX_CONNECTIONS: '0', WEBSUB_RATE_LIMIT: '5,0' });
