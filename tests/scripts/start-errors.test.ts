@@ -57,7 +57,7 @@ describe('npm start', () => {
 
   it.each([
     ['the port is in use', {}, /^Cannot listen on 127\.0\.0\.1:\d+: the port is already in use by another program\. Stop that program, or set PORT to a free port\.$/],
-    ['HOST is not an address of this machine', { HOST: '192.0.2.1' }, /^Cannot listen on 192\.0\.2\.1:\d+: this machine has no such address\. Set HOST to one/],
+    ['HOST is not an address of this machine', { HOST: '192.0.2.1', PUBLIC_URL: 'https://reviews.example.com' }, /^Cannot listen on 192\.0\.2\.1:\d+: this machine has no such address\. Set HOST to one/],
     ['the content folder is missing', { CONTENT_DIR: 'no-such-content' }, /^No content folder at .*no-such-content: set CONTENT_DIR to the folder that holds business\.json and reviews\/\.$/],
   ])('stops with one line naming the variable when %s', async (_name, extra, line) => {
     const squatter = createServer().listen(port, '127.0.0.1');

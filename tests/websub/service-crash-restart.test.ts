@@ -124,7 +124,9 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
   if (backend.killable) it('every subscriber still gets the newest content after a SIGKILL and a restart', async () => {
     const first = await startService(env);
     services.push(first);
-    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 150 });
+    // Slow enough that the fan-out is still under way when the publish has returned and the kill comes,
+    // however long the publish waits for the service to serve its build.
+    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 1_500 });
     await subscribeAll(first);
 
     await addReview(contentDir, 'r-crash-1');
@@ -137,13 +139,13 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
 
     const second = await startService(env);
     services.push(second);
-    await waitUntil(async () => (reached('r-crash-1') === SUBSCRIBERS ? { value: true } : undefined), 10_000);
+    await waitUntil(async () => (reached('r-crash-1') === SUBSCRIBERS ? { value: true } : undefined), 45_000);
     const all = paths.flatMap((p) => t.sub.notifications(p));
     // At-least-once: only the attempts in flight at the kill may be repeated.
     expect(all.length - SUBSCRIBERS).toBeLessThanOrEqual(PER_HOST);
     expect(all.every(has('r-crash-1'))).toBe(true);
     await stopService(second, 'SIGTERM');
-  }, 40_000);
+  }, 90_000);
 
   it('a publish made while no service runs is delivered by the next start', async () => {
     for (const p of paths) t.sub.behave(p, {});
