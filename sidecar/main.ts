@@ -12,13 +12,17 @@ import { startSidecar, type RunningSidecar } from './server.ts';
 
 /** A port in use or an unknown HOST ends the process with one line naming the variable to change. */
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
-  const sidecar = await startSidecar(config).catch((error: unknown) => {
+  const log = createLogger(config.logLevel);
+  // The handlers are in place before the port opens, and a shutdown begins as soon as it is open, even
+  // while the hub is still comparing every topic at start (its stop waits for that).
+  let opened!: (sidecar: RunningSidecar) => void;
+  const listening = new Promise<RunningSidecar>((resolve) => (opened = resolve));
+  const started = startSidecar(config, { onListening: opened }).catch((error: unknown) => {
     const problem = describeListenError(error, config);
     if (!problem) throw error;
     console.error(problem);
     process.exit(1);
   });
-  const log = createLogger(config.logLevel);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -29,13 +33,14 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
       }
       stopping = true;
       log.info('shutdown_started', { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
-      void sidecar.shutdown().then((report) => {
+      void listening.then(async (sidecar) => {
+        const report = await sidecar.shutdown();
         log.info('shutdown', { signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections, ms: report.ms });
         process.exit(0);
       });
     });
   }
-  return sidecar;
+  return started;
 }
 
 if (import.meta.main) {

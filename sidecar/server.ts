@@ -72,6 +72,11 @@ export type SidecarOptions = {
   mcpRateLimit?: RateLimitOptions;
   /** An open store to use instead of `openHubStore(config)`; the caller closes it. */
   hubStore?: HubStore;
+  /**
+   * Called once the port is open, before the hub's start-up comparison of every topic ends: from then
+   * on `shutdown()` may be called (sidecar/main.ts stops on a signal that comes in between).
+   */
+  onListening?: (sidecar: RunningSidecar) => void;
 };
 
 export async function startSidecar(config: Config, options: SidecarOptions = {}): Promise<RunningSidecar> {
@@ -168,10 +173,9 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   log.info('listening', { url: `http://${host}:${port}`, public_url: config.publicUrl, build: builds.current().id });
   // Notifies topics whose bytes changed while the service was down (a publish with no service running);
-  // with the store unavailable, once it opens.
-  if (storeReady()) await hub.start();
-  else void connector!.whenOpen().then(() => hub.start());
-  return {
+  // with the store unavailable, once it opens. A stop waits for it (stopHub).
+  let hubStarting: Promise<void> = Promise.resolve();
+  const running: RunningSidecar = {
     server,
     url: `http://${host}:${port}`,
     builds,
@@ -212,8 +216,13 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       return { outcome: cutConnections > 0 ? 'forced' : 'clean', inFlight, cutConnections, ms: Math.round(performance.now() - started) };
     },
   };
+  options.onListening?.(running);
+  if (storeReady()) await (hubStarting = hub.start());
+  else void connector!.whenOpen().then(() => (hubStarting = hub.start()));
+  return running;
 
   async function stopHub(): Promise<void> {
+    await hubStarting;
     // Deliveries in progress are given back to the store, so the next start resumes them.
     await hub.stop();
     client.close();
