@@ -19,6 +19,7 @@ export const UNIT_TESTS = [
   'tests/insights/demo-aspects.test.ts',
   'tests/insights/eval-targets.test.ts',
   'tests/import/values.test.ts',
+  'tests/media/encode-photos.test.ts',
   'tests/mcp/paging.test.ts',
   'tests/mcp/rating-summary.test.ts',
   'tests/sidecar/logs.test.ts',
