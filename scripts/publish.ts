@@ -21,7 +21,7 @@ import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
-import { readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
