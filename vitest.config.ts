@@ -22,6 +22,7 @@ export const UNIT_TESTS = [
   'tests/import/values.test.ts',
   'tests/mcp/paging.test.ts',
   'tests/mcp/rating-summary.test.ts',
+  'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
 ];
