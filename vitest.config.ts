@@ -23,6 +23,7 @@ export const UNIT_TESTS = [
   'tests/media/encode-photos.test.ts',
   'tests/mcp/paging.test.ts',
   'tests/mcp/rating-summary.test.ts',
+  'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
 ];

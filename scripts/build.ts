@@ -16,7 +16,7 @@ import { formatContentProblems } from '../core/content/problems.ts';
 import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
-import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
