@@ -2,7 +2,7 @@
 // script: the pages' Content-Security-Policy allows scripts from this origin only.
 (function () {
   var widget = document.querySelector('reviews-widget');
-  var names = ['count', 'min-rating', 'technician', 'service', 'sort', 'theme'];
+  var names = ['count', 'min-rating', 'technician', 'service', 'sort', 'theme', 'media'];
   var params = new URLSearchParams(location.search);
   for (var i = 0; i < names.length; i++) if (params.has(names[i])) widget.setAttribute(names[i], params.get(names[i]));
 })();
