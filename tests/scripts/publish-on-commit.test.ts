@@ -97,7 +97,7 @@ describe('publish on commit', () => {
 
     // publish returned only once the service served the new build.
     expect(await servedReviewIds()).toContain(newId);
-    const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
+    const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 60_000);
     const live = await fetch(`${running.service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
   }, 300_000);
@@ -122,7 +122,7 @@ describe('publish on commit', () => {
     expect(pull).toContain('reviews: the merge changed content/; publishing (npm run publish)');
     expect(pull).toContain('now serves build');
     expect(await servedReviewIds()).toContain('r-0200');
-    await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
+    await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 60_000);
   }, 300_000);
 
   it('leaves another tool’s hook alone unless told to replace it', async () => {
