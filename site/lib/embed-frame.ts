@@ -29,8 +29,7 @@ export function renderFrameSnippet(base: string, count = DEFAULT_COUNT): string 
  * site/public/embed/embed.js): only messages from the service's origin, only to the frame that sent them.
  */
 export function renderFrameSizerSnippet(base: string): string {
-  const { origin } = new URL(base);
-  return `<script>addEventListener('message', (e) => { if (e.origin === '${origin}' && e.data?.type === 'reviews-widget:height') for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = e.data.height + 'px'; });</script>`;
+  return `<script>addEventListener('message', (e) => { if (e.origin === new URL('${base}').origin && e.data?.type === 'reviews-widget:height') for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = e.data.height + 'px'; });</script>`;
 }
 
 /** The script form: two lines, the script and the element. */
