@@ -57,7 +57,7 @@ describe('parseContent', () => {
     [{ media: [{ file: '/etc/passwd' }] }, 'media.0.file'],
     [{ media: [{ file: 'https://lh3.googleusercontent.com/p/photo.jpg' }] }, 'media.0.file'],
     [{ media: [{ video_url: 'javascript:alert(1)', poster: 'media/r-1/p.jpg' }] }, 'media.0.video_url'],
-    [{ media: [{ file: 'media/r-1/a.jpg', caption: 'typo' }] }, 'media.0'],
+    [{ media: [{ file: 'media/r-1/a.jpg', caption: 'typo' }] }, 'media.0.caption'],
   ])('refuses a review with %j', (over, field) => {
     const result = parseContent(raw([review(over)]));
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toContain(field);
