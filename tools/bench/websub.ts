@@ -29,6 +29,7 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
@@ -52,7 +53,8 @@ const PER_HOST = 64;
 
 type StoreSetup = { kind: 'sqlite'; dataDir: string } | { kind: 'postgres'; connectionString: string; schema: string };
 type ServeSetup = { distDir: string; store: StoreSetup };
-type ChildMessage = { type: 'ready'; url: string };
+type ChildMessage = { type: 'ready'; url: string } | { type: 'loop-delay'; p99: number; max: number };
+type ParentMessage = { type: 'stop' } | { type: 'loop-start' } | { type: 'loop-stop' };
 
 // ---- the service (child process) -------------------------------------------------------------
 
@@ -70,10 +72,19 @@ async function serve(setup: ServeSetup): Promise<void> {
   const hubStore = setup.store.kind === 'postgres' ? await openStore(setup.store) : undefined;
   const sidecar = await startSidecar(parsed.config, { hubStore, callbackClient: { maxConcurrencyPerHost: PER_HOST } });
   process.send!({ type: 'ready', url: sidecar.url } satisfies ChildMessage);
-  process.on('message', async () => {
-    await sidecar.close();
-    await hubStore?.close();
-    process.exit(0);
+  let loop: ReturnType<typeof monitorEventLoopDelay> | undefined;
+  process.on('message', async (message: ParentMessage) => {
+    if (message.type === 'loop-start') {
+      loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+    } else if (message.type === 'loop-stop') {
+      loop?.disable();
+      process.send!({ type: 'loop-delay', p99: (loop?.percentile(99) ?? NaN) / 1e6, max: (loop?.max ?? NaN) / 1e6 } satisfies ChildMessage);
+    } else {
+      await sidecar.close();
+      await hubStore?.close();
+      process.exit(0);
+    }
   });
 }
 
@@ -201,8 +212,21 @@ function startService(setup: ServeSetup, caFile: string): Promise<{ child: Child
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (m: ChildMessage) => resolve({ child, url: m.url }));
+    child.once('message', (m: ChildMessage) => m.type === 'ready' && resolve({ child, url: m.url }));
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
+  });
+}
+
+/** The service's own event-loop delay since 'loop-start' (perf_hooks), which no other process's load inflates as much as a round trip. */
+function readLoopDelay(child: ChildProcess): Promise<{ p99: number; max: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (m: ChildMessage) => {
+      if (m.type !== 'loop-delay') return;
+      child.off('message', onMessage);
+      resolve(m);
+    };
+    child.on('message', onMessage);
+    child.send({ type: 'loop-stop' } satisfies ParentMessage);
   });
 }
 
@@ -210,7 +234,7 @@ async function stopService(child: ChildProcess) {
   if (child.exitCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
-    child.send({ type: 'stop' });
+    child.send({ type: 'stop' } satisfies ParentMessage);
   });
 }
 
@@ -286,6 +310,7 @@ export async function run(): Promise<BenchRow[]> {
             await new Promise((resolve) => setTimeout(resolve, 3_000));
             const baseline = await baselineProbe.stop();
             await writeFile(`/proc/${pid}/clear_refs`, '5');
+            service.child.send({ type: 'loop-start' } satisfies ParentMessage);
             const delivered = subscribers.expect(newFeed, count);
             await swapIn(v2, distDir);
             const started = performance.now();
@@ -299,6 +324,7 @@ export async function run(): Promise<BenchRow[]> {
             await delivered;
             const seconds = (performance.now() - started) / 1000;
             const during = await probe.stop();
+            const loopDelay = await readLoopDelay(service.child);
             const peakMb = await readRssMb(pid, 'VmHWM');
             const { wrong, total } = subscribers.counts();
             if (wrong > 0 || total !== count) console.error(`  ${store.label} ${count}: ${total} notifications, ${wrong} not the new feed`);
@@ -310,6 +336,7 @@ export async function run(): Promise<BenchRow[]> {
             const p99 = percentile(during, 99);
             rows.push({ name: `${what}: search p50 during the fan-out (${during.length} searches)`, value: percentile(during, 50), unit: 'ms' });
             rows.push({ name: `${what}: search p99 during the fan-out`, value: p99, unit: 'ms', target: '< 50 ms', ok: p99 < 50 });
+            rows.push({ name: `${what}: service event-loop delay p99 / max during the fan-out`, value: loopDelay.p99, unit: `ms / ${loopDelay.max.toFixed(0)} ms` });
             rows.push({ name: `${what}: search p50 / p99 before the publish (${baseline.length} searches)`, value: percentile(baseline, 50), unit: `ms / ${percentile(baseline, 99).toFixed(1)} ms` });
           } finally {
             await stopService(service.child);
