@@ -24,7 +24,7 @@ import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
-import { readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 import { createBuildStore, type BuildStore } from '../sidecar/builds/build-store.ts';
 import { createBuildTopicSource } from '../sidecar/builds/build-topic-source.ts';
 import type { HubStore } from '../sidecar/websub/hub-store.ts';

@@ -68,6 +68,10 @@ export const SearchFiltersShape = {
     .boolean({ error: 'must be true or false' })
     .optional()
     .meta({ description: 'true: only reviews with an owner reply; false: only reviews without one.' }),
+  has_media: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: "true: only reviews with customers' photos or videos (`media`); false: only reviews without." }),
   sort: SearchSortSchema.optional().meta({
     description:
       'Order: `newest` (default: `date` descending, then `id`), or `highest` / `lowest` rating first, then newest.',

@@ -15,7 +15,7 @@ import { combineExports, planImport } from './merge.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary } from './report.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
-import { readConfigOrExit } from '../lib/read-config.ts';
+import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 
 export type ImportIo = { contentDir: string; out: (line: string) => void; err: (line: string) => void };

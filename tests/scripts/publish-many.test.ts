@@ -1,6 +1,6 @@
 /**
  * Every publish goes live, any number of times (issue 18 item 1). The real service process (as
- * `npm start` runs it: Node's own module loader, one process for all the builds) and five commits in a
+ * `npm start` runs it: Node's own module loader, one process for all the builds) and six commits in a
  * row to the content's git repository, each with a new review, each published by the post-commit hook
  * (`npm run hooks:install`, which runs `npm run publish` as a user runs it): each build is served
  * (its datasets, its summary, its search page's answers), `/readyz` names it, and a WebSub subscriber
@@ -25,9 +25,9 @@ const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);
 const CALLBACK = '/many/reviews-json';
 /** Words no review of the fixture has: each publish's new review is the only answer to its word. */
-// Five: two past BUILDS_KEPT + 1, so the first builds' folders are gone while the service still runs
-// (the measured failure began at the third publish, when the build it started with was deleted).
-const WORDS = ['zorblax', 'quimbly', 'frandle', 'plonkish', 'wibberly'];
+// Six, as the issue asks: well past BUILDS_KEPT, so the first builds' folders are gone while the service
+// still runs (the measured failure began at the third publish, when the build it started with was deleted).
+const WORDS = ['zorblax', 'quimbly', 'frandle', 'plonkish', 'wibberly', 'glomph'];
 /** Each publish is a full build: tens of seconds on a busy machine. */
 const PUBLISH_TIMEOUT_MS = 150_000;
 
@@ -122,7 +122,7 @@ const searchPageIds = async (word: string) => {
 };
 
 describe('publishing into one running service', () => {
-  it('serves and notifies each of five commits in a row, each published by the hook', async () => {
+  it('serves and notifies each of six commits in a row, each published by the hook', async () => {
     const countOf = (summary: string) => Number(/Based on (\d+) verified reviews/.exec(summary)?.[1]);
     const firstCount = countOf(await summaryText());
     expect(firstCount).toBeGreaterThan(0);
