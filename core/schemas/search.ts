@@ -29,8 +29,8 @@ export const SearchFiltersShape = {
     .max(5, 'must be a number from 1 to 5')
     .optional()
     .meta({ description: 'Minimum star rating, inclusive.' }),
-  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
-  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date (YYYY-MM-DD).' }),
+  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date.' }),
+  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date.' }),
   query: z
     .string()
     .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
