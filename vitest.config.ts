@@ -18,9 +18,12 @@ export const UNIT_TESTS = [
   'tests/insights/corpus-targets.test.ts',
   'tests/insights/demo-aspects.test.ts',
   'tests/insights/eval-targets.test.ts',
+  'tests/import/import-formats.test.ts',
   'tests/import/values.test.ts',
+  'tests/media/encode-photos.test.ts',
   'tests/mcp/paging.test.ts',
   'tests/mcp/rating-summary.test.ts',
+  'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
 ];

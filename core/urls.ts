@@ -44,7 +44,14 @@ export const PATHS = {
   feedsIndex: '/feeds.json',
   /** Where the slice feeds live: `/feeds/technicians/{slug}.xml`, `/feeds/complaints.json`… */
   feedsPrefix: '/feeds/',
+  /** The customers' photos, one file per width and format, named by content hash (core/media/). */
+  mediaPrefix: '/media/',
 } as const;
+
+/** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
+export function mediaPath(name: string): string {
+  return `${PATHS.mediaPrefix}${name}`;
+}
 
 /** A slice of the reviews with feeds of its own: a technician, a service, one aspect's complaints, or all complaints. */
 export type FeedSliceRef =
@@ -187,6 +194,8 @@ export function createServiceUrls(base: string) {
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
+    /** An encoded photo file, by name (core/media/media-variants.ts). */
+    media: (name: string) => at(mediaPath(name)),
     sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),
     /**
      * The WebSub topics: the three seed topics that track every review (interface.md "Events"), then

@@ -12,7 +12,7 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { readConfigOrExit } from './lib/read-config.ts';
+import { readConfigOrExit } from '../sidecar/read-config.ts';
 import { SQLITE_FILE_NAME } from '../sidecar/websub/sqlite-store.ts';
 import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
 

@@ -17,18 +17,37 @@ import { formatContentProblems } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
-import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
+import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
+import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
+/** Encoded photos by the hash of their source, kept across builds (scripts/lib/media/encode-photos.ts). */
+export const MEDIA_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-media/', import.meta.url));
 
-export type BuildOptions = { contentDir: string; publicUrl: string; outDir: string; verbose?: boolean };
+export type BuildOptions = {
+  contentDir: string;
+  publicUrl: string;
+  outDir: string;
+  verbose?: boolean;
+  /** Where encoded photos are cached; MEDIA_CACHE_DIR by default. */
+  mediaCacheDir?: string;
+};
 export type BuildResult =
-  | { ok: true; manifest: Manifest; previous: Manifest | undefined; maxRssBytes: number; ms: number }
+  | {
+      ok: true;
+      manifest: Manifest;
+      previous: Manifest | undefined;
+      maxRssBytes: number;
+      ms: number;
+      /** Photos encoded by this build, and photos taken from the cache unchanged. */
+      photos: { encoded: number; cached: number; ms: number };
+    }
   | { ok: false; message: string };
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -42,9 +61,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
     const publicationFile = path.join(cacheDir, 'publication.json');
-    const prepared = await preparePublication(options.contentDir, urls, publicationFile);
+    const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
+    const prepared = await preparePublication(options.contentDir, urls, publicationFile, mediaCacheDir);
     if (!prepared.ok) return prepared;
-    const { dataDate, changeLog } = prepared;
+    const { dataDate, changeLog, photos } = prepared;
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
@@ -57,6 +77,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
+    const copyStarted = performance.now();
+    await copyPublishedPhotos({ catalog: photos.catalog, files: photos.published, cacheDir: mediaCacheDir, outDir: staging });
+    photos.ms += performance.now() - copyStarted;
     const previous = await readPreviousManifest(outDir);
     const manifest = await finalizeBuild(staging, {
       urls,
@@ -68,7 +91,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     await rename(staging, buildDir);
     await activateBuild(buildDir, outDir);
     await removeStaleBuildFolders(outDir);
-    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started };
+    const { encoded, cached, ms } = photos;
+    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms } };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   } finally {
@@ -88,16 +112,25 @@ async function preparePublication(
   contentDir: string,
   urls: ServiceUrls,
   file: string,
-): Promise<{ ok: true; dataDate: string | undefined; changeLog: string } | { ok: false; message: string }> {
+  mediaCacheDir: string,
+): Promise<
+  | { ok: true; dataDate: string | undefined; changeLog: string; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number } }
+  | { ok: false; message: string }
+> {
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  const photosStarted = performance.now();
+  const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
+  if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
+  const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
+  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
   const history = await readContentHistory(contentDir, content.value.reviews);
   const times = history && deriveReviewTimes(history);
-  const { dataset, insights } = buildPublication(content.value, urls, times?.updated);
+  const { dataset, insights } = buildPublication(content.value, urls, times?.updated, encoded.catalog);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
   const changeLog = history && times ? compactChangeLog(times.changes, history.map((v) => v.key)) : createChangeLogWithoutHistory(dataset.reviews);
-  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog: renderChangeLog(changeLog) };
+  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog: renderChangeLog(changeLog), photos };
 }
 
 /** What a build takes from the configuration. */

@@ -7,8 +7,11 @@
  *
  * - Invalid content stops before anything is swapped: the build's error, exit 1, dist and the running
  *   service untouched.
- * - No service listening: the build is in place; the next start serves it and notifies, because the
- *   hub compares every topic with the content it last notified when it starts. Exit 0.
+ * - No service listening: the build is in place, and publish records its topics in the hub's store itself
+ *   (DATA_DIR or DATABASE_URL, as the service would), which queues a delivery for every subscriber of a
+ *   changed topic; the next start serves the build and delivers them. Exit 0 only once the store has
+ *   recorded the change (or nothing changed); a store that cannot record it exits 1 naming the cause
+ *   (the next start would still notice the change, but nothing holds it until then).
  *
  * `npm run publish -- --ping-only <sidecar URL>` builds nothing: for a build deployed some other way
  * (a CDN upload, a sidecar on another host), it sends the same pings to that sidecar's hub, for the
@@ -21,14 +24,21 @@ import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
-import { readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
+import { createBuildStore, type BuildStore } from '../sidecar/builds/build-store.ts';
+import { createBuildTopicSource } from '../sidecar/builds/build-topic-source.ts';
+import type { HubStore } from '../sidecar/websub/hub-store.ts';
+import { describeStoreFailure, openHubStore } from '../sidecar/websub/open-store.ts';
+import { recordTopicContents } from '../sidecar/websub/record-topics.ts';
+import { silentLogger } from '../sidecar/logger.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
 export type PublishResult =
   | { ok: false; stage: 'build'; message: string }
-  | { ok: false; stage: 'notify'; message: string; manifest: Manifest; topics: TopicChange[] }
-  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'not-running' | 'notified' };
+  | { ok: false; stage: 'notify' | 'record'; message: string; manifest: Manifest; topics: TopicChange[] }
+  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'notified' }
+  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'not-running'; queued: number };
 
 export type PublishOptions = {
   build: BuildOptions;
@@ -36,6 +46,8 @@ export type PublishOptions = {
   serviceUrl: string;
   /** How long to wait for the service to serve the new build after the pings. */
   confirmTimeoutMs?: number;
+  /** The hub's store, where the change is recorded when no service answers (Config's dataDir, databaseUrl). */
+  store: { dataDir: string; databaseUrl: string | undefined };
 };
 
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
@@ -52,12 +64,43 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const hubUrl = `${serviceUrl}${PATHS.hub}`;
   for (const { topic } of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
-    if (sent === 'not-running') return { ok: true, manifest, topics, ms: built.ms, service: 'not-running' };
+    if (sent === 'not-running') {
+      const recorded = await recordWithoutService(options.store, options.build.outDir, options.build.publicUrl);
+      if (!recorded.ok && topics.some((t) => t.changed)) return { ok: false, stage: 'record', message: recorded.message, manifest, topics };
+      return { ok: true, manifest, topics, ms: built.ms, service: 'not-running', queued: recorded.ok ? recorded.queued : 0 };
+    }
     if (sent !== 'accepted') return { ok: false, stage: 'notify', message: sent, manifest, topics };
   }
   const confirmed = await waitUntilServed(serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
   if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
   return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
+}
+
+/**
+ * No service answers: the change is recorded in the hub's store here, exactly as the service's hub
+ * would record it on a ping (record-topics.ts), so it is held, with a delivery queued for every
+ * subscriber, before publish exits 0. A service starting meanwhile would record the same bytes: the store
+ * makes one of the two see the change.
+ */
+async function recordWithoutService(
+  storeConfig: PublishOptions['store'],
+  distDir: string,
+  publicUrl: string,
+): Promise<{ ok: true; queued: number } | { ok: false; message: string }> {
+  let store: HubStore | undefined;
+  let builds: BuildStore | undefined;
+  try {
+    store = await openHubStore(storeConfig);
+    builds = await createBuildStore({ distDir, publicUrl });
+    const topics = createBuildTopicSource({ builds, publicUrl });
+    const checks = await recordTopicContents({ store, topics, log: silentLogger, now: Date.now }, topics.topicUrls);
+    return { ok: true, queued: checks.reduce((sum, c) => sum + c.enqueued, 0) };
+  } catch (error) {
+    return { ok: false, message: describeStoreFailure(storeConfig, error) };
+  } finally {
+    builds?.close();
+    await store?.close().catch(() => {});
+  }
 }
 
 export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { ok: false; message: string };
@@ -181,7 +224,7 @@ if (import.meta.main) {
   }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
-  const result = await publishSite({ build, serviceUrl });
+  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl } });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
@@ -193,12 +236,22 @@ if (import.meta.main) {
   console.log(`Built ${Object.keys(result.manifest.files).length} files into ${build.outDir}/${seconds} (build ${result.manifest.build_id}).`);
   console.log(`Topics changed: ${changed.length > 0 ? changed.join(', ') : 'none'}`);
   console.log(`Topics unchanged: ${unchanged.length > 0 ? unchanged.join(', ') : 'none'}`);
+  if (!result.ok && result.stage === 'record') {
+    console.error(
+      `No service is running at ${serviceUrl}, and the change could not be recorded for the subscribers: ${result.message}\n` +
+        `The build is in place; the next start serves it and notifies the subscribers of the changed topics, if its store works then.`,
+    );
+    process.exit(1);
+  }
   if (!result.ok) {
     console.error(`Could not notify the running service: ${result.message}`);
     process.exit(1);
   }
   if (result.service === 'not-running') {
-    console.log(`No service is running at ${serviceUrl}: the next start serves this build and notifies the subscribers of the changed topics.`);
+    console.log(
+      `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
+        `(${result.queued} ${result.queued === 1 ? 'notification' : 'notifications'} queued); the next start serves this build and sends them.`,
+    );
   } else {
     console.log(
       `The service at ${serviceUrl} now serves build ${result.manifest.build_id}` +

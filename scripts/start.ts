@@ -1,7 +1,7 @@
 /**
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
  * URL or build code changed), then serves the whole service on one origin. Without a content folder
- * (and no CONTENT_DIR) it serves the demo of examples/demo/ and says so (read-config.ts).
+ * (and no CONTENT_DIR) it serves the demo of examples/demo/ and says so (sidecar/read-config.ts).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { createServiceUrls } from '../core/urls.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.ts';
 import { buildOptionsFor, buildSite } from './build.ts';
-import { describeDemo, listConfigWarnings, readConfigOrExit, readEnvironment, resolveContent } from './lib/read-config.ts';
+import { describeDemo, listConfigWarnings, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
 const env = readEnvironment();

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { HttpError, sendHttpError } from './http/errors.ts';
+import { HttpError, sendHttpError, toClientErrorStatus } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
 import { METRICS_PATH } from './http/metrics.ts';
 import { slashRedirectLocation, stripBasePath } from '../core/urls.ts';
@@ -93,7 +93,7 @@ function createErrorHandler(log: Logger): ErrorRequestHandler {
     if (status >= 400 && status < 500) {
       // body-parser and router errors: malformed bodies, bodies too large, bad URL encoding.
       const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      return sendHttpError(res, new HttpError(status, code, String(error.expose === false ? 'Bad request.' : error.message)));
+      return sendHttpError(res, new HttpError(toClientErrorStatus(status), code, String(error.expose === false ? 'Bad request.' : error.message)));
     }
     log.error('unhandled_error', { path: req.path, error: String(error?.stack ?? error) });
     sendHttpError(res, new HttpError(500, 'internal_error', 'Something went wrong on our side.'));

@@ -5,7 +5,7 @@
  * parses the environment here, once.
  */
 import type { Config } from '../core/config.ts';
-import { readConfigOrExit } from '../scripts/lib/read-config.ts';
+import { readConfigOrExit } from './read-config.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';

@@ -126,8 +126,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     storeUp: storeReady,
     hubCounts: async () => {
       if (!storeReady()) return undefined;
-      const [subscriptions, pending] = await Promise.all([store.listSubscriptions(), store.listPendingDeliveries()]);
-      return { subscriptions: subscriptions.length, pending: pending.length, failing: pending.filter((d) => d.attempts > 0).length };
+      return store.countBacklog();
     },
   });
   const urls = createServiceUrls(config.publicUrl);

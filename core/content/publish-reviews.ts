@@ -11,6 +11,7 @@ import type { ReviewContent } from '../schemas/content.ts';
 import { compareNewestFirst } from '../order.ts';
 import type { ServiceUrls } from '../urls.ts';
 import type { Content } from './parse-content.ts';
+import { publishMedia, type MediaCatalog } from '../media/media-variants.ts';
 
 export const DEFAULT_SOURCE = 'direct';
 
@@ -31,6 +32,11 @@ export function publishReviews(
   model: AspectModel,
   /** Each review's last change in the content's history (core/content/review-history.ts), when there is one. */
   changedAt: ReadonlyMap<string, string> = new Map(),
+  /**
+   * The build's encoded photos (scripts/lib/media/). Without one (tools and tests that publish no
+   * files), every review's `media` is empty.
+   */
+  media?: MediaCatalog,
 ): PublishedReviews {
   const technicianOrder = content.business.technicians.map((t) => t.name);
   const serviceOrder = content.business.services.map((s) => s.id);
@@ -66,6 +72,7 @@ export function publishReviews(
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
+      media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),
       updated: resolveUpdated(review, changedAt.get(review.id)),
       aspects: toPublishedAspects(review, analysis),
     };

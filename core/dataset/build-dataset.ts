@@ -11,12 +11,19 @@ import type { Insights } from '../schemas/insights.ts';
 import type { PublishedBusiness, PublishedReview, ReviewsDataset } from '../schemas/published.ts';
 import type { ServiceUrls } from '../urls.ts';
 import { buildInsights } from './build-insights.ts';
+import type { MediaCatalog } from '../media/media-variants.ts';
 
 export type Publication = { dataset: ReviewsDataset; insights: Insights };
 
 /** `changedAt`: each review's last change in the content's history (scripts/lib/content-history.ts), when in git. */
-export function buildPublication(content: LoadedContent, urls: ServiceUrls, changedAt?: ReadonlyMap<string, string>): Publication {
-  const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt);
+export function buildPublication(
+  content: LoadedContent,
+  urls: ServiceUrls,
+  changedAt?: ReadonlyMap<string, string>,
+  /** The build's encoded photos; without it, reviews carry no media (core/content/publish-reviews.ts). */
+  media?: MediaCatalog,
+): Publication {
+  const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt, media);
   const dataset = toDataset(content, reviews);
   return { dataset, insights: buildInsights(content, dataset, analyses) };
 }

@@ -43,6 +43,27 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     service_area: 'Springfield',
     response: { text: 'Thank you, Maria!', date: '2025-06-03' },
     url: urls.review(reviewKey),
+    media: [
+      {
+        type: 'photo',
+        alt: 'The new furnace in the basement',
+        url: urls.media('3f9a6c0d21e4b587-1280.jpg'),
+        width: 1280,
+        height: 960,
+        size_in_bytes: 148213,
+        thumbnail_url: urls.media('3f9a6c0d21e4b587-320.jpg'),
+        variants: [320, 640, 1280].flatMap((width) =>
+          (['webp', 'jpg'] as const).map((ext) => ({
+            url: urls.media(`3f9a6c0d21e4b587-${width}.${ext}`),
+            width,
+            height: (width * 3) / 4,
+            mime_type: ext === 'webp' ? ('image/webp' as const) : ('image/jpeg' as const),
+            size_in_bytes: Math.round((width * width) / (ext === 'webp' ? 14 : 11)),
+          })),
+        ),
+        video_url: null,
+      },
+    ],
     updated: '2025-06-03T16:20:00Z',
     // What the default aspect set (core/insights/default-aspects.json) finds in the text above.
     aspects: [

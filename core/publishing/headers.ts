@@ -17,6 +17,8 @@ export function contentTypeOf(path: string): string {
   if (path.endsWith('.txt')) return 'text/plain; charset=utf-8';
   if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
   if (path.endsWith('.png')) return 'image/png';
+  if (path.endsWith('.jpg')) return 'image/jpeg';
+  if (path.endsWith('.webp')) return 'image/webp';
   if (path.endsWith('.ico')) return 'image/x-icon';
   return 'application/octet-stream';
 }
@@ -73,7 +75,8 @@ export const EMBED_PAGE_HEADERS: Readonly<Record<string, string>> = {
  * origin almost nothing), and served stale while a CDN revalidates; hashed Astro assets are immutable.
  */
 export function cacheControlOf(path: string): string {
-  if (path.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
+  // Photos are named by the hash of their source: a changed photo gets a new name.
+  if (path.startsWith('/_astro/') || path.startsWith(PATHS.mediaPrefix)) return 'public, max-age=31536000, immutable';
   if (path === PATHS.openapi) return 'public, max-age=300, stale-while-revalidate=3600';
   return 'public, max-age=60, stale-while-revalidate=300';
 }

@@ -14,7 +14,7 @@ export const ChangesQueryShape = {
   since: z
     .string()
     .optional()
-    .meta({ description: '`next_token` of the previous answer; omit to start.' }),
+    .meta({ description: 'The last `next_token`; omit to start.' }),
   limit: z
     .int({ error: limitMessage })
     .min(1, limitMessage)

@@ -61,6 +61,35 @@ export const OwnerResponseSchema = z.strictObject({
   date: IsoDateSchema,
 });
 
+/**
+ * A file of the content folder that a review shows: a path relative to the folder, under `media/`
+ * (`media/<review id>/kitchen.jpg`), never a platform's URL (those expire). No `..`, no absolute path.
+ */
+export const MediaFileSchema = z
+  .string()
+  .max(300)
+  .regex(/^media\/(?:[A-Za-z0-9_][A-Za-z0-9._-]*\/)*[A-Za-z0-9_][A-Za-z0-9._-]*$/, 'must be a path under media/ (letters, digits, . _ -), e.g. media/r-1/photo.jpg');
+
+/** What the picture shows, for people who cannot see it. */
+const AltTextSchema = z.string().trim().max(1000).optional();
+
+/** A customer's photo, stored in the content folder. */
+export const PhotoContentSchema = z.strictObject({ file: MediaFileSchema, alt: AltTextSchema });
+
+/** A customer's video: a link to it and a poster image stored in the content folder. */
+export const VideoContentSchema = z.strictObject({
+  video_url: z.url({ protocol: /^https?$/ }),
+  poster: MediaFileSchema,
+  alt: AltTextSchema,
+});
+
+export const MediaContentSchema = z.union([PhotoContentSchema, VideoContentSchema], {
+  error: 'must be { file, alt? } (a photo) or { video_url, poster, alt? } (a video)',
+});
+
+/** At most this many photos and videos per review. */
+export const MAX_MEDIA_PER_REVIEW = 20;
+
 export const ReviewContentSchema = z.strictObject({
   id: SlugSchema,
   rating: z.int().min(1).max(5),
@@ -78,11 +107,14 @@ export const ReviewContentSchema = z.strictObject({
   services: z.array(SlugSchema).optional(),
   service_area: NonEmptyTextSchema.optional(),
   response: OwnerResponseSchema.optional(),
+  /** Photos and videos the customer attached, in the order shown. */
+  media: z.array(MediaContentSchema).max(MAX_MEDIA_PER_REVIEW).optional(),
 });
 
 export const ReviewFileSchema = z.array(z.unknown());
 
 export type BusinessContent = z.infer<typeof BusinessContentSchema>;
 export type ReviewContent = z.infer<typeof ReviewContentSchema>;
+export type MediaContent = z.infer<typeof MediaContentSchema>;
 export type Service = z.infer<typeof ServiceSchema>;
 export type Technician = z.infer<typeof TechnicianSchema>;

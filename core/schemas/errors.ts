@@ -25,7 +25,6 @@ export const ErrorCodeSchema = z
     'subscription_limit',
     'hub_unavailable',
     'publish_not_recorded',
-    'search_page_unavailable',
     'not_ready',
     'cross_origin_refused',
     'forbidden',
@@ -41,7 +40,7 @@ export const ErrorCodeSchema = z
       '`rate_limited`, `too_many_connections` (per client address), `hub_busy` and `callback_host_busy` (too many ' +
       'verifications under way), `subscription_limit` (per callback host), `hub_unavailable` (its store cannot be ' +
       'used), `publish_not_recorded` (a publish ping whose change the store could not record yet; the hub retries), ' +
-      '`search_page_unavailable` (a build without the search page), `not_ready` (/readyz), ' +
+      '`not_ready` (/readyz), ' +
       '`cross_origin_refused` (a hub form posted by another site), `forbidden` (/metrics without its token, from ' +
       'off loopback), `internal_error`.',
   });

@@ -13,6 +13,30 @@ export const PublishedResponseSchema = z
   })
   .meta({ description: "The business owner's public reply." });
 
+export const MediaVariantSchema = z
+  .object({
+    url: z.url(),
+    width: z.int().min(1),
+    height: z.int().min(1),
+    mime_type: z.enum(['image/webp', 'image/jpeg']),
+    size_in_bytes: z.int().min(1),
+  })
+  .meta({ description: 'One encoding of the picture at one width.' });
+
+export const PublishedMediaSchema = z
+  .object({
+    type: z.enum(['photo', 'video']).meta({ description: '`photo`, or `video`: a link (`video_url`) shown through its poster image.' }),
+    alt: z.string().nullable().meta({ description: 'What the picture shows, when the source gave it.' }),
+    url: z.url().meta({ description: 'The picture at full size (JPEG): the photo, or the video\'s poster. Stripped of metadata (location included).' }),
+    width: z.int().min(1),
+    height: z.int().min(1),
+    size_in_bytes: z.int().min(1),
+    thumbnail_url: z.url().meta({ description: 'The smallest JPEG variant, for a thumbnail.' }),
+    variants: z.array(MediaVariantSchema).meta({ description: 'Every width in WebP and JPEG, narrowest first, for `srcset`.' }),
+    video_url: z.url().nullable().meta({ description: 'The video itself, for a `video`; null for a photo.' }),
+  })
+  .meta({ id: 'Media' });
+
 export const PublishedReviewSchema = z
   .object({
     id: z.string().meta({ description: 'Stable review id, `[a-z0-9-]+`.' }),
@@ -38,6 +62,7 @@ export const PublishedReviewSchema = z
       description:
         'When the published content of the review (text, rating, title, reply, tags, visibility…) last changed: the time of the content commit that last changed it, never earlier than its date or its reply\'s; outside git, its date or its reply\'s date at midnight UTC. Never moves backwards.',
     }),
+    media: z.array(PublishedMediaSchema).meta({ description: 'Photos and videos the customer attached, in order; empty when none.' }),
     aspects: z.array(ReviewAspectSchema).meta({
       description:
         'Aspect-based sentiment: one entry per aspect of the aspect set (punctuality, price, …) the title or text talks about, in the aspect set\'s order, scored on the words of each mention. /insights.json counts exactly these; the `aspect` and `aspect_sentiment` search filters match them.',
@@ -92,6 +117,7 @@ export const ReviewListSchema = z
   .meta({ id: 'ReviewList' });
 
 export type PublishedReview = z.infer<typeof PublishedReviewSchema>;
+export type PublishedMedia = z.infer<typeof PublishedMediaSchema>;
 export type PublishedBusiness = z.infer<typeof PublishedBusinessSchema>;
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
 export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../lib/read-config.ts';
+import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../../sidecar/read-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
 
 

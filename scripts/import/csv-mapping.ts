@@ -4,8 +4,11 @@
  *
  *   { "source": "yelp", "columns": { "text": "Review Text", "date": "Date" }, "delimiter": ";", "day_first": false }
  */
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SlugSchema } from '../../core/schemas/content.ts';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
+import type { Flag } from './import-format.ts';
 
 export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date'] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
@@ -37,3 +40,45 @@ export const CsvMappingSchema = z.strictObject({
 });
 
 export type CsvMapping = z.infer<typeof CsvMappingSchema>;
+
+/** The flags that make a mapping. */
+export const CSV_FLAGS: readonly Flag[] = [
+  { name: 'source', type: 'string', arg: '<slug>', help: 'where the reviews come from: yelp, angi, facebook, direct…' },
+  { name: 'mapping', type: 'string', arg: '<file.json>', help: '{ "source", "columns": { "text": "Review Text", … }, "delimiter", "day_first" }' },
+  { name: 'column', type: 'string', multiple: true, arg: '<field>=<header>', help: `map a column (${COLUMN_FIELDS.join(', ')}); repeatable` },
+  { name: 'delimiter', type: 'string', arg: '<char>', help: ', ; | or tab (guessed from the header line otherwise)' },
+  { name: 'day-first', type: 'boolean', help: 'read 03/04/2026 as 3 April' },
+];
+
+type CsvFlags = { source?: string; mapping?: string; column?: string[]; delimiter?: string; 'day-first'?: boolean };
+
+/** The mapping from a mapping file and the flags, the flags winning; every problem at once. */
+export async function readCsvMapping(f: CsvFlags): Promise<{ ok: true; mapping: CsvMapping } | { ok: false; message: string }> {
+  let base: Record<string, unknown> = {};
+  if (f.mapping !== undefined) {
+    try {
+      base = JSON.parse(await readFile(f.mapping, 'utf8'));
+    } catch (error) {
+      return { ok: false, message: `--mapping ${f.mapping}: ${(error as Error).message}` };
+    }
+    if (base === null || typeof base !== 'object' || Array.isArray(base)) return { ok: false, message: `--mapping ${f.mapping}: must be a JSON object` };
+  }
+  const columns: Record<string, string> = { ...(base.columns as Record<string, string> | undefined) };
+  for (const entry of f.column ?? []) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) return { ok: false, message: `--column ${entry}: must be <field>=<header>, e.g. --column text="Review Text"` };
+    columns[entry.slice(0, eq).trim()] = entry.slice(eq + 1);
+  }
+  const merged = {
+    ...base,
+    columns,
+    ...(f.source !== undefined && { source: f.source }),
+    ...(f.delimiter !== undefined && { delimiter: f.delimiter === 'tab' ? '\t' : f.delimiter }),
+    ...(f['day-first'] && { day_first: true }),
+  };
+  const parsed = CsvMappingSchema.safeParse(merged, { error: describeZodIssue });
+  if (parsed.success) return { ok: true, mapping: parsed.data };
+  const where = f.mapping === undefined ? '' : ` (with --mapping ${f.mapping})`;
+  const flag = (p: PropertyKey[]) => (p[0] === 'columns' ? `--column ${String(p[1])}` : p[0] === 'day_first' ? '--day-first' : `--${String(p[0])}`);
+  return { ok: false, message: parsed.error.issues.map((i) => `${flag(i.path)}${where}: ${i.path[0] === 'source' && i.code === 'invalid_type' ? 'required for csv (yelp, angi, facebook, direct…)' : i.message}`).join('\n') };
+}

@@ -8,10 +8,12 @@
  * one customer's two reviews on one day would count as one (the later row wins).
  */
 import { parse, type CsvError } from 'csv-parse/sync';
-import { COLUMN_FIELDS, type ColumnField, type CsvMapping } from './csv-mapping.ts';
+import { COLUMN_FIELDS, CSV_FLAGS, readCsvMapping, type ColumnField, type CsvMapping } from './csv-mapping.ts';
+import type { ImportFormat } from './import-format.ts';
 import {
   applyAuthorStyle,
   deriveReviewId,
+  isImportedFrom,
   toImportedReview,
   withoutUndefined,
   type FileFailure,
@@ -154,3 +156,21 @@ function findColumns(header: string[], mapping: CsvMapping): { ok: true; value: 
   if (problems.length === 0) return { ok: true, value: found };
   return { ok: false, message: `${problems.join('; ')} (the header row has: ${header.map((h) => JSON.stringify(h)).join(', ')})` };
 }
+
+export const csvFormat: ImportFormat = {
+  name: 'csv',
+  summary: 'any CSV export (Yelp, Angi, Facebook, a CRM, a form): --source and the column mapping',
+  flags: CSV_FLAGS,
+  async configure(flags) {
+    const read = await readCsvMapping(flags);
+    if (!read.ok) return read;
+    const { mapping } = read;
+    return {
+      ok: true,
+      reader: {
+        map: (text, file, options) => mapCsvExport(text, file, mapping, options),
+        pruneScope: isImportedFrom(mapping.source),
+      },
+    };
+  },
+};

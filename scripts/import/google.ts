@@ -17,7 +17,10 @@ import {
   type MapOptions,
   type MappedExport,
   type ReviewField,
+  isImportedFrom,
+  parseJsonExport,
 } from './record.ts';
+import type { ImportFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
 
 export const GOOGLE_SOURCE = 'google';
@@ -136,3 +139,19 @@ export function keepOriginalText(comment: string): string {
   if (original >= 0) return comment.slice(original + '(Original)'.length).trim();
   return translated > 0 ? comment.slice(0, translated).trim() : comment.slice('(Translated by Google)'.length).trim();
 }
+
+export const googleFormat: ImportFormat = {
+  name: 'google',
+  summary: 'Google Business Profile reviews: a Takeout reviews file or Business Profile API pages',
+  flags: [],
+  configure: async () => ({
+    ok: true,
+    reader: {
+      map(text, file, options) {
+        const json = parseJsonExport(text, file);
+        return json.ok ? mapGoogleExport(json.data, file, options) : json;
+      },
+      pruneScope: isImportedFrom(GOOGLE_SOURCE),
+    },
+  }),
+};

@@ -1,7 +1,7 @@
 /**
- * `npm run import -- <google|csv|json> <file…> [options]`: reviews from where they live into the
- * content folder (CONTENT_DIR), safe to run again and again. See USAGE in cli-options.ts and
- * docs/import.md.
+ * `npm run import -- <format> <file…> [options]`: reviews from where they live into the
+ * content folder (CONTENT_DIR), safe to run again and again. The formats are the table in formats.ts;
+ * see USAGE in cli-options.ts and docs/import.md.
  *
  * Exit 0 when the import was written (or, with --dry-run, planned), 1 when it was refused (a file
  * that is not its format, a review folder that cannot be read, --strict with an invalid review), 2 for
@@ -10,15 +10,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
-import { mapCsvExport } from './csv.ts';
-import { GOOGLE_SOURCE, mapGoogleExport } from './google.ts';
 import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
-import { combineExports, planImport, type MergeOptions } from './merge.ts';
+import { combineExports, planImport } from './merge.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary } from './report.ts';
-import { mapServiceExport } from './service-json.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
-import { readConfigOrExit } from '../lib/read-config.ts';
+import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 
 export type ImportIo = { contentDir: string; out: (line: string) => void; err: (line: string) => void };
@@ -60,7 +57,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
       return 1;
     }
     const business = (await readBusinessFile(io.contentDir)) ?? restoredBusiness;
-    const { plan, refused, notes } = planImport(existing.value, combined, { business, pruneScope: options.prune ? pruneScopeOf(options) : undefined });
+    const { plan, refused, notes } = planImport(existing.value, combined, { business, pruneScope: options.prune ? options.reader.pruneScope : undefined });
     const skipped = [...combined.skipped, ...refused];
     const count = (kind: string) => plan.changes.filter((c) => c.kind === kind).length;
     const summary = { added: count('added'), updated: count('updated'), unchanged: plan.unchanged, removed: count('removed'), skipped };
@@ -93,24 +90,7 @@ async function mapFile(file: string, options: ImportOptions): Promise<MappedExpo
   } catch (error) {
     return { ok: false, file, message: `cannot read: ${(error as Error).message}` };
   }
-  if (options.format === 'csv') return mapCsvExport(text, file, options.mapping!, options);
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    return { ok: false, file, message: `not valid JSON: ${(error as Error).message}` };
-  }
-  return options.format === 'google' ? mapGoogleExport(data, file, options) : mapServiceExport(data, file, options);
-}
-
-/**
- * What `--prune` may remove: the reviews this importer made for the same source (platform ids), or,
- * for a backup of the whole /reviews.json, every published review (a backup never lists the others).
- */
-function pruneScopeOf(options: ImportOptions): MergeOptions['pruneScope'] {
-  if (options.format === 'json') return (review) => review.verified === true;
-  const source = options.format === 'google' ? GOOGLE_SOURCE : options.mapping!.source;
-  return (review) => review.source === source && typeof review.id === 'string' && review.id.startsWith(`${source}-`);
+  return options.reader.map(text, file, options);
 }
 
 if (import.meta.main) {

@@ -98,6 +98,20 @@ export function toImportedReview(
   return { ok: false, skip: { origin: context.origin, reason: 'invalid', field: field || undefined, message: issue.message } };
 }
 
+/** The reviews an importer made for `source` (its ids start with the source): what `--prune` may remove. */
+export function isImportedFrom(source: string): (review: Record<string, unknown>) => boolean {
+  return (review) => review.source === source && typeof review.id === 'string' && review.id.startsWith(`${source}-`);
+}
+
+/** A JSON export's text as data (a UTF-8 byte order mark allowed), or why it is not JSON. */
+export function parseJsonExport(text: string, file: string): { ok: true; data: unknown } | FileFailure {
+  try {
+    return { ok: true, data: JSON.parse(text.replace(/^\uFEFF/, '')) };
+  } catch (error) {
+    return { ok: false, file, message: `not valid JSON: ${(error as Error).message}` };
+  }
+}
+
 /** Removes (in place) the keys whose value is undefined, so optional fields are absent rather than undefined. */
 export function withoutUndefined(value: Record<string, unknown>): Record<string, unknown> {
   for (const key in value) if (value[key] === undefined) delete value[key];

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDemoContent } from './read-config.ts';
+import { isDemoContent } from '../../sidecar/read-config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // core/ holds the fallback aspect set of content folders that have none (core/insights/default-aspects.json).

@@ -3,7 +3,14 @@
  * `capacity` requests and then `refillPerSecond` on average; a refused request learns how many seconds
  * until a token is back (Retry-After). Buckets of idle clients are dropped once `maxClients` is reached,
  * so a flood of addresses cannot grow memory without bound.
+ *
+ * `createRateLimitMiddleware` is the one Express adapter: the client is `req.ip` (so the app's `trust
+ * proxy` setting decides the address behind a proxy), IPv6 by /64 (client-address.ts); a refused request
+ * gets `Retry-After` and the surface's own error body.
  */
+import type { RequestHandler, Response } from 'express';
+import { clientKeyOf } from './client-address.ts';
+
 export type RateLimitOptions = { capacity: number; refillPerSecond: number; maxClients?: number };
 
 export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -51,5 +58,16 @@ export function createRateLimiter(options: RateLimitOptions, now: () => number =
       }
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / options.refillPerSecond)) };
     },
+  };
+}
+
+/** Limits each client address; `refuse` writes the 429 body in the surface's own shape (Retry-After is set). */
+export function createRateLimitMiddleware(options: RateLimitOptions, refuse: (res: Response, retryAfterSeconds: number) => void): RequestHandler {
+  const limiter = createRateLimiter(options);
+  return (req, res, next) => {
+    const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
+    if (verdict.ok) return next();
+    res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
+    refuse(res, verdict.retryAfterSeconds);
   };
 }

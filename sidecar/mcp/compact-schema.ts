@@ -110,6 +110,8 @@ function strip(node: unknown, depth: number, inProperties = false): unknown {
     }
     if (key === '$schema' || key === 'example' || key === 'examples') continue;
     if (key === 'pattern' && typeof record.format === 'string') continue;
+    // Every JSON object key is a string: zod's `propertyNames` of a string-keyed record says nothing.
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
     if (key === 'maximum' && value === MAX_SAFE) continue;
     if (key === 'minimum' && value === -MAX_SAFE) continue;
     if (key === 'description' && depth > 1) continue;

@@ -22,9 +22,8 @@ import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type Js
 import { createOriginPolicy } from './origin.ts';
 import { createSessionIds } from './session-id.ts';
 import { serveMessage } from './transport.ts';
-import { clientKeyOf } from '../http/client-address.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
-import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
+import { createRateLimitMiddleware, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type McpRouterDeps = {
   getLive: () => LiveData;
@@ -41,16 +40,12 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   const origins = createOriginPolicy({ publicUrl: deps.config.publicUrl, allowedOrigins: deps.config.mcp.allowedOrigins });
   const sessions = createSessionIds(deps.config.mcp.sessionSecret);
   const serverDeps = { getLive: deps.getLive };
-  const limiter = deps.rateLimit && createRateLimiter(deps.rateLimit);
   const router = createStrictRouter();
-
-  const limitRate: RequestHandler = (req, res, next) => {
-    if (!limiter) return next();
-    const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
-    if (verdict.ok) return next();
-    res.setHeader('Retry-After', String(verdict.retryAfterSeconds));
-    sendError(res, 429, jsonRpcError(null, TRANSPORT_ERROR, `Too Many Requests: too many MCP requests from this address; retry in ${verdict.retryAfterSeconds} s`));
-  };
+  const limitRate: RequestHandler = deps.rateLimit
+    ? createRateLimitMiddleware(deps.rateLimit, (res, seconds) =>
+        sendError(res, 429, jsonRpcError(null, TRANSPORT_ERROR, `Too Many Requests: too many MCP requests from this address; retry in ${seconds} s`)),
+      )
+    : (_req, _res, next) => next();
 
   // Full paths, so the router can be mounted with app.use(router) beside the others and touches nothing else.
   router

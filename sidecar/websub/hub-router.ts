@@ -1,17 +1,15 @@
 /**
  * HTTP adapter of the hub: `POST /api/websub/hub` with a form-encoded body (interface.md). Accepted
  * requests get exactly `202 Accepted` with no body; errors the service's JSON error body (CONTRACT.md
- * "Every error is JSON"). Requests are rate-limited per client address (`req.ip`, so the app's
- * `trust proxy` setting decides what the address is behind a proxy).
+ * "Every error is JSON"). Requests are rate-limited per client address (http/rate-limit.ts).
  */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
-import { methodNotAllowed, sendError, sendHttpError, type ErrorOptions } from '../http/errors.ts';
+import { methodNotAllowed, sendError, sendHttpError, toClientErrorStatus, type ErrorOptions, type ErrorStatus } from '../http/errors.ts';
 import type { ErrorCode } from '../../core/schemas/errors.ts';
 import type { Hub } from './hub.ts';
-import { clientKeyOf } from '../http/client-address.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
-import { createRateLimiter, type RateLimitOptions } from '../http/rate-limit.ts';
+import { createRateLimitMiddleware, type RateLimitOptions } from '../http/rate-limit.ts';
 
 export type HubRouterOptions = {
   hub: Hub;
@@ -28,7 +26,7 @@ const FORM = 'application/x-www-form-urlencoded';
 export function createHubRouter(options: HubRouterOptions): Router {
   const { hub } = options;
   // No CORS on the hub: its answers are for subscribers (servers), never for scripts of other origins.
-  const refuse = (res: Response, status: number, code: ErrorCode, message: string, extra: Omit<ErrorOptions, 'cors'> = {}): void =>
+  const refuse = (res: Response, status: ErrorStatus, code: ErrorCode, message: string, extra: Omit<ErrorOptions, 'cors'> = {}): void =>
     sendError(res, status, code, message, { ...extra, cors: false });
 
   /**
@@ -42,16 +40,10 @@ export function createHubRouter(options: HubRouterOptions): Router {
     if (!foreignOrigin && (site === undefined || site === 'same-origin' || site === 'none')) return next();
     refuse(res, 403, 'cross_origin_refused', 'The hub does not accept requests made by web pages of other origins; subscribe from your server.');
   };
-  const limiter = createRateLimiter(options.rateLimit);
   const router = createStrictRouter();
-
-  const limitRate: RequestHandler = (req, res, next) => {
-    const verdict = limiter.take(clientKeyOf(req.ip ?? req.socket.remoteAddress));
-    if (verdict.ok) return next();
-    refuse(res, 429, 'rate_limited', `Too many hub requests from this address; retry in ${verdict.retryAfterSeconds} s.`, {
-      headers: { 'Retry-After': String(verdict.retryAfterSeconds) },
-    });
-  };
+  const limitRate = createRateLimitMiddleware(options.rateLimit, (res, seconds) =>
+    refuse(res, 429, 'rate_limited', `Too many hub requests from this address; retry in ${seconds} s.`),
+  );
 
   const handle = async (req: Request, res: Response) => {
     if (!req.is(FORM)) {
@@ -73,7 +65,7 @@ export function createHubRouter(options: HubRouterOptions): Router {
     // have the service's shape even when the router is mounted alone.
     if (err.type === 'entity.too.large') return refuse(res, 413, 'payload_too_large', 'The hub request body is too large.');
     if (typeof err.type === 'string' && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
-      return refuse(res, err.status, 'invalid_request', 'The hub request body could not be read.');
+      return refuse(res, toClientErrorStatus(err.status), 'invalid_request', 'The hub request body could not be read.');
     }
     next(err);
   };

@@ -54,6 +54,8 @@ export type PendingDelivery = {
   claimed: boolean;
 };
 
+export type Backlog = { subscriptions: number; pending: number; failing: number };
+
 /** What `check()` found: the problem is one phrase naming what is wrong, for `/readyz` and the hub's 503. */
 export type StoreCheck = { ok: true } | { ok: false; problem: string };
 
@@ -102,6 +104,11 @@ export type HubStore = {
   /** Gives a claim back untouched (the attempt never happened, e.g. on shutdown). */
   releaseDelivery(claim: ClaimedDelivery): Promise<void>;
   listPendingDeliveries(): Promise<PendingDelivery[]>;
+  /**
+   * The backlog as three counts (`/metrics` on every scrape): subscriptions, pending deliveries, and
+   * those pending after a failed attempt. Counted by the store, never listed.
+   */
+  countBacklog(): Promise<Backlog>;
 
   /**
    * A real look at the store (readiness): a query of each table, and for SQLite whether the file at its

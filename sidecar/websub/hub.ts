@@ -12,7 +12,7 @@
  * (stored). `start()` compares every topic, so a change published while the hub was down is delivered;
  * `hub.mode=publish` pings and the publish pipeline call `notifyIfChanged()`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
 import type { ErrorBody } from '../../core/schemas/errors.ts';
 import { appendHubQuery, callbackDomainOf } from './callback-url.ts';
@@ -25,6 +25,9 @@ import { silentLogger, type Logger } from '../logger.ts';
 import { describeError } from './store-connector.ts';
 import type { CallbackKeys, StoreCheck } from './hub-store.ts';
 import { createStoreWatch } from './store-watch.ts';
+import { recordTopicContents, type TopicCheck } from './record-topics.ts';
+
+export type { TopicCheck };
 import type { TopicSource } from './topic-source.ts';
 
 /** `Config.websub` (core/config.ts holds every default): the hub's limits and delivery tuning. */
@@ -51,8 +54,6 @@ export type HubDeps = {
  * `publish_not_recorded`, and the hub keeps retrying the recording itself.
  */
 export type HubAnswer = { status: 202 } | { status: 400 | 403 | 503; body: ErrorBody; retryAfterSeconds?: number };
-
-export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
 
 export type Hub = {
   /** Handles one hub request given as its form fields. */
@@ -177,34 +178,7 @@ export function createHub(deps: HubDeps): Hub {
   }
 
   async function recordChanges(requested: readonly string[]): Promise<TopicCheck[]> {
-    const checks: TopicCheck[] = [];
-    const topicUrls = [...requested];
-    const queued = new Set(topicUrls);
-    for (let i = 0; i < topicUrls.length; i++) {
-      const topic = topicUrls[i]!;
-      const derived = () => {
-        for (const next of topics.derivedFrom?.(topic) ?? []) {
-          if (!queued.has(next)) {
-            queued.add(next);
-            topicUrls.push(next);
-          }
-        }
-      };
-      const content = await topics.read(topic).catch((err: unknown) => {
-        log.error('websub_topic_unreadable', { topic, error: String(err) });
-        return undefined;
-      });
-      if (!content) {
-        checks.push({ topic, changed: false, enqueued: 0 });
-        continue;
-      }
-      derived();
-      // The store decides whether the bytes changed: no instance skips a topic on what it remembers itself.
-      const hash = createHash('sha256').update(content.body).digest('hex');
-      const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
-      checks.push({ topic, ...recorded });
-      if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
-    }
+    const checks = await recordTopicContents({ store, topics, log, now }, requested);
     await denyVanishedTopics();
     if (checks.some((c) => c.enqueued > 0)) worker.wake();
     return checks;

@@ -252,6 +252,13 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       );
       return rows.map(toPending);
     },
+    async countBacklog() {
+      const [row] = await query(
+        `SELECT (SELECT count(*) FROM ${s}.subscriptions) AS subscriptions, (SELECT count(*) FROM ${s}.deliveries) AS pending,
+                (SELECT count(*) FROM ${s}.deliveries WHERE attempts > 0) AS failing`,
+      );
+      return { subscriptions: Number(row!.subscriptions), pending: Number(row!.pending), failing: Number(row!.failing) };
+    },
 
     async check() {
       try {

@@ -266,6 +266,13 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
          ORDER BY d.next_attempt_at, d.subscription_id`,
       ).map(toPending);
     },
+    async countBacklog() {
+      const row = get(
+        `SELECT (SELECT count(*) FROM subscriptions) AS subscriptions, (SELECT count(*) FROM deliveries) AS pending,
+                (SELECT count(*) FROM deliveries WHERE attempts > 0) AS failing`,
+      )!;
+      return { subscriptions: Number(row.subscriptions), pending: Number(row.pending), failing: Number(row.failing) };
+    },
 
     async check() {
       const identity = sameFile(file, opened);

@@ -50,6 +50,12 @@ describe('parseContent', () => {
     [{ id: 'Bad_Id' }, 'id'],
     [{ source_url: 'javascript:alert(1)' }, 'source_url'],
     [{ source_url: 'not a url' }, 'source_url'],
+    [{ media: [{ file: '../business.json' }] }, 'media.0.file'],
+    [{ media: [{ file: 'media/../../etc/passwd' }] }, 'media.0.file'],
+    [{ media: [{ file: '/etc/passwd' }] }, 'media.0.file'],
+    [{ media: [{ file: 'https://lh3.googleusercontent.com/p/photo.jpg' }] }, 'media.0.file'],
+    [{ media: [{ video_url: 'javascript:alert(1)', poster: 'media/r-1/p.jpg' }] }, 'media.0.video_url'],
+    [{ media: [{ file: 'media/r-1/a.jpg', caption: 'typo' }] }, 'media.0'],
   ])('refuses a review with %j', (over, field) => {
     const result = parseContent(raw([review(over)]));
     expect(result.ok ? [] : result.problems.map((p) => p.field)).toContain(field);
@@ -85,7 +91,7 @@ describe('publishReviews', () => {
     expect(out.map((r) => r.id)).toEqual(['c', 'a', 'b']);
     expect(out[0]).toEqual({
       id: 'c', rating: 5, date: '2025-01-03', text: 'Fine.', title: null, author: 'A', source: 'direct', verified: true,
-      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', updated: '2025-01-03T00:00:00Z', aspects: [],
+      technicians: [], services: [], service_area: null, response: null, url: 'https://reviews.example.com/reviews/2025-01/#c', updated: '2025-01-03T00:00:00Z', media: [], aspects: [],
     });
   });
 

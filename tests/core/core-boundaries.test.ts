@@ -131,6 +131,21 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^tools(\/|$)/)).toEqual([]);
   });
 
+  it('scripts/ holds entry points: nothing the service runs (core/, sidecar/, site/) imports scripts/', async () => {
+    const rows = await resolvedImports(['core', 'sidecar', 'site']);
+    expect(offendersOf(rows, /^scripts(\/|$)/)).toEqual([]);
+  });
+
+  it('reads a build manifest in one place (readManifest in core/publishing/build-folders-fs.ts)', async () => {
+    const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts', 'tools'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
+    const offenders: string[] = [];
+    for (const file of files.filter((f) => f !== 'core/publishing/build-folders-fs.ts')) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      if (/readFile(?:Sync)?\([^;]*(?:MANIFEST_FILE|_manifest\.json)/.test(text)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('nothing the project ships, tests or runs as a tool reads the owner’s content/ (the demo is examples/demo, fixtures are the tests’ own)', async () => {
     const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts', 'tools', 'tests'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
     files.push('astro.config.mjs', 'vitest.config.ts');

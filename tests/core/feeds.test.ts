@@ -48,6 +48,7 @@ function makeReview(i: number, overrides: Partial<PublishedReview> = {}): Publis
     service_area: i % 4 === 0 ? 'Springfield' : null,
     response: null,
     url: urls.review({ id, date }),
+    media: [],
     aspects: [],
     ...overrides,
   };

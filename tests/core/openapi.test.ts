@@ -231,6 +231,7 @@ describe('OpenAPI schemas and examples', () => {
     Error: [examples.badDate, { message: 'no error code' }],
     JsonFeed: [examples.jsonFeed, { ...examples.jsonFeed, version: 'https://jsonfeed.org/version/1' }],
     Insights: [insights, { ...insights, summary: 'Mostly praise.' }],
+    Media: [review.media[0], { ...review.media[0], type: 'audio' }],
     ReviewAspect: [review.aspects[0], { aspect: 'price', polarity: 'positive', score: 2 }],
     AspectPolarity: ['neutral', 'mixed'],
     EvidenceSpan: [review.aspects[0]!.evidence[0], { field: 'author', start: 0, end: 4 }],

@@ -1,4 +1,5 @@
 /** `npm run init` as a new owner runs it: flags in, a content folder the build accepts out, nothing written on a problem. */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,5 +95,51 @@ describe('npm run init', () => {
     expect(await readFile(path.join(dir, 'reviews', '2025-01.json'), 'utf8')).toBe(reviews);
     expect(await readFile(path.join(dir, 'aspects.json'), 'utf8')).toContain('"terms":["price"]');
     expect(JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8')).name).toBe('Acme Plumbing');
+  });
+
+  it('asks on a terminal for what the flags left out, one question at a time, and writes what was answered', async () => {
+    const dir = await newFolder();
+    // A real terminal: util-linux `script` runs init on a pseudo-terminal, so stdin.isTTY is true.
+    const command = `${JSON.stringify(process.execPath)} scripts/init.ts --name "Acme Plumbing" --city Springfield`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: dir } });
+    let screen = '';
+    const waiting: { text: string; resolve: () => void }[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk;
+      for (const w of waiting.filter((w) => screen.includes(w.text))) w.resolve();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    /** Waits for the question's n-th appearance, then types the answer. */
+    const answer = async (question: string, text: string, nth = 1) => {
+      const marker = `${question}: `;
+      const appeared = () => screen.split(marker).length - 1 >= nth;
+      if (!appeared()) {
+        const asked = new Promise<void>((resolve) => waiting.push({ text: marker, resolve: () => appeared() && resolve() }));
+        const ended = exited.then(() => Promise.reject(new Error(`init ended before asking "${question}":\n${screen}`)));
+        await Promise.race([asked, ended]);
+      }
+      child.stdin.write(`${text}\r`);
+    };
+    await answer('Website (https://...)', 'https://acme.example');
+    await answer('Telephone', '+1-555-0100');
+    await answer('Street address', '1 Main St');
+    await answer('Region or state', 'IL');
+    await answer('Postal code', '62701');
+    await answer('Country (two letters, e.g. US)', 'US');
+    const service = 'A service, as [id:]Name[=alias,alias] (empty line when done)';
+    await answer(service, 'Drain Cleaning=drain');
+    await answer(service, '', 2);
+    await answer('A technician, as Name[=alias,alias] (empty line when done)', '');
+    await answer('A service area, e.g. a town (empty line when done)', 'Springfield');
+    await answer('A service area, e.g. a town (empty line when done)', '', 2);
+    expect(await exited).toBe(0);
+    expect(screen).not.toContain('Business name:');
+    expect(screen).not.toContain('City:');
+    expect(screen).toContain(`Created ${dir} for Acme Plumbing`);
+    const business = JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8'));
+    expect(business).toMatchObject({ name: 'Acme Plumbing', url: 'https://acme.example', telephone: '+1-555-0100' });
+    expect(business.services).toEqual([expect.objectContaining({ name: 'Drain Cleaning', aliases: ['drain'] })]);
+    expect(business.technicians ?? []).toEqual([]);
+    expect((await loadContent(dir)).ok).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { createServiceUrls } from '../../core/urls.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { findFreePort } from '../../tools/lib/free-port.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
 
 const PUBLIC = 'https://reviews.example.org';
 const urls = createServiceUrls(PUBLIC);
@@ -39,24 +40,47 @@ const PUBLISH_TIMEOUT = 120_000;
 const manifestOf = async (distDir: string) => JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
 
 describe('npm run publish with no service running', () => {
-  it('builds, swaps the build in, names the changed topics, says no service runs and exits 0', async () => {
-    const { contentDir, distDir } = await makeContent();
-    const env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, PORT: String(await findFreePort()) };
+  it('builds, swaps the build in, records the change in the hub\'s store (a delivery queued per subscriber) and exits 0', async () => {
+    const { work, contentDir, distDir } = await makeContent();
+    const dataDir = path.join(work, 'data');
+    const env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: dataDir, PORT: String(await findFreePort()) };
 
     const first = await publish(env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}\n`);
-    expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}`);
+    expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}: the change is recorded in the hub's store (0 notifications queued)`);
     const built = await manifestOf(distDir);
     expect(first.stdout).toContain(`(build ${built.build_id})`);
+
+    const subscriber = { topic: urls.reviewsJson, callback: 'https://subscriber.example/cb', secret: null, leaseSeconds: 3600, expiresAt: Date.now() + 3_600_000 };
+    const before = createSqliteHubStore({ dataDir });
+    await before.saveSubscription(subscriber, Date.now());
+    await before.close();
 
     await setTelephone(contentDir, '+1-555-010-7777');
     const second = await publish(env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
     expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}\n`);
+    expect(second.stdout).toContain('the change is recorded in the hub\'s store (1 notification queued); the next start serves this build and sends them.');
     expect(await readFile(path.join(distDir, 'reviews.json'), 'utf8')).toContain('555-010-7777');
+    const after = createSqliteHubStore({ dataDir });
+    const stored = await after.readTopicSnapshot(urls.reviewsJson);
+    expect(stored?.body.toString()).toContain('555-010-7777');
+    expect((await after.listPendingDeliveries()).map((d) => [d.callback, d.hash])).toEqual([[subscriber.callback, stored!.hash]]);
+    await after.close();
+  }, PUBLISH_TIMEOUT);
+
+  it('exits 1 naming the cause when the hub\'s store cannot record the change', async () => {
+    const { contentDir, distDir } = await makeContent();
+    const notAFolder = path.join(contentDir, 'business.json');
+    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: notAFolder, PORT: String(await findFreePort()) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('No service is running at http://127.0.0.1:');
+    expect(run.stderr).toContain(`the change could not be recorded for the subscribers: WebSub store unavailable: DATA_DIR ${notAFolder} is not a writable folder`);
+    expect(run.stderr).toContain('The build is in place; the next start serves it');
+    expect((await manifestOf(distDir)).build_id).toEqual(expect.any(String));
   }, PUBLISH_TIMEOUT);
 
   it('stops on invalid content with the build error, exit 1, and leaves dist untouched', async () => {

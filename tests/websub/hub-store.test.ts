@@ -103,6 +103,17 @@ describe.each(backends)('HubStore on $name', (backend) => {
       expect(await store.listPendingDeliveries()).toEqual([]);
     });
 
+    it('counts its backlog: subscriptions, pending deliveries, and those pending after a failure', async () => {
+      await fresh();
+      expect(await store.countBacklog()).toEqual({ subscriptions: 0, pending: 0, failing: 0 });
+      for (const host of ['a', 'b', 'c']) await store.saveSubscription(subscription(`https://${host}.example/cb`), T0);
+      await store.saveSubscription(subscription('https://d.example/cb', { topic: JSON_FEED }), T0);
+      await store.recordTopicContent(snapshot(FEED, 'v1'), T0);
+      const [claim] = await store.claimDueDeliveries({ now: T0, limit: 1, claimToken: 'count', claimUntil: T0 + 60_000 });
+      await store.failDelivery(claim!, { nextAttemptAt: T0 + 5000, maxAttempts: 3 });
+      expect(await store.countBacklog()).toEqual({ subscriptions: 4, pending: 3, failing: 1 });
+    });
+
     it('removes subscriptions whose lease has ended', async () => {
       await fresh();
       await store.saveSubscription(subscription('https://old.example/cb', { expiresAt: T0 }), T0 - 1000);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { parseImportArgs } from '../../scripts/import/cli-options.ts';
 import { runImport } from '../../scripts/import/main.ts';
-import { readConfigOrExit } from '../../scripts/lib/read-config.ts';
+import { readConfigOrExit } from '../../sidecar/read-config.ts';
 
 const parsed = await parseImportArgs(process.argv.slice(2));
 if (!parsed.ok) throw new Error(parsed.message);

@@ -73,6 +73,7 @@ function createReviews(business: PublishedBusiness, count: number): PublishedRev
       date,
       text: `${technician.split(' ')[0]} did our ${service.name}: ${pick(rating >= 4 ? good : bad)}. ${pick(rating >= 4 ? good : bad)}.`,
       title: random() < 0.3 ? 'Service visit' : null,
+      media: [],
       author: `Customer ${i}`,
       source: pick(['google', 'yelp', 'direct']),
       verified: true,

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseConfig } from '../../core/config.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { buildSite } from '../../scripts/build.ts';
+import { createLogger } from '../../sidecar/logger.ts';
 import { startSidecar, type RunningSidecar } from '../../sidecar/server.ts';
 import { findFreePort } from '../lib/free-port.ts';
 import { createTestCa, type TestCa } from '../lib/https-ca.ts';
@@ -31,7 +32,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const REVIEWS = 300;
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-type Site = { name: string; file: string; publicUrl: string; port: number; sidecar?: RunningSidecar; connections: number };
+type Site = { name: string; file: string; publicUrl: string; port: number; sidecar?: RunningSidecar; connections: number; accessLog: { path: string; client: string }[] };
 
 function nginxVersion(): string | undefined {
   const run = spawnSync('nginx', ['-v'], { encoding: 'utf8' });
@@ -39,11 +40,11 @@ function nginxVersion(): string | undefined {
 }
 
 /** GET (or POST) through nginx on 127.0.0.1, with TLS for `localhost` checked against the bench's CA. */
-function fetchVia(url: string, ca: string, agent: Agent, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+function fetchVia(url: string, ca: string, agent: Agent | undefined, options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<Answer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', servername: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: { host: target.host, ...options.headers }, ca, agent },
+      { host: '127.0.0.1', localAddress: options.localAddress, servername: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? 'GET', headers: { host: target.host, ...options.headers }, ca, agent },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -197,7 +198,7 @@ export async function run(): Promise<BenchRow[]> {
     ['under /reviews', 'reviews-under-path.conf', '/reviews'],
   ] as const) {
     const port = await findFreePort();
-    sites.push({ name, file, port, publicUrl: `https://localhost:${port}${basePath}`, connections: 0 });
+    sites.push({ name, file, port, publicUrl: `https://localhost:${port}${basePath}`, connections: 0, accessLog: [] });
   }
   let nginx: ChildProcess | undefined;
   const problems: string[] = [];
@@ -209,9 +210,14 @@ export async function run(): Promise<BenchRow[]> {
       const distDir = path.join(dir, site.name.replace(/\W/g, '_'), 'dist');
       const built = await buildSite({ contentDir, publicUrl: site.publicUrl, outDir: distDir });
       if (!built.ok) throw new Error(built.message);
-      const parsed = parseConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: site.publicUrl, DIST_DIR: distDir, DATA_DIR: path.join(dir, `${site.port}-data`), LOG_LEVEL: 'silent', TRUST_PROXY: 'loopback', MAX_CONNECTIONS_PER_ADDRESS: '0' });
+      const parsed = parseConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: site.publicUrl, DIST_DIR: distDir, DATA_DIR: path.join(dir, `${site.port}-data`), LOG_LEVEL: 'info', TRUST_PROXY: 'loopback', MAX_CONNECTIONS_PER_ADDRESS: '0' });
       if (!parsed.ok) throw new Error(parsed.problems.join('\n'));
-      site.sidecar = await startSidecar(parsed.config);
+      // The access log is kept, to see which client address the sidecar takes from X-Forwarded-For.
+      const log = createLogger('info', (line) => {
+        const entry = JSON.parse(line) as { event: string; path?: string; client?: string };
+        if (entry.event === 'request') site.accessLog.push({ path: String(entry.path), client: String(entry.client) });
+      });
+      site.sidecar = await startSidecar(parsed.config, { log });
       site.sidecar.server.on('connection', () => site.connections++);
       const config = await readFile(path.join(ROOT, 'deploy/nginx', site.file), 'utf8');
       servers.push(localize(config, site, { httpPort, dir, cert: path.join(dir, 'cert.pem'), key: path.join(dir, 'key.pem'), sidecarPort: Number(new URL(site.sidecar.url).port) }));
@@ -252,6 +258,14 @@ export async function run(): Promise<BenchRow[]> {
     for (const site of sites) {
       site.connections = 0;
       rows.push(...(await checkSite(site, ca, problems)));
+      // A client at another loopback address: nginx adds it to X-Forwarded-For, and the sidecar (trusting
+      // only the proxy's hop, TRUST_PROXY=loopback as docs/deploy.md says) logs that address, not nginx's.
+      const probe = `${site.publicUrl}/healthz`;
+      await fetchVia(probe, ca.certPem, undefined, { localAddress: '127.0.0.77' });
+      const seen = site.accessLog.findLast((line) => line.path === '/healthz')?.client;
+      const forwarded = seen === '127.0.0.77';
+      if (!forwarded) problems.push(`${site.name}: a request from 127.0.0.77 through nginx was logged with client ${seen}`);
+      rows.push({ name: `${site.name}: client address taken from X-Forwarded-For`, value: forwarded ? 1 : 0, unit: '', target: '1', ok: forwarded });
     }
   } finally {
     if (nginx) {

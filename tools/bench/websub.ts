@@ -40,6 +40,7 @@ import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
 import { createTestCa } from '../lib/https-ca.ts';
 import { buildSite } from '../../scripts/build.ts';
 import type { BenchRow } from './types.ts';
+import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PUBLIC_URL = 'https://reviews.example.com';
@@ -136,9 +137,10 @@ async function startSubscribers(tls: { key: string; cert: string }) {
 async function seedStore(store: StoreSetup, distDir: string, callbackOrigin: string, count: number) {
   const hub = await openStore(store);
   const urls = createServiceUrls(PUBLIC_URL);
-  const manifest = JSON.parse(await readFile(path.join(distDir, '_manifest.json'), 'utf8'));
+  const manifest = await readManifest(distDir);
+  if (!manifest) throw new Error(`${distDir} is not a complete build`);
   for (const topic of urls.topics()) {
-    const entry = manifest.files[new URL(topic).pathname];
+    const entry = manifest.files[new URL(topic).pathname]!;
     const body = await readFile(path.join(distDir, entry.file));
     const hash = createHash('sha256').update(body).digest('hex');
     await hub.recordTopicContent({ topic, hash, contentType: entry.type, body }, Date.now());

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { BUSINESS } from './business.ts';
 import { apportion, listMonths } from './calendar.ts';
 import { generateMonthReviews } from './reviews.ts';
+import { attachDemoMedia } from './demo-media.ts';
 
 export type GenerateOptions = {
   outDir: string;
@@ -42,6 +43,7 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
 
   const summary: GenerateSummary = { files: 0, reviews: 0, verified: 0, first: '', last: '' };
   let firstIndex = 0;
+  const demo = options.seed === DEFAULT_OPTIONS.seed && options.count === DEFAULT_OPTIONS.count && options.end === DEFAULT_OPTIONS.end;
   months.forEach((month, i) => {
     const count = counts[i]!;
     if (count === 0) return;
@@ -55,7 +57,7 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
       end: options.end,
     });
     firstIndex += count;
-    writeJson(join(reviewsDir, `${month.key}.json`), reviews);
+    writeJson(join(reviewsDir, `${month.key}.json`), demo ? attachDemoMedia(reviews) : reviews);
     summary.files++;
     summary.reviews += reviews.length;
     summary.verified += reviews.filter((r) => r.verified).length;

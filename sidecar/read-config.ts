@@ -10,9 +10,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { formatConfigProblems, parseConfig, type Config } from '../../core/config.ts';
+import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const ENV_FILE = path.join(PROJECT_ROOT, '.env');
 export const DEMO_CONTENT_DIR = path.join(PROJECT_ROOT, 'examples', 'demo');
 /** The command that makes an owner's own content folder, named wherever the demo is shown. */

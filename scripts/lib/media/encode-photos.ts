@@ -1,0 +1,177 @@
+/**
+ * The build's photos (issue 22 "Safe and small"): every photo and video poster the reviews name is
+ * checked (present, under the size limit, a JPEG, PNG, WebP or AVIF that decodes) and encoded with sharp
+ * into the widths of core/media/media-variants.ts, in WebP and JPEG. Encoding turns the picture upright
+ * (EXIF orientation) and writes no metadata at all: no EXIF, so no GPS location, no camera, no ICC
+ * profile (pixels are converted to sRGB first). The same source gives the same bytes, and the encoded
+ * files are cached by the hash of the source (and of the encoder settings), so a photo that did not change
+ * is never encoded again.
+ */
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import { createConcurrencyLimiter } from '../../../core/concurrency-limiter.ts';
+import type { ContentProblem } from '../../../core/content/problems.ts';
+import {
+  EncodedPhotoSchema,
+  MEDIA_LIMITS,
+  mediaFileOf,
+  planVariantWidths,
+  variantName,
+  type EncodedPhoto,
+  type MediaCatalog,
+  type VariantFormat,
+} from '../../../core/media/media-variants.ts';
+import type { ReviewContent } from '../../../core/schemas/content.ts';
+
+const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
+const ENCODE = {
+  webp: { quality: 75, effort: 4, smartSubsample: true },
+  jpeg: { quality: 78, mozjpeg: true },
+} as const;
+/** Part of every cache key: a new sharp or new settings encode everything again. */
+const ENCODER_KEY = createHash('sha256')
+  .update(JSON.stringify({ sharp: sharp.versions, ENCODE, limits: MEDIA_LIMITS, v: 1 }))
+  .digest('hex')
+  .slice(0, 12);
+
+export type EncodePhotosResult =
+  | { ok: true; catalog: MediaCatalog; encoded: number; cached: number }
+  | { ok: false; problems: ContentProblem[] };
+
+type Use = { review: string; field: string };
+
+/**
+ * Checks and encodes every media file of `reviews` (published or not: a broken file is a broken
+ * content folder either way). Every problem is reported, each naming the review, the file and why.
+ */
+export async function encodeContentPhotos(options: { contentDir: string; cacheDir: string; reviews: readonly ReviewContent[] }): Promise<EncodePhotosResult> {
+  const uses = new Map<string, Use[]>();
+  for (const review of options.reviews) {
+    review.media?.forEach((item, i) => {
+      const file = mediaFileOf(item);
+      const field = `media.${i}.${'file' in item ? 'file' : 'poster'}`;
+      uses.set(file, [...(uses.get(file) ?? []), { review: review.id, field }]);
+    });
+  }
+  const cacheRoot = path.join(options.cacheDir, ENCODER_KEY);
+  const catalog = new Map<string, EncodedPhoto>();
+  const problems: ContentProblem[] = [];
+  let encoded = 0;
+  // sharp spreads one image over libvips' threads already; two at a time keeps both cores busy.
+  const limiter = createConcurrencyLimiter({ overall: 2, perKey: 2 });
+  await Promise.all(
+    [...uses.keys()].sort().map((file) =>
+      limiter.run('photos', async () => {
+        const result = await encodeOne(path.join(options.contentDir, file), cacheRoot);
+        if (!result.ok) {
+          for (const use of uses.get(file)!) problems.push({ file, review: use.review, field: use.field, message: result.reason });
+          return;
+        }
+        if (result.encoded) encoded++;
+        catalog.set(file, result.photo);
+      }),
+    ),
+  );
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  return { ok: true, catalog, encoded, cached: catalog.size - encoded };
+}
+
+type EncodeOne = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
+
+async function encodeOne(source: string, cacheRoot: string): Promise<EncodeOne> {
+  let size: number;
+  try {
+    const info = await stat(source);
+    if (!info.isFile()) return { ok: false, reason: 'is not a file' };
+    size = info.size;
+  } catch (error) {
+    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}` };
+  }
+  if (size > MEDIA_LIMITS.maxBytes) return { ok: false, reason: `is ${formatMegabytes(size)}, over the ${formatMegabytes(MEDIA_LIMITS.maxBytes)} limit` };
+  if (size === 0) return { ok: false, reason: 'is empty' };
+  const bytes = await readFile(source);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const dir = path.join(cacheRoot, hash);
+  const cached = await readCached(dir);
+  if (cached) return { ok: true, photo: cached, encoded: false };
+
+  const input = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: 'error' });
+  let upright: { width: number; height: number };
+  try {
+    const meta = await input().metadata();
+    if (!SUPPORTED.has(meta.format ?? '') || (meta.format === 'heif' && meta.compression !== 'av1')) {
+      return { ok: false, reason: `unsupported image format ${meta.format ?? 'unknown'} (use JPEG, PNG, WebP or AVIF)` };
+    }
+    if (meta.width * meta.height > MEDIA_LIMITS.maxPixels) {
+      return { ok: false, reason: `is ${meta.width}×${meta.height} pixels, over the ${MEDIA_LIMITS.maxPixels / 1e6}-megapixel limit` };
+    }
+    upright = meta.autoOrient;
+  } catch (error) {
+    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+  }
+
+  const staging = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  await mkdir(staging, { recursive: true });
+  try {
+    const variants: EncodedPhoto['variants'] = [];
+    for (const width of planVariantWidths(upright.width)) {
+      for (const format of ['webp', 'jpeg'] as const) {
+        const { data, info } = await encodeVariant(input(), width, format);
+        const name = variantName(hash, info.width, format);
+        await writeFile(path.join(staging, name), data);
+        variants.push({ name, format, width: info.width, height: info.height, size: data.length });
+      }
+    }
+    const photo: EncodedPhoto = { hash, width: upright.width, height: upright.height, variants };
+    await writeFile(path.join(staging, 'photo.json'), JSON.stringify(photo));
+    // Another build may have encoded the same photo meanwhile: either copy is the same bytes.
+    await rename(staging, dir).catch(async () => rm(staging, { recursive: true, force: true }));
+    return { ok: true, photo, encoded: true };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+  }
+}
+
+function encodeVariant(image: Sharp, width: number, format: VariantFormat) {
+  // autoOrient applies the EXIF orientation; sharp writes no metadata unless asked (keepMetadata).
+  const pipeline = image.autoOrient().resize({ width, withoutEnlargement: true });
+  return (format === 'webp' ? pipeline.webp(ENCODE.webp) : pipeline.jpeg(ENCODE.jpeg)).toBuffer({ resolveWithObject: true });
+}
+
+async function readCached(dir: string): Promise<EncodedPhoto | undefined> {
+  try {
+    const photo = EncodedPhotoSchema.parse(JSON.parse(await readFile(path.join(dir, 'photo.json'), 'utf8')));
+    await Promise.all(photo.variants.map((v) => stat(path.join(dir, v.name))));
+    return photo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Copies the encoded files of `files` (content paths) into `outDir`/media/. */
+export async function copyPublishedPhotos(options: { catalog: MediaCatalog; files: Iterable<string>; cacheDir: string; outDir: string }): Promise<number> {
+  const target = path.join(options.outDir, 'media');
+  await mkdir(target, { recursive: true });
+  const cacheRoot = path.join(options.cacheDir, ENCODER_KEY);
+  const names = new Map<string, string>();
+  for (const file of options.files) {
+    const photo = options.catalog.get(file);
+    if (photo === undefined) continue;
+    for (const v of photo.variants) names.set(v.name, path.join(cacheRoot, photo.hash, v.name));
+  }
+  const limiter = createConcurrencyLimiter({ overall: 8, perKey: 8 });
+  await Promise.all([...names].map(([name, from]) => limiter.run('copy', () => copyFile(from, path.join(target, name)))));
+  return names.size;
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** sharp's messages carry libvips' own lines; the first says what went wrong. */
+function describeSharpError(error: unknown): string {
+  return String((error as Error).message ?? error).split('\n')[0]!.trim();
+}

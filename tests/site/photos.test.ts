@@ -1,0 +1,93 @@
+/** Customers' photos through the real build (issue 22): checked, encoded, published and listed in the data. */
+import { cp, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../scripts/build.ts';
+import type { ReviewsDataset } from '../../core/schemas/published.ts';
+import { SMALL_CONTENT } from '../helpers/site-build.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+const BUILDS_TIMEOUT = 240_000;
+const temp = (prefix: string) => mkdtemp(path.join(tmpdir(), prefix));
+
+async function build(options: { contentDir?: string; outDir?: string; mediaCacheDir: string }) {
+  const outDir = options.outDir ?? path.join(await temp('photos-build-'), 'dist');
+  const result = await buildSite({ contentDir: options.contentDir ?? SMALL_CONTENT, publicUrl: PUBLIC, outDir, mediaCacheDir: options.mediaCacheDir });
+  return { result, outDir };
+}
+
+async function readMedia(distDir: string): Promise<Map<string, Buffer>> {
+  const names = (await readdir(path.join(distDir, 'media'))).sort();
+  return new Map(await Promise.all(names.map(async (n) => [n, await readFile(path.join(distDir, 'media', n))] as const)));
+}
+
+describe('photos in the build', () => {
+  it('publishes identical bytes from two empty caches, and re-encodes nothing on an unchanged rebuild', async () => {
+    const cacheA = await temp('media-cache-');
+    const first = await build({ mediaCacheDir: cacheA });
+    const second = await build({ mediaCacheDir: await temp('media-cache-') });
+    if (!first.result.ok || !second.result.ok) throw new Error('build failed');
+    expect(first.result.photos).toMatchObject({ encoded: 3, cached: 0 });
+    const [a, b] = [await readMedia(first.outDir), await readMedia(second.outDir)];
+    expect([...a.keys()]).toEqual([...b.keys()]);
+    for (const [name, bytes] of a) expect(bytes.equals(b.get(name)!), name).toBe(true);
+    // 3 photos: 960 px (3 widths), 480 px (2), 400 px (2), each in WebP and JPEG.
+    expect(a.size).toBe(14);
+
+    const rebuilt = await build({ mediaCacheDir: cacheA });
+    expect(rebuilt.result.ok && rebuilt.result.photos).toMatchObject({ encoded: 0, cached: 3 });
+    const c = await readMedia(rebuilt.outDir);
+    for (const [name, bytes] of a) expect(bytes.equals(c.get(name)!), name).toBe(true);
+  }, BUILDS_TIMEOUT);
+
+  it('lists each review\'s media in /reviews.json with absolute URLs that the build serves', async () => {
+    const { result, outDir } = await build({ mediaCacheDir: await temp('media-cache-') });
+    if (!result.ok) throw new Error(result.message);
+    const dataset = JSON.parse(await readFile(path.join(outDir, 'reviews.json'), 'utf8')) as ReviewsDataset;
+    const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
+    const phone = byId.get('r-0001')!.media;
+    expect(phone).toEqual([
+      {
+        type: 'photo',
+        alt: 'The new furnace in the basement, front panel on',
+        url: expect.stringMatching(/^https:\/\/reviews\.example\.com\/media\/[a-f0-9]{16}-960\.jpg$/),
+        width: 960,
+        height: 720,
+        size_in_bytes: expect.any(Number),
+        thumbnail_url: expect.stringMatching(/^https:\/\/reviews\.example\.com\/media\/[a-f0-9]{16}-320\.jpg$/),
+        variants: expect.any(Array),
+        video_url: null,
+      },
+    ]);
+    expect(byId.get('r-0003')!.media).toMatchObject([{ type: 'photo', alt: null, width: 480, height: 640 }]);
+    expect(byId.get('r-0006')!.media).toMatchObject([{ type: 'video', video_url: 'https://video.example/ac-unit-running', width: 400, height: 300 }]);
+    expect(byId.get('r-0002')!.media).toEqual([]);
+
+    const every = dataset.reviews.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnail_url, ...m.variants.map((v) => v.url)]));
+    for (const url of every) {
+      const urlPath = new URL(url).pathname;
+      expect(result.manifest.files[urlPath], urlPath).toBeDefined();
+      expect(result.manifest.files[urlPath]!.type).toMatch(/^image\/(jpeg|webp)$/);
+    }
+    const full = phone[0]!;
+    expect((await readFile(path.join(outDir, new URL(full.url).pathname))).length).toBe(full.size_in_bytes);
+  }, BUILDS_TIMEOUT);
+
+  it('stops on a corrupt photo naming the review, the file and the reason, and keeps the last good build', async () => {
+    const content = path.join(await temp('content-'), 'content');
+    await cp(SMALL_CONTENT, content, { recursive: true });
+    const mediaCacheDir = await temp('media-cache-');
+    const good = await build({ contentDir: content, mediaCacheDir });
+    if (!good.result.ok) throw new Error(good.result.message);
+    const before = await readFile(path.join(good.outDir, 'reviews.json'));
+
+    await writeFile(path.join(content, 'media/r-0003/water-heater.jpg'), 'a text file, renamed');
+    const bad = await build({ contentDir: content, outDir: good.outDir, mediaCacheDir });
+    expect(bad.result.ok).toBe(false);
+    expect(bad.result.ok ? '' : bad.result.message).toMatch(
+      /media\/r-0003\/water-heater\.jpg, review r-0003, field media\.0\.file: not a readable image \(.+\)/,
+    );
+    expect((await readFile(path.join(good.outDir, 'reviews.json'))).equals(before)).toBe(true);
+  }, BUILDS_TIMEOUT);
+});
