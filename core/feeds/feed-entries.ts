@@ -100,3 +100,8 @@ export function getEntryServices(
 ): { id: string; name: string }[] {
   return review.services.map((id) => ({ id, name: business.services.find((s) => s.id === id)?.name ?? id }));
 }
+
+/** A review's photos as feed attachments: each photo, or video poster, at full size (JPEG). */
+export function getEntryAttachments(review: PublishedReview): { url: string; mime_type: 'image/jpeg'; size_in_bytes: number; title?: string }[] {
+  return review.media.map((m) => ({ url: m.url, mime_type: 'image/jpeg', size_in_bytes: m.size_in_bytes, ...(m.alt === null ? {} : { title: m.alt }) }));
+}

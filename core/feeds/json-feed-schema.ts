@@ -40,6 +40,17 @@ export const JsonFeedItemSchema = z.object({
   date_modified: TimestampSchema.optional().meta({ description: 'Date of the owner reply, when later than the review.' }),
   authors: z.array(JsonFeedAuthorSchema).min(1),
   tags: z.array(z.string()).meta({ description: 'Names of the services the review mentions.' }),
+  attachments: z
+    .array(
+      z.object({
+        url: z.url(),
+        mime_type: z.literal('image/jpeg'),
+        size_in_bytes: z.int().min(1),
+        title: z.string().optional().meta({ description: 'The alt text, when there is one.' }),
+      }),
+    )
+    .optional()
+    .meta({ description: "The customer's photos (a video's poster image) at full size; absent when the review has none." }),
   _review: JsonFeedReviewExtensionSchema,
 });
 

@@ -13,6 +13,7 @@ import {
   describeFeed,
   FEED_LANGUAGE,
   formatFeedTimestamp,
+  getEntryAttachments,
   getEntryServices,
   getEntryText,
   getEntryTitle,
@@ -62,6 +63,10 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     `      <name>${text(review.author)}</name>`,
     '    </author>',
     `    <link rel="alternate" type="text/html" href="${attr(url)}"/>`,
+    // RFC 4287 §4.2.7.2: an enclosure is a related resource, potentially large; `length` is its size in bytes.
+    ...getEntryAttachments(review).map(
+      (a) => `    <link rel="enclosure" type="${a.mime_type}" length="${a.size_in_bytes}" href="${attr(a.url)}"${a.title === undefined ? '' : ` title="${attr(a.title)}"`}/>`,
+    ),
     ...getEntryServices(review, business).map(
       (service) => `    <category term="${attr(service.id)}" label="${attr(service.name)}"/>`,
     ),

@@ -9,6 +9,7 @@ import {
   describeFeed,
   FEED_LANGUAGE,
   formatFeedTimestamp,
+  getEntryAttachments,
   getEntryServices,
   getEntryText,
   getEntryTitle,
@@ -51,6 +52,7 @@ function buildItem(review: PublishedReview, business: PublishedBusiness, urls: S
     ...(modified === undefined ? {} : { date_modified: modified }),
     authors: [{ name: review.author }],
     tags: getEntryServices(review, business).map((s) => s.name),
+    ...(review.media.length === 0 ? {} : { attachments: getEntryAttachments(review) }),
     _review: {
       about: urls.openapi,
       rating: review.rating,

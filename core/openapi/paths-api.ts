@@ -43,9 +43,10 @@ const SEARCH_DESCRIPTION = [
   'Every parameter is optional. Filters combine with AND; with none, every review matches.',
   'Results are newest first (`date` descending, then `id` ascending) unless `sort` says `highest` or `lowest`, which order by rating first and then newest first; `limit` caps how many are returned and `total` counts every match.',
   '`has_response=true` keeps the reviews the owner replied to, `has_response=false` those without a reply.',
+  '`has_media=true` keeps the reviews with customers\' photos or videos, `has_media=false` those without.',
   '`query` is a case-insensitive substring of the text or the title; `mentions_technician` matches a canonical name or alias, case-insensitively; `mentions_service` a service id.',
   '`aspect` takes an aspect id of /insights.json (`price`, `punctuality`, …) and matches the reviews whose `aspects` mention it; `aspect_sentiment` (`positive`, `neutral`, `negative`) keeps those whose opinion of that aspect has that polarity, or, without `aspect`, those with that polarity on any aspect. An unknown technician, service or aspect gives 400 with the known ones listed.',
-  `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), \`since\` after \`until\`, \`has_response\` other than \`true\`/\`false\`, or an unknown \`sort\`.`,
+  `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), \`since\` after \`until\`, \`has_response\` or \`has_media\` other than \`true\`/\`false\`, or an unknown \`sort\`.`,
   'More than `limit` matches: the answer\'s `next_cursor` (also in a `Link: rel="next"` header) gives the next page when sent as `cursor` with the same filters; it is null on the last page. The cursor is the one the MCP tool issues.',
   'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments. Answers carry an ETag, so a repeated search can be revalidated.',
 ].join('\n\n');

@@ -68,6 +68,10 @@ export const SearchFiltersShape = {
     .boolean({ error: 'must be true or false' })
     .optional()
     .meta({ description: 'true: only reviews with an owner reply; false: only reviews without one.' }),
+  has_media: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .meta({ description: "true: only reviews with customers' photos or videos (`media`); false: only reviews without." }),
   sort: SearchSortSchema.optional().meta({
     description:
       'Order: `newest` (default: `date` descending, then `id`), or `highest` / `lowest` rating first, then newest.',
@@ -77,7 +81,7 @@ export const SearchFiltersShape = {
     .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .max(SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .default(SEARCH_LIMIT_DEFAULT)
-    .meta({ description: `Maximum number of reviews returned (1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).` }),
+    .meta({ description: 'Maximum number of reviews returned.' }),
 };
 
 /** Every filter combines with AND. */

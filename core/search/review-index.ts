@@ -34,6 +34,8 @@ export type ReviewIndex = {
   readonly byAspect: ReadonlyMap<string, Int32Array>;
   /** The positions with an owner reply (`has_response=true`) and without one (`false`). */
   readonly byResponse: { readonly true: Int32Array; readonly false: Int32Array };
+  /** The positions with photos or videos (`has_media=true`) and without (`false`). */
+  readonly byMedia: { readonly true: Int32Array; readonly false: Int32Array };
   readonly text: TextIndex;
   /** Exact answers of popular `query` needles, filled by searches. */
   readonly needles: NeedleCache;
@@ -57,6 +59,8 @@ export function createReviewIndex(
   const ratingLists: number[][] = [[], [], [], [], [], []];
   const replied: number[] = [];
   const unreplied: number[] = [];
+  const withMedia: number[] = [];
+  const withoutMedia: number[] = [];
   for (let pos = 0; pos < n; pos++) {
     const review = reviews[pos]!;
     if (pos > 0 && compareNewestFirst(reviews[pos - 1]!, review) >= 0) {
@@ -65,6 +69,7 @@ export function createReviewIndex(
     ratings[pos] = review.rating;
     ratingLists[review.rating]?.push(pos);
     (review.response ? replied : unreplied).push(pos);
+    (review.media.length > 0 ? withMedia : withoutMedia).push(pos);
   }
   return {
     reviews,
@@ -77,6 +82,7 @@ export function createReviewIndex(
     aspects: options.aspects ?? listReviewAspects(reviews),
     byAspect: buildPostingLists(n, (pos) => listAspectKeys(reviews[pos]!)),
     byResponse: { true: Int32Array.from(replied), false: Int32Array.from(unreplied) },
+    byMedia: { true: Int32Array.from(withMedia), false: Int32Array.from(withoutMedia) },
     text: buildTextIndex(reviews),
     needles: createNeedleCache(options.needleCache),
   };

@@ -116,6 +116,7 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const aspectKey = aspectListKey(query.aspect, query.aspect_sentiment);
   if (aspectKey !== undefined) named.push(index.byAspect.get(aspectKey) ?? EMPTY_LIST);
   if (query.has_response !== undefined) named.push(index.byResponse[`${query.has_response}`]);
+  if (query.has_media !== undefined) named.push(index.byMedia[`${query.has_media}`]);
   const probes: Probe[] = named.map((list) => cutProbe(listProbe(list), lo, hi));
   const ratingList = rating === 0 ? null : restrictToRange(index.byRating[rating] ?? EMPTY_LIST, lo, hi);
   const otherCandidates = Math.min(hi - lo, ratingList?.length ?? hi, ...probes.map((probe) => probe.positions.length));

@@ -25,6 +25,7 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   since: 'From:',
   until: 'To:',
   has_response: 'Owner reply:',
+  has_media: 'Photos:',
   sort: 'Order:',
   limit: 'Reviews per page:',
   cursor: 'Page:',

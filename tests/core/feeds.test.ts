@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { FEED_ITEM_COUNT, JsonFeedSchema, renderAtomFeed, renderJsonFeed, type FeedInput } from '../../core/feeds/index.ts';
-import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
+import type { PublishedBusiness, PublishedMedia, PublishedReview } from '../../core/schemas/published.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import jsonFeedSchema from '../fixtures/jsonfeed-1.1.schema.json' with { type: 'json' };
 import { validateAtom } from '../helpers/atom-validate.ts';
@@ -60,12 +60,26 @@ const FORBIDDEN = '\u0000\u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF\uDC00\uD800'
 const NASTY_TITLE = `<b>"Great" & 'fast'</b>${FORBIDDEN}`;
 const NASTY_TEXT = `Fixed <furnace> & "thermostat"; it's fine.${FORBIDDEN}\tTabbed\nNext line 😀`;
 
+const photo = (name: string, alt: string | null, video_url: string | null = null): PublishedMedia => ({
+  type: video_url === null ? 'photo' : 'video',
+  alt,
+  url: urls.media(`${name}-640.jpg`),
+  width: 640,
+  height: 480,
+  size_in_bytes: 51234,
+  thumbnail_url: urls.media(`${name}-320.jpg`),
+  variants: [{ url: urls.media(`${name}-320.jpg`), width: 320, height: 240, mime_type: 'image/jpeg', size_in_bytes: 9000 }],
+  video_url,
+});
+const MEDIA = [photo('00000000000000aa', 'The new furnace & "its" vent'), photo('00000000000000bb', null, 'https://video.example/v')];
+
 /** 60 reviews newest first; the feeds carry 50 of them. */
 function buildInput(): FeedInput {
   const reviews = Array.from({ length: 60 }, (_, i) => makeReview(i));
   reviews[1] = makeReview(1, { title: NASTY_TITLE, text: NASTY_TEXT, author: `Zoë <O'Neil> & "Co"` });
   // A reply later than the newest review: the feeds' `updated` must come from it.
   reviews[3] = makeReview(3, { response: { text: 'Thank you & see you soon!', date: '2025-07-15' } });
+  reviews[2] = makeReview(2, { media: MEDIA });
   reviews[5] = makeReview(5, { response: { text: 'Sorry about that.', date: dateBefore(7) } });
   // Outside the 50 newest: its even later reply must not move `updated`.
   reviews[55] = makeReview(55, { response: { text: 'Late reply.', date: '2025-08-01' } });
@@ -148,6 +162,14 @@ describe('renderJsonFeed', () => {
     }
   });
 
+  it("attaches each photo (a video's poster) at full size with its alt as title, and nothing to a review without", () => {
+    expect(feed.items[2].attachments).toEqual([
+      { url: urls.media('00000000000000aa-640.jpg'), mime_type: 'image/jpeg', size_in_bytes: 51234, title: 'The new furnace & "its" vent' },
+      { url: urls.media('00000000000000bb-640.jpg'), mime_type: 'image/jpeg', size_in_bytes: 51234 },
+    ]);
+    expect(feed.items[0]).not.toHaveProperty('attachments');
+  });
+
   it('sets date_modified only when the reply is later than the review', () => {
     expect(feed.items[0]).not.toHaveProperty('date_modified');
     // Review 5 has a reply dated before the review itself (as content may have): not a modification.
@@ -207,6 +229,15 @@ describe('renderAtomFeed', () => {
     expect((await validateAtom(broken)).join('\n')).toMatch(problem);
   });
 
+  it('links each photo as an enclosure with its type, length and alt', () => {
+    const enclosures = (entry: AtomEntry) => ([] as AtomLink[]).concat(entry.link).filter((l) => l['@_rel'] === 'enclosure');
+    expect(enclosures(feed.entry[2]!)).toEqual([
+      { '@_rel': 'enclosure', '@_type': 'image/jpeg', '@_length': '51234', '@_href': urls.media('00000000000000aa-640.jpg'), '@_title': 'The new furnace & "its" vent' },
+      { '@_rel': 'enclosure', '@_type': 'image/jpeg', '@_length': '51234', '@_href': urls.media('00000000000000bb-640.jpg') },
+    ]);
+    expect(enclosures(feed.entry[0]!)).toEqual([]);
+  });
+
   it('starts with the XML declaration and an Atom root', () => {
     expect(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"')).toBe(true);
   });
@@ -225,7 +256,7 @@ describe('renderAtomFeed', () => {
   it(`holds the ${FEED_ITEM_COUNT} newest reviews, each identified by its URL`, () => {
     expect(feed.entry).toHaveLength(FEED_ITEM_COUNT);
     expect(feed.entry.map((e) => e.id)).toEqual(input.reviews.slice(0, FEED_ITEM_COUNT).map((r) => urls.review(r)));
-    for (const entry of feed.entry) expect(entry.link).toEqual([{ '@_rel': 'alternate', '@_type': 'text/html', '@_href': entry.id }]);
+    for (const entry of feed.entry) expect(entry.link.filter((l) => l['@_rel'] !== 'enclosure')).toEqual([{ '@_rel': 'alternate', '@_type': 'text/html', '@_href': entry.id }]);
   });
 
   it('derives feed updated from the latest review or reply date among its entries', () => {

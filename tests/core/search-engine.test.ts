@@ -35,7 +35,8 @@ function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, 
         (wanted === undefined || r.technicians.includes(technician!.name)) &&
         (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())) &&
         ((aspect === undefined && input.aspect_sentiment === undefined) || hasAspect(r)) &&
-        (input.has_response === undefined || (r.response !== null) === input.has_response),
+        (input.has_response === undefined || (r.response !== null) === input.has_response) &&
+        (input.has_media === undefined || (r.media.length > 0) === input.has_media),
     )
     .sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.id < b.id ? -1 : 1))
     .sort((a, b) => (input.sort === 'highest' ? b.rating - a.rating : input.sort === 'lowest' ? a.rating - b.rating : 0));
@@ -106,6 +107,7 @@ function pickInput(random: Random, reviews: PublishedReview[], business: Publish
   }
   if (random.chance(0.25)) input.aspect_sentiment = random.pick(['positive', 'neutral', 'negative'] as const);
   if (random.chance(0.2)) input.has_response = random.chance(0.5);
+  if (random.chance(0.2)) input.has_media = random.chance(0.5);
   if (random.chance(0.3)) input.sort = random.pick(['newest', 'highest', 'lowest'] as const);
   if (random.chance(0.6)) input.limit = random.pick([1, 2, 5, 20, 50, 99, 100]);
   return input;

@@ -73,6 +73,7 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['aspect_sentiment=', [['aspect_sentiment', 'invalid_value']]],
     ['has_response=yes', [['has_response', 'invalid_type']]],
     ['has_response=1', [['has_response', 'invalid_type']]],
+    ['has_media=yes', [['has_media', 'invalid_type']]],
     ['has_response=', [['has_response', 'invalid_type']]],
     ['sort=date', [['sort', 'invalid_value']]],
     ['sort=Highest', [['sort', 'invalid_value']]],
@@ -105,6 +106,7 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
     ['aspect_sentiment=negative', { aspect_sentiment: 'negative', limit: 20 }],
     ['aspect=price&aspect_sentiment=neutral', { aspect: 'price', aspect_sentiment: 'neutral', limit: 20 }],
     ['has_response=true', { has_response: true, limit: 20 }],
+    ['has_media=true&has_response=false', { has_media: true, has_response: false, limit: 20 }],
     ['has_response=false&sort=lowest', { has_response: false, sort: 'lowest', limit: 20 }],
     ['sort=highest', { sort: 'highest', limit: 20 }],
     ['sort=newest', { sort: 'newest', limit: 20 }],
@@ -138,7 +140,7 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
 
   it('gives messages that say what is allowed', () => {
     const [unknown] = issuesOf(searchFromQueryString('order=date'));
-    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, has_response, sort, limit');
+    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, has_response, has_media, sort, limit');
     const [technician] = issuesOf(searchFromQueryString('mentions_technician=Nobody'));
     expect(technician!.message).toContain('"Nobody"');
     for (const t of business.technicians) expect(technician!.message).toContain(t.name);

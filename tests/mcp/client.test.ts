@@ -87,7 +87,7 @@ describe('tools/list', () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === 'search_reviews')!;
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
-      ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'has_response', 'sort', 'limit', 'evidence', 'cursor'].sort(),
+      ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'has_response', 'has_media', 'sort', 'limit', 'evidence', 'cursor'].sort(),
     );
     expect(search.inputSchema.properties?.rating).toMatchObject({ type: 'integer', minimum: 1, maximum: 5 });
     expect(search.inputSchema.properties?.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
 afterAll(() => sidecar?.close());
 
 const NASTY = ['', ' ', '%', '%ff', '%00', '\u0000', '..', '../..', '//', '\\', "'", '"', '<script>', '🙂', 'é', '\u202e', 'a'.repeat(5000), '-1', '0', '1e309', 'NaN', 'null', '[]', '{}', 'true', '2024-02-30', '2024-13-01', '99999-01-01', '1.5', ' 5 ', '0x10', '%2e%2e', '+', '&', '=', '#'];
-const SEARCH_PARAMS = ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'limit', 'cursor', 'sort', 'has_response', 'offset', 'page', 'RATING', '__proto__', 'constructor'];
+const SEARCH_PARAMS = ['rating', 'min_rating', 'since', 'until', 'query', 'mentions_technician', 'mentions_service', 'aspect', 'aspect_sentiment', 'limit', 'cursor', 'sort', 'has_response', 'has_media', 'offset', 'page', 'RATING', '__proto__', 'constructor'];
 const METHODS = ['GET', 'GET', 'GET', 'HEAD', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
 function value(r: Random): string {

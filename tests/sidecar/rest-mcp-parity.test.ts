@@ -29,6 +29,8 @@ describe('REST search and the MCP tool search_reviews', () => {
     { aspect_sentiment: 'negative', min_rating: 4, limit: 50 },
     { has_response: true, sort: 'lowest', limit: 30 },
     { has_response: false, sort: 'highest', query: 'the' },
+    { has_media: true },
+    { has_media: false, min_rating: 4, limit: 5 },
   ])('return the same reviews for %j', async (params) => {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
     const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${qs}`)).json();

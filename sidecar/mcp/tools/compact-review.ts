@@ -1,13 +1,15 @@
 /**
  * The review as search_reviews and get_reviews_since return it by default: what an agent reads and
  * cites (id, rating, date, title, text, author, technicians, services, the owner's reply, the page
- * URL) and each aspect's polarity. The character offsets of the evidence, 37% of a search answer's
+ * URL), its photos (without the list of encoded variants) and each aspect's polarity. The character offsets of the evidence, 37% of a search answer's
  * bytes and of no use to a language model, come only with `evidence: true`; get_review and
  * /reviews.json always carry them.
  */
 import { z } from 'zod';
 import { EvidenceSpanSchema, PolaritySchema } from '../../../core/schemas/aspects.ts';
-import { PublishedReviewSchema, type PublishedReview } from '../../../core/schemas/published.ts';
+import { PublishedMediaSchema, PublishedReviewSchema, type PublishedReview } from '../../../core/schemas/published.ts';
+
+const CompactMediaSchema = PublishedMediaSchema.omit({ variants: true, size_in_bytes: true });
 
 export const CompactReviewSchema = PublishedReviewSchema.pick({
   id: true,
@@ -21,6 +23,7 @@ export const CompactReviewSchema = PublishedReviewSchema.pick({
   response: true,
   url: true,
 }).extend({
+  media: z.array(CompactMediaSchema).meta({ description: 'Photos and videos the customer attached (get_review adds every encoded width).' }),
   aspects: z.array(z.object({ aspect: z.string(), polarity: PolaritySchema, evidence: z.array(EvidenceSpanSchema).optional() })),
 });
 
@@ -44,6 +47,7 @@ export function toCompactReview(review: PublishedReview, evidence = false): Comp
     services,
     response,
     url,
+    media: review.media.map(({ variants: _variants, size_in_bytes: _size, ...media }) => media),
     aspects: review.aspects.map((a) => (evidence ? { aspect: a.aspect, polarity: a.polarity, evidence: a.evidence } : { aspect: a.aspect, polarity: a.polarity })),
   };
 }

@@ -15,7 +15,6 @@ export const getReviewsSinceTool = defineTool(
     title: 'Get reviews since a date',
     description: [
       'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
-      '`newest_review_date` tells how recent the data is.',
       'For filters use search_reviews with `since`.',
     ].join(' '),
     whenToUse: 'everything dated on or after a date (catching up).',

@@ -10,7 +10,7 @@ export const CursorArgumentSchema = z
   .optional()
   .meta({
     description:
-      '`next_cursor` of the previous page, with the same filters; omit for the first page. Opaque.',
+      '`next_cursor` of the previous page, with the same filters; omit for the first page.',
   });
 
 export const NextCursorSchema = z
