@@ -16,7 +16,7 @@ import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
 import { createChangesRouter } from './routes/changes-router.ts';
 import { createAccessLog, createClientAddress } from './http/access-log.ts';
-import { createHttpServer } from './http/http-server.ts';
+import { LISTEN_BACKLOG, createHttpServer } from './http/http-server.ts';
 import { createMetrics } from './http/metrics.ts';
 import { createRequestFront, type FinishedRequest } from './http/request-front.ts';
 import type { RateLimitOptions } from './http/rate-limit.ts';
@@ -162,7 +162,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const server = createHttpServer(front.listener, config.connections);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   // A build swapped in without a ping (a publish killed before its pings, another instance's publish
   // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.

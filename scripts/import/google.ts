@@ -8,6 +8,7 @@
  * array of reviews. Pure: the caller reads the file and passes the parsed JSON.
  */
 import { z } from 'zod';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
 import {
   applyAuthorStyle,
   deriveReviewId,
@@ -69,7 +70,7 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
   items.forEach((item, index) => {
     const rawId = (item as { reviewId?: unknown } | null)?.reviewId;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
-    const parsed = GoogleReviewSchema.safeParse(item);
+    const parsed = GoogleReviewSchema.safeParse(item, { error: describeZodIssue });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });

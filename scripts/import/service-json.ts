@@ -6,6 +6,7 @@
  * business.json. Unlike the platform formats, a re-import leaves those tags as the owner has them.
  */
 import { z } from 'zod';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
 import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
 import { PublishedReviewSchema } from '../../core/schemas/published.ts';
 import type { ImportFormat } from './import-format.ts';
@@ -50,7 +51,7 @@ export function mapServiceExport(
     const rawId = (item as { id?: unknown } | null)?.id;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
     if (typeof rawId === 'string') mapped.listedIds.push(rawId);
-    const parsed = ItemSchema.safeParse(item);
+    const parsed = ItemSchema.safeParse(item, { error: describeZodIssue });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });

@@ -5,7 +5,7 @@
  * builds, and the build's page code is imported from its own folder (load-pages.ts).
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
 import path from 'node:path';
 import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
@@ -14,6 +14,7 @@ import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import type { Body, Representation } from '../http/send-representation.ts';
@@ -98,7 +99,7 @@ function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<
   const body = bodies.get(urlPath);
   if (!body) throw new Error(`${distDir} has no ${urlPath}: not a complete build`);
   const json: unknown = JSON.parse(body.toString('utf8'));
-  const checked = schema.safeParse(json);
-  if (!checked.success) throw new Error(`${distDir}${urlPath} does not match its schema:\n${z.prettifyError(checked.error)}`);
+  const checked = parseWithIssues(schema, json);
+  if (!checked.ok) throw new Error(`${distDir}${urlPath} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
   return json as T;
 }

@@ -4,10 +4,14 @@
  * - `headersTimeout` (10 s) and `requestTimeout` (30 s) are enforced every second
  *   (`connectionsCheckingInterval`; Node's default, 30 s, let partial-header connections pile up);
  * - a connection budget (`MAX_CONNECTIONS`) keeps the process below its file-descriptor limit. When it is
- *   full, a new connection closes the oldest connection that has no request in progress (one that has not
- *   finished its headers, or an idle keep-alive one) instead of being refused: slow-header attackers that
- *   re-open as fast as they are cut cannot keep a legitimate client out (issue 24 item 7). Only when every
- *   connection is busy with a request is the new one dropped;
+ *   full, a new connection closes a connection that has no request in progress (one that has not finished
+ *   its headers, or an idle keep-alive one) instead of being refused: the oldest one of the client address
+ *   (IPv6 by /64) that holds the most such connections. Slow-header attackers from a hundred addresses
+ *   that re-open as fast as they are cut then only ever cut each other, never the one connection of a
+ *   legitimate client (issue 24 item 7). Only when every connection is busy with a request is the new one
+ *   dropped;
+ * - a listen backlog of LISTEN_BACKLOG (the kernel caps it at `net.core.somaxconn`), so a legitimate
+ *   client's connection waits in the queue behind the attackers' re-openings instead of being dropped;
  * - a per-address cap (IPv6 by /64): a connection past it gets a 503 JSON answer and is closed, so one
  *   client cannot hold every connection. Behind a reverse proxy every connection comes from the proxy:
  *   raise or disable the cap there (0);
@@ -56,28 +60,64 @@ export function createHttpServer(listener: Listener, limits: ConnectionLimits): 
   return server;
 }
 
+/** Node's default is 511; a flood of re-opened connections overflows that and drops others' SYNs. */
+export const LISTEN_BACKLOG = 4096;
+
 /**
- * Keeps at most `max` connections open. `waiting` holds the connections with no request in progress,
- * oldest first (a keep-alive connection re-enters at the end when its answer is sent), so the one closed
- * to make room is the one that has waited longest without sending a whole request.
+ * Keeps at most `max` connections open. `waiting` holds the connections with no request in progress per
+ * client address, oldest first (a keep-alive connection re-enters at the end when its answer is sent);
+ * `byCount` groups the addresses by how many they hold, so the address holding the most is found at
+ * once, whatever the number of addresses. The one closed to make room is that address's oldest.
  */
 function budgetConnections(server: Server, max: number): void {
-  const waiting = new Set<Socket>();
+  const waiting = new Map<string, Set<Socket>>();
+  const byCount = new Map<number, Set<string>>();
+  const keyOf = new WeakMap<Socket, string>();
+  let most = 0;
   let open = 0;
+  const move = (key: string, from: number, to: number) => {
+    const bucket = byCount.get(from);
+    bucket?.delete(key);
+    if (bucket?.size === 0) byCount.delete(from);
+    if (to > 0) {
+      if (!byCount.has(to)) byCount.set(to, new Set());
+      byCount.get(to)!.add(key);
+    }
+    if (to > most) most = to;
+    while (most > 0 && !byCount.has(most)) most -= 1;
+  };
+  const add = (socket: Socket) => {
+    const key = keyOf.get(socket)!;
+    const sockets = waiting.get(key) ?? new Set<Socket>();
+    if (sockets.has(socket)) return;
+    waiting.set(key, sockets.add(socket));
+    move(key, sockets.size - 1, sockets.size);
+  };
+  const remove = (socket: Socket) => {
+    const key = keyOf.get(socket)!;
+    const sockets = waiting.get(key);
+    if (!sockets?.delete(socket)) return;
+    if (sockets.size === 0) waiting.delete(key);
+    move(key, sockets.size + 1, sockets.size);
+  };
   server.on('connection', (socket: Socket) => {
     open += 1;
-    waiting.add(socket);
+    keyOf.set(socket, clientKeyOf(socket.remoteAddress));
+    add(socket);
     socket.once('close', () => {
       open -= 1;
-      waiting.delete(socket);
+      remove(socket);
     });
-    if (open > max) waiting.values().next().value?.destroy();
+    if (open > max) {
+      const heaviest = byCount.get(most)?.values().next().value;
+      if (heaviest !== undefined) waiting.get(heaviest)?.values().next().value?.destroy();
+    }
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    waiting.delete(socket);
+    remove(socket);
     res.once('close', () => {
-      if (!socket.destroyed) waiting.add(socket);
+      if (!socket.destroyed) add(socket);
     });
   });
 }

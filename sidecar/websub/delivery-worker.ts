@@ -125,6 +125,25 @@ export function createDeliveryWorker(deps: {
     }
   }
 
+  /**
+   * 2xx answers are written together, once per turn of the event loop: one transaction for all the
+   * deliveries that finished in it, not one each (the fan-out's main cost on SQLite). Resolves once
+   * the batch is written (or kept).
+   */
+  let completions: { claim: ClaimedDelivery; hash: string }[] = [];
+  let completionsWritten: Promise<void> | undefined;
+  function complete(claim: ClaimedDelivery, hash: string): Promise<void> {
+    completions.push({ claim, hash });
+    completionsWritten ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = completions;
+      completions = [];
+      completionsWritten = undefined;
+      const at = now();
+      return record(() => store.completeDeliveries(batch, at));
+    });
+    return completionsWritten;
+  }
+
   /** Writes kept outcomes in order; stops at the first that still fails (the store is still away). */
   async function applyKept(): Promise<void> {
     if (kept.length === 0) return;
@@ -201,7 +220,7 @@ export function createDeliveryWorker(deps: {
     const status = result.ok ? result.response.status : undefined;
     const hash = snapshot.hash;
     const at = now();
-    if (status !== undefined && status >= 200 && status < 300) return record(() => store.completeDelivery(claim, hash, at));
+    if (status !== undefined && status >= 200 && status < 300) return complete(claim, hash);
     if (status === 410) {
       return record(async () => {
         const removed = await store.removeSubscriptionById(claim.subscriptionId);

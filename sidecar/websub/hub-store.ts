@@ -99,6 +99,8 @@ export type HubStore = {
    * arrived meanwhile, keeps it due at once with attempts reset.
    */
   completeDelivery(claim: ClaimedDelivery, deliveredHash: string, now: number): Promise<CompleteOutcome>;
+  /** `completeDelivery` for many 2xx answers at once, in one transaction or statement; outcomes in input order. */
+  completeDeliveries(delivered: readonly { claim: ClaimedDelivery; hash: string }[], now: number): Promise<CompleteOutcome[]>;
   /** A failed attempt: counts it; at `maxAttempts` removes the subscription, else schedules `nextAttemptAt`. */
   failDelivery(claim: ClaimedDelivery, input: { nextAttemptAt: number; maxAttempts: number }): Promise<FailOutcome>;
   /** Gives a claim back untouched (the attempt never happened, e.g. on shutdown). */

@@ -348,6 +348,8 @@ export function createHub(deps: HubDeps): Hub {
       clearTimeout(retryTimer);
       retryTimer = undefined;
       abort.abort();
+      // A recording under way (a ping, a build swap) finishes before the caller closes the store.
+      await notifyChain;
       await worker.stop();
       await hub.settled();
       if (ownsClient) client.close();

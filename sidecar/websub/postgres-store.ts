@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { callbackDomainOf, callbackHostOf } from './callback-url.ts';
-import type { HubStore } from './hub-store.ts';
+import type { CompleteOutcome, HubStore } from './hub-store.ts';
 import { describeError } from './store-connector.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
 
@@ -223,6 +223,27 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
         [now, claim.subscriptionId, claim.claimToken],
       );
       return (kept.rowCount ?? 0) > 0 ? 'newer-pending' : 'lost-claim';
+    },
+    async completeDeliveries(delivered, now) {
+      if (delivered.length === 0) return [];
+      // One statement for the batch: the rows whose delivered hash is still pending are done; the
+      // others (a newer change arrived meanwhile) stay pending, due now with attempts reset.
+      const rows = await query(
+        `WITH input AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS i (subscription_id, claim_token, hash)),
+         done AS (
+           DELETE FROM ${s}.deliveries d USING input i
+           WHERE d.subscription_id = i.subscription_id AND d.claim_token = i.claim_token AND d.hash = i.hash
+           RETURNING d.subscription_id),
+         kept AS (
+           UPDATE ${s}.deliveries d SET attempts = 0, next_attempt_at = $4, claim_token = NULL, claimed_until = NULL
+           FROM input i
+           WHERE d.subscription_id = i.subscription_id AND d.claim_token = i.claim_token AND d.hash <> i.hash
+           RETURNING d.subscription_id)
+         SELECT subscription_id, 'done' AS outcome FROM done UNION ALL SELECT subscription_id, 'newer-pending' FROM kept`,
+        [delivered.map((d) => d.claim.subscriptionId), delivered.map((d) => d.claim.claimToken), delivered.map((d) => d.hash), now],
+      );
+      const outcomes = new Map(rows.map((r) => [String(r.subscription_id), r.outcome as CompleteOutcome]));
+      return delivered.map((d) => outcomes.get(d.claim.subscriptionId) ?? 'lost-claim');
     },
     async failDelivery(claim, { nextAttemptAt, maxAttempts }) {
       return transaction(async (c) => {

@@ -14,9 +14,9 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { callbackDomainOf, callbackHostOf } from './callback-url.ts';
-import type { HubStore } from './hub-store.ts';
+import type { ClaimedDelivery, CompleteOutcome, HubStore } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
 import { describeError } from './store-connector.ts';
 import { toClaim, toPending, toSnapshot, toSubscription, type Row } from './store-rows.ts';
@@ -131,15 +131,31 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
       throw err;
     }
   };
+  // Statements are compiled once: a fan-out runs the same few thousands of times.
+  const statements = new Map<string, StatementSync>();
   const prepare = (sql: string) => {
     if (lost) throw new Error(lost);
-    return db.prepare(sql);
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
   };
   const get = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).get(...params) as Row | undefined;
   /** A write with RETURNING, stepped to completion so a failed (auto)commit throws. */
   const write = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).all(...params)[0] as Row | undefined;
   const all = (sql: string, ...params: (string | number | null | Uint8Array)[]) => prepare(sql).all(...params) as Row[];
   const run = (sql: string, ...params: (string | number | null | Uint8Array)[]) => Number(prepare(sql).run(...params).changes);
+
+  const completeOne = (claim: ClaimedDelivery, deliveredHash: string, now: number): CompleteOutcome => {
+    if (run('DELETE FROM deliveries WHERE subscription_id = ? AND claim_token = ? AND hash = ?', claim.subscriptionId, claim.claimToken, deliveredHash) > 0) {
+      return 'done';
+    }
+    const kept = run(
+      `UPDATE deliveries SET attempts = 0, next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
+       WHERE subscription_id = ? AND claim_token = ?`,
+      now, claim.subscriptionId, claim.claimToken,
+    );
+    return kept > 0 ? 'newer-pending' : 'lost-claim';
+  };
 
   const store: HubStore = {
     async saveSubscription(input, now) {
@@ -212,36 +228,25 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
 
     async claimDueDeliveries({ now, limit, claimToken, claimUntil }) {
       const rows = transaction(() => {
-        // Walks deliveries_turn in order and stops at `limit`: no ranking of everything pending.
-        run(
-          `UPDATE deliveries SET claim_token = ?, claimed_until = ?
-           WHERE subscription_id IN (
-             SELECT d.subscription_id FROM deliveries d INDEXED BY deliveries_turn JOIN subscriptions s ON s.id = d.subscription_id
-             WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
-             ORDER BY d.turn, d.next_attempt_at LIMIT ?)`,
-          claimToken, claimUntil, now, now, now, limit,
-        );
-        return all(
+        // Walks deliveries_turn in order and stops at `limit` (no ranking of everything pending), then
+        // claims those rows by their key: nothing scans the table.
+        const due = all(
           `SELECT d.subscription_id, d.topic, d.hash, d.attempts, s.callback, s.secret
-           FROM deliveries d JOIN subscriptions s ON s.id = d.subscription_id
-           WHERE d.claim_token = ? ORDER BY d.next_attempt_at`,
-          claimToken,
+           FROM deliveries d INDEXED BY deliveries_turn JOIN subscriptions s ON s.id = d.subscription_id
+           WHERE d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?) AND s.expires_at > ?
+           ORDER BY d.turn, d.next_attempt_at LIMIT ?`,
+          now, now, now, limit,
         );
+        for (const row of due) run('UPDATE deliveries SET claim_token = ?, claimed_until = ? WHERE subscription_id = ?', claimToken, claimUntil, String(row.subscription_id));
+        return due;
       });
       return rows.map((r) => toClaim(r, claimToken));
     },
     async completeDelivery(claim, deliveredHash, now) {
-      return transaction(() => {
-        if (run('DELETE FROM deliveries WHERE subscription_id = ? AND claim_token = ? AND hash = ?', claim.subscriptionId, claim.claimToken, deliveredHash) > 0) {
-          return 'done';
-        }
-        const kept = run(
-          `UPDATE deliveries SET attempts = 0, next_attempt_at = ?, claim_token = NULL, claimed_until = NULL
-           WHERE subscription_id = ? AND claim_token = ?`,
-          now, claim.subscriptionId, claim.claimToken,
-        );
-        return kept > 0 ? 'newer-pending' : 'lost-claim';
-      });
+      return transaction(() => completeOne(claim, deliveredHash, now));
+    },
+    async completeDeliveries(delivered, now) {
+      return delivered.length === 0 ? [] : transaction(() => delivered.map(({ claim, hash }) => completeOne(claim, hash, now)));
     },
     async failDelivery(claim, { nextAttemptAt, maxAttempts }) {
       return transaction(() => {

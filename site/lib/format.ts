@@ -93,11 +93,14 @@ export const FOLD_AFTER = 600;
 
 /**
  * A long text cut at a word boundary near 400 characters (`head`), the rest shown on "Read more";
- * `rest` is null when the text is short enough to show whole.
+ * `rest` is null when the text is short enough to show whole. `headEnd` and `restStart` place both in
+ * the text (for marks given in the text's offsets).
  */
-export function foldLongText(text: string): { head: string; rest: string | null } {
-  if (text.length <= FOLD_AFTER) return { head: text, rest: null };
+export function foldLongText(text: string): { head: string; rest: string | null; headEnd: number; restStart: number } {
+  if (text.length <= FOLD_AFTER) return { head: text, rest: null, headEnd: text.length, restStart: text.length };
   const cut = text.lastIndexOf(' ', 400);
   const at = cut > 200 ? cut : 400;
-  return { head: text.slice(0, at).trimEnd(), rest: text.slice(at).trimStart() };
+  const head = text.slice(0, at).trimEnd();
+  const rest = text.slice(at).trimStart();
+  return { head, rest, headEnd: head.length, restStart: text.length - rest.length };
 }

@@ -3,9 +3,17 @@
  * place instead of loading a new page. It fetches the same server-rendered page (so the results are
  * exactly what the page without JavaScript shows) and swaps in its results; the address bar follows
  * (history.pushState), so every state stays a shareable URL, and Back and Forward work.
+ * The page folds its filters after a search (for phones); on a wide screen they are unfolded again,
+ * and on a narrow one a sent form folds them, as a page load would.
  */
 const form = document.querySelector<HTMLFormElement>('[data-search-form]');
 const status = document.querySelector<HTMLElement>('[data-search-status]');
+const wide = matchMedia('(min-width: 48rem)');
+
+function unfoldOnWideScreens(): void {
+  const filters = form?.querySelector<HTMLDetailsElement>('[data-search-filters]');
+  if (filters && wide.matches) filters.open = true;
+}
 
 function urlOf(form: HTMLFormElement): string {
   const params = new URLSearchParams();
@@ -29,7 +37,15 @@ async function show(url: string, push: boolean): Promise<void> {
     const freshForm = doc.querySelector<HTMLFormElement>('[data-search-form]');
     if (!fresh || !freshForm) throw new Error('not a search page');
     results.replaceWith(fresh);
-    if (!push) form.replaceChildren(...freshForm.childNodes);
+    if (!push) {
+      form.replaceChildren(...freshForm.childNodes);
+      unfoldOnWideScreens();
+    } else {
+      // The fields are the visitor's own; only the folded filters' summary ("2 set") follows.
+      const summary = form.querySelector('[data-search-filters] > summary');
+      const freshSummary = freshForm.querySelector('[data-search-filters] > summary');
+      if (summary && freshSummary) summary.replaceChildren(...freshSummary.childNodes);
+    }
     if (status) status.textContent = doc.querySelector('[data-search-status]')?.textContent ?? '';
     document.title = doc.title;
     if (push) history.pushState(null, '', url);
@@ -39,8 +55,11 @@ async function show(url: string, push: boolean): Promise<void> {
 }
 
 if (form) {
+  unfoldOnWideScreens();
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const filters = form.querySelector<HTMLDetailsElement>('[data-search-filters]');
+    if (filters && !wide.matches) filters.open = false;
     void show(urlOf(form), true);
   });
   form.addEventListener('change', (event) => {

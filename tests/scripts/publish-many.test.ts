@@ -7,14 +7,13 @@
  * receives each change. Then a build that cannot be loaded turns `/readyz` to 503 naming it, and the
  * publish that pings for it exits non-zero with the service's own reason; the next good publish heals.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activateBuild, buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
 import { createServiceUrls } from '../../core/urls.ts';
+import { gitEnv, runGit } from '../helpers/git.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -40,21 +39,7 @@ let repo: string;
 /** The owner's settings file, read by `npm run publish` when the hook runs it. */
 let envFile: string;
 
-/** A shell's environment for git: no service variable (publishing reads them from the settings file). */
-const gitEnv = () => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CONTENT_DIR', 'DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'].includes(k))),
-  GIT_AUTHOR_NAME: 'Owner',
-  GIT_AUTHOR_EMAIL: 'owner@example.com',
-  GIT_COMMITTER_NAME: 'Owner',
-  GIT_COMMITTER_EMAIL: 'owner@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  ENV_FILE: envFile,
-});
-const git = async (...args: string[]) => {
-  const { stdout, stderr } = await promisify(execFile)('git', args, { cwd: repo, env: gitEnv(), maxBuffer: 1 << 22 });
-  return { stdout, stderr };
-};
+const git = (...args: string[]) => runGit(repo, args, { ENV_FILE: envFile });
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'publish-many-'));
@@ -82,10 +67,10 @@ beforeAll(async () => {
   envFile = path.join(work, 'settings.env');
   const { port } = new URL(service.url);
   await writeFile(envFile, `DIST_DIR=${distDir}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
-  await promisify(execFile)('git', ['init', '--quiet', '--initial-branch=main', repo], { env: gitEnv() });
+  await runGit(work, ['init', '--quiet', '--initial-branch=main', repo]);
   await git('add', 'content');
   await git('commit', '--quiet', '-m', 'Content as it was');
-  const hooks = await runScript('npm', ['run', '--silent', 'hooks:install'], { env: { ...gitEnv(), CONTENT_DIR: contentDir } });
+  const hooks = await runScript('npm', ['run', '--silent', 'hooks:install'], { env: gitEnv({ ENV_FILE: envFile, CONTENT_DIR: contentDir }) });
   expect(hooks.stderr).toBe('');
   expect(hooks.code).toBe(0);
 }, PUBLISH_TIMEOUT_MS);

@@ -7,13 +7,12 @@
  * (CONTENT_DIR), and the hooks freeze no setting: publishing reads the settings file (ENV_FILE here, the
  * project's .env by default) when a commit runs it.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveReviewId } from '../../scripts/import/record.ts';
+import { gitEnv, runGit } from '../helpers/git.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 import { REVIEWS_CALLBACK as CALLBACK, startSubscribedService } from '../helpers/subscribed-service.ts';
@@ -22,21 +21,10 @@ const PUBLIC = 'https://reviews.example.com';
 const PROJECT = path.resolve('.');
 const TAKEOUT = path.resolve('tests/fixtures/import/google-takeout.json');
 
-/** The environment of someone's shell: no service variables (publishing reads them from the settings file). */
-const GIT_ENV = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CONTENT_DIR', 'DIST_DIR', 'PUBLIC_URL', 'HOST', 'PORT'].includes(k))),
-  GIT_AUTHOR_NAME: 'Owner',
-  GIT_AUTHOR_EMAIL: 'owner@example.com',
-  GIT_COMMITTER_NAME: 'Owner',
-  GIT_COMMITTER_EMAIL: 'owner@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
-
-let envFile: string;
+let envFile: string | undefined;
 
 const git = async (cwd: string, ...args: string[]) => {
-  const { stdout, stderr } = await promisify(execFile)('git', args, { cwd, env: { ...GIT_ENV, ENV_FILE: envFile }, maxBuffer: 1 << 22 });
+  const { stdout, stderr } = await runGit(cwd, args, envFile ? { ENV_FILE: envFile } : {});
   return stdout + stderr;
 };
 
@@ -72,7 +60,7 @@ const servedReviewIds = async () => {
 describe('publish on commit', () => {
   it('npm run hooks:install puts post-commit and post-merge hooks into the content’s repository, freezing no setting', async () => {
     const { port } = new URL(running.service.url);
-    const run = await npmRun(['hooks:install'], { ...GIT_ENV, ENV_FILE: envFile, CONTENT_DIR: contentDir });
+    const run = await npmRun(['hooks:install'], gitEnv({ ENV_FILE: envFile!, CONTENT_DIR: contentDir }));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Installed post-commit and post-merge in ${path.join(repo, '.git', 'hooks')}.`);
@@ -83,7 +71,7 @@ describe('publish on commit', () => {
   });
 
   it('import, commit: the hook publishes, the service serves the reviews and the hub notifies the subscriber', async () => {
-    const imported = await npmRun(['import', '--', 'google', TAKEOUT], { ...GIT_ENV, ENV_FILE: envFile, CONTENT_DIR: contentDir });
+    const imported = await npmRun(['import', '--', 'google', TAKEOUT], gitEnv({ ENV_FILE: envFile!, CONTENT_DIR: contentDir }));
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain('Summary: 5 added, 0 updated, 0 unchanged, 2 skipped');
     const newId = deriveReviewId('google', 'AbFvOqTr1sLaTeD0nE_es9Xw2Qe4Rt6Yu8Io0Pa');
@@ -97,7 +85,7 @@ describe('publish on commit', () => {
 
     // publish returned only once the service served the new build.
     expect(await servedReviewIds()).toContain(newId);
-    const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 10_000);
+    const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes(newId), 60_000);
     const live = await fetch(`${running.service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(pushed.body.equals(Buffer.from(await live.arrayBuffer()))).toBe(true);
   }, 300_000);
@@ -122,17 +110,17 @@ describe('publish on commit', () => {
     expect(pull).toContain('reviews: the merge changed content/; publishing (npm run publish)');
     expect(pull).toContain('now serves build');
     expect(await servedReviewIds()).toContain('r-0200');
-    await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 10_000);
+    await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('r-0200'), 60_000);
   }, 300_000);
 
   it('leaves another tool’s hook alone unless told to replace it', async () => {
     const other = path.join(path.dirname(repo), 'other');
     await git(path.dirname(repo), 'init', '--quiet', other);
     await writeFile(path.join(other, '.git', 'hooks', 'post-merge'), '#!/bin/sh\necho lint\n');
-    const refused = await npmRun(['hooks:install'], { ...GIT_ENV, CONTENT_DIR: other });
+    const refused = await npmRun(['hooks:install'], gitEnv({ CONTENT_DIR: other }));
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${path.join(other, '.git', 'hooks', 'post-merge')} already exists and is not ours`);
-    const forced = await npmRun(['hooks:install', '--', '--force'], { ...GIT_ENV, CONTENT_DIR: other });
+    const forced = await npmRun(['hooks:install', '--', '--force'], gitEnv({ CONTENT_DIR: other }));
     expect(forced.code).toBe(0);
     expect(await readFile(path.join(other, '.git', 'hooks', 'post-merge'), 'utf8')).toContain('npm run --silent publish');
   });

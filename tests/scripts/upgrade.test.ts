@@ -4,26 +4,16 @@
  * upstream commit without a conflict, and the pull changes nothing of theirs. Real git repositories: the
  * upstream is a clone of this project, the owner's a clone of that.
  */
-import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runGit } from '../helpers/git.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 
 const PROJECT = path.resolve(import.meta.dirname, '../..');
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 'Someone',
-  GIT_AUTHOR_EMAIL: 'someone@example.com',
-  GIT_COMMITTER_NAME: 'Someone',
-  GIT_COMMITTER_EMAIL: 'someone@example.com',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-};
-const git = async (cwd: string, ...args: string[]) => (await promisify(execFile)('git', args, { cwd, env: GIT_ENV, maxBuffer: 1 << 24 })).stdout;
+const git = async (cwd: string, ...args: string[]) => (await runGit(cwd, args)).stdout;
 
 describe('upgrading a clone that holds the owner’s business', () => {
   it('the project tracks no content/ and ignores .env and the build and data folders', async () => {

@@ -84,6 +84,36 @@ describe('connection limits', () => {
     }
   });
 
+  it('when the budget is full, closes the connections of the address holding the most, even when another is older', async () => {
+    const small = await startTestSidecar({ distDir: sidecar.config.distDir, publicUrl: PUBLIC, env: { MAX_CONNECTIONS: '20', MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+    try {
+      const smallPort = Number(new URL(small.url).port);
+      const openSlow = async (localAddress: string) => {
+        const socket = connect({ port: smallPort, host: '127.0.0.1', localAddress });
+        socket.on('error', () => {});
+        const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+        await new Promise((resolve) => socket.once('connect', resolve));
+        socket.write('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+        return { socket, closed };
+      };
+      // The oldest connection, alone on its address, then an attacker's 24 from one address.
+      const lone = await openSlow('127.0.5.1');
+      const attacker = [];
+      for (let i = 0; i < 24; i++) attacker.push(await openSlow('127.0.5.2'));
+      await Promise.all(attacker.slice(0, 5).map((s) => s.closed));
+      expect(lone.socket.destroyed).toBe(false);
+      expect(attacker.slice(5).every((s) => !s.socket.destroyed)).toBe(true);
+      // A new client gets in; the attacker's oldest left makes room, the lone connection stays.
+      const ok = await fetch(`${small.url}/reviews.json`, { headers: { connection: 'close' } });
+      expect(ok.status).toBe(200);
+      await attacker[5]!.closed;
+      expect(lone.socket.destroyed).toBe(false);
+      for (const s of [lone, ...attacker]) s.socket.destroy();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('cuts a connection that never finishes its headers within a second of headersTimeout, with 408 JSON', async () => {
     const { answer } = exchange('GET /reviews.json HTTP/1.1\r\nHost: x\r\nX-Slow: ', { keepOpen: true });
     const { text, ms } = await answer;

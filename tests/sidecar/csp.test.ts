@@ -49,7 +49,7 @@ describe('Content-Security-Policy of the pages', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
     await page.goto(`${sidecar.url}/embed/?count=2&theme=dark`);
-    // options.js copied the query's options onto the widget before the widget script ran.
+    // embed.js copied the query's options onto the widget before the widget script ran.
     expect(await page.locator('reviews-widget').getAttribute('count')).toBe('2');
     expect(await page.locator('reviews-widget').getAttribute('theme')).toBe('dark');
 

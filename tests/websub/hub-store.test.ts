@@ -213,6 +213,26 @@ describe.each(backends)('HubStore on $name', (backend) => {
       );
     });
 
+    it('completes a batch at once: done, newer content pending, or a claim taken over, in input order', async () => {
+      await withPending(['https://a.example/cb', 'https://b.example/cb', 'https://c.example/cb']);
+      const claims = await claimAll(store, T0, 'batch');
+      const byCallback = (cb: string) => claims.find((c) => c.callback === cb)!;
+      const [a, b, c] = ['https://a.example/cb', 'https://b.example/cb', 'https://c.example/cb'].map(byCallback);
+      const [takenOver] = await store.claimDueDeliveries({ now: T0 + 60_000, limit: 1, claimToken: 'other', claimUntil: T0 + 120_000 });
+      const stale = [a, b, c].find((x) => x!.subscriptionId === takenOver!.subscriptionId)!;
+      const fresh = [a, b, c].filter((x) => x !== stale);
+      await store.recordTopicContent(snapshot(FEED, 'v2'), T0 + 1);
+      // fresh[0] delivered the content now pending (v2); fresh[1] the older v1; stale's claim is gone.
+      const outcomes = await store.completeDeliveries(
+        [{ claim: fresh[0]!, hash: snapshot(FEED, 'v2').hash }, { claim: stale, hash: stale.hash }, { claim: fresh[1]!, hash: fresh[1]!.hash }],
+        T0 + 2,
+      );
+      expect(outcomes).toEqual(['done', 'lost-claim', 'newer-pending']);
+      expect(await store.completeDeliveries([], T0 + 3)).toEqual([]);
+      const pending = await store.listPendingDeliveries();
+      expect(pending.map((p) => [p.callback, p.claimed, p.attempts]).sort()).toEqual([[stale.callback, true, 0], [fresh[1]!.callback, false, 0]].sort());
+    });
+
     it('counts failed attempts and removes the subscription at the limit', async () => {
       await withPending(['https://a.example/cb']);
       const outcomes = [];

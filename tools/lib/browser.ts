@@ -7,7 +7,8 @@
  *   ...
  *   await browser.close();                          // in afterAll
  *
- * It uses the system Chromium at /usr/bin/chromium when there is one, and otherwise the Chromium that
+ * It uses the system Chromium at /usr/bin/chromium when there is one (or the one `source` names:
+ * `launchBrowser({ source: 'bundled' })`), and otherwise the Chromium that
  * ships inside the `@sparticuz/chromium` npm package (a headless shell built for servers), so the suite
  * needs nothing installed beyond `npm install`. That binary is compressed inside the package: the first
  * launch unpacks it once into node_modules/.cache (about 3 s); the vitest global set-up does that before
@@ -30,11 +31,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const PACKAGE_DIR = path.join(ROOT, 'node_modules', '@sparticuz', 'chromium');
 const BUNDLED_ARGS = ['--no-pings', '--disable-domain-reliability', '--font-render-hinting=none'];
 
-export type ChromiumInstall = { source: 'system' | 'bundled'; executablePath: string; args: string[]; env: Record<string, string> };
+export type ChromiumSource = 'system' | 'bundled';
+export type ChromiumInstall = { source: ChromiumSource; executablePath: string; args: string[]; env: Record<string, string> };
 
-/** Launches headless Chromium; `options` go to playwright-core's `chromium.launch` (their `args` are added). */
-export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
-  const install = await findChromium();
+/**
+ * Launches headless Chromium; `options` go to playwright-core's `chromium.launch` (their `args` are
+ * added), but `source`, which picks the Chromium (the system one must then be installed).
+ */
+export async function launchBrowser({ source, ...options }: LaunchOptions & { source?: ChromiumSource } = {}): Promise<Browser> {
+  const install = await findChromium(source);
   return chromium.launch({
     ...options,
     executablePath: install.executablePath,
@@ -43,9 +48,18 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
   });
 }
 
-/** The system Chromium, or the bundled one, unpacked on first use. */
-export async function findChromium(): Promise<ChromiumInstall> {
-  if (existsSync(SYSTEM_CHROMIUM)) return { source: 'system', executablePath: SYSTEM_CHROMIUM, args: [], env: {} };
+/** Where the system Chromium is looked for. */
+export const SYSTEM_CHROMIUM_PATH = SYSTEM_CHROMIUM;
+
+/** The Chromiums this machine has: the bundled one always, the system one when installed. */
+export function listChromiumSources(): ChromiumSource[] {
+  return existsSync(SYSTEM_CHROMIUM) ? ['bundled', 'system'] : ['bundled'];
+}
+
+/** The system Chromium, or the bundled one, unpacked on first use; `source` picks one. */
+export async function findChromium(source?: ChromiumSource): Promise<ChromiumInstall> {
+  if (source === 'system' && !existsSync(SYSTEM_CHROMIUM)) throw new Error(`No system Chromium at ${SYSTEM_CHROMIUM}.`);
+  if (source !== 'bundled' && existsSync(SYSTEM_CHROMIUM)) return { source: 'system', executablePath: SYSTEM_CHROMIUM, args: [], env: {} };
   const dir = await unpackBundledChromium();
   return {
     source: 'bundled',

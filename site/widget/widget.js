@@ -15,6 +15,12 @@
  *   service     a service id: rating and reviews of that service only
  *   sort        newest (default) or best
  *   theme       light, dark or auto (default: follows the visitor's system)
+ *   frame       set by /embed/: every part one line or a fixed number of lines, so the frame's height
+ *               for a `count` is known in advance (site/lib/embed-frame.ts)
+ *
+ * Served as /widget.js by site/pages/widget.js.ts, which writes the site's one rule for drawing an average
+ * as stars (roundStars, core/insights/verdicts.ts) in place of the marker below. Names and titles are
+ * isolated (`<bdi>`): a right-to-left name, or one with a direction override, cannot reorder its line.
  */
 (() => {
   if (customElements.get('reviews-widget')) return;
@@ -22,6 +28,7 @@
   // The folder the script was loaded from is the service's PUBLIC_URL, which may carry a path.
   const scriptBase = script && script.src ? new URL('.', script.src).href : location.origin;
   const SEARCH = '/api/reviews/search';
+  /* roundStars */
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
   const CSS = `
@@ -47,6 +54,11 @@ ul { list-style: none; margin: 0; padding: 0; }
 .reviews p { margin: 0.2rem 0; }
 .title { font-weight: 600; }
 .meta { font-size: 0.85rem; color: var(--muted); }
+.mean { position: relative; display: inline-block; }
+.mean span { position: absolute; top: 0; left: 0; overflow: hidden; }
+:host([frame]) h2, :host([frame]) .head, :host([frame]) .meta, :host([frame]) .more { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+:host([frame]) .text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; line-clamp: 3; overflow: hidden; }
+:host([frame]) .score { flex-wrap: nowrap; white-space: nowrap; }
 a { color: var(--link); }
 a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-radius: 2px; }
 .more { margin: 0.75rem 0 0; font-weight: 600; }
@@ -57,6 +69,12 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
     return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
   };
   const stars = (n) => '★'.repeat(n) + '☆'.repeat(5 - n);
+  /** An average as five stars filled to roundStars(mean): full stars laid over empty ones, cut to that width. */
+  const meanStars = (mean) => {
+    const fill = el('span', { 'aria-hidden': 'true' }, stars(5));
+    fill.style.width = `${roundStars(mean) * 20}%`;
+    return el('span', { class: 'stars mean', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, stars(0), fill);
+  };
   const formatDate = (iso) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`;
   const el = (tag, attributes, ...children) => {
     const node = document.createElement(tag);
@@ -132,7 +150,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
       const mean = total === 0 ? 0 : totals.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
       const who = this.getAttribute('technician') || '';
       const link = total === 0 ? `${base}/` : `${base}/search/${String(filters) === '' ? '' : `?${filters}`}`;
-      const heading = el('h2', { id: 'rw-heading' }, who ? `Customer reviews of ${who}` : 'Customer reviews');
+      const heading = el('h2', { id: 'rw-heading' }, ...(who ? ['Customer reviews of ', el('bdi', {}, who)] : ['Customer reviews']));
       const score =
         total === 0
           ? el('p', { class: 'muted' }, 'No reviews yet.')
@@ -140,7 +158,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
               'p',
               { class: 'score' },
               el('b', {}, mean.toFixed(1)),
-              el('span', { class: 'stars', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, stars(Math.round(mean))),
+              meanStars(mean),
               el('span', { class: 'muted' }, `${total.toLocaleString('en-US')} verified review${total === 1 ? '' : 's'}`),
             );
       const hist =
@@ -166,9 +184,9 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                 el(
                   'li',
                   {},
-                  el('p', {}, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, stars(r.rating)), ' ', r.title ? el('span', { class: 'title' }, r.title) : null),
-                  el('p', {}, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
-                  el('p', { class: 'meta' }, `${r.author} · `, el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
+                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, stars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
+                  el('p', { class: 'text', dir: 'auto' }, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
+                  el('p', { class: 'meta' }, el('bdi', {}, r.author), ' · ', el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
                 ),
               ),
             );
