@@ -29,8 +29,8 @@ export const SearchFiltersShape = {
     .max(5, 'must be a number from 1 to 5')
     .optional()
     .meta({ description: 'Minimum star rating, inclusive.' }),
-  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
-  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date (YYYY-MM-DD).' }),
+  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date.' }),
+  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date.' }),
   query: z
     .string()
     .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
@@ -81,7 +81,7 @@ export const SearchFiltersShape = {
     .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .max(SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .default(SEARCH_LIMIT_DEFAULT)
-    .meta({ description: `Maximum number of reviews returned (1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).` }),
+    .meta({ description: 'Maximum number of reviews returned.' }),
 };
 
 /** Every filter combines with AND. */

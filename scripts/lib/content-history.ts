@@ -8,6 +8,7 @@
  * its own date or its owner reply's (core/content/review-history.ts `resolveUpdated`).
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -63,10 +64,18 @@ export async function readContentHistory(
       if (fingerprint === null) published.delete(id);
       else published.set(id, fingerprint);
     }
-    versions.push({ time: commit.time, delta });
+    versions.push({ time: commit.time, key: commit.hash, delta });
   }
-  versions.push({ time: head, delta: diffFingerprints(published, fingerprintPublished(current)) });
+  const worktree = diffFingerprints(published, fingerprintPublished(current));
+  versions.push({ time: head, key: keyOfWorktree(worktree), delta: worktree });
   return versions;
+}
+
+/** The uncommitted changes' own key: once committed they belong to a commit, and tokens issued for them expire. */
+function keyOfWorktree(delta: ReadonlyMap<string, string | null>): string {
+  const hash = createHash('sha256');
+  for (const [id, fingerprint] of [...delta].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}\0${fingerprint ?? ''}\n`);
+  return `w${hash.digest('hex')}`;
 }
 
 function parseLog(log: string): Commit[] {
