@@ -10,7 +10,8 @@
  * name, found on disk, and nothing is written.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
@@ -19,8 +20,11 @@ import type { MediaContent } from '../../core/schemas/content.ts';
 export const MAX_REDIRECTS = 3;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
 
-/** A photo or video an export lists by URL, still to be downloaded. */
-export type RemoteMedia = { kind: 'photo'; url: string; alt?: string } | { kind: 'video'; url: string; posterUrl: string; alt?: string };
+/**
+ * A photo or video an export lists by URL, still to be downloaded. `localCopy`: where the picture may
+ * already be on disk (a backup of a build keeps `media/` beside `reviews.json`); read from there when it is.
+ */
+export type RemoteMedia = ({ kind: 'photo'; url: string } | { kind: 'video'; url: string; posterUrl: string }) & { alt?: string; localCopy?: string };
 
 export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; message: string };
 export type MediaDownloader = { download(url: string): Promise<DownloadResult>; close(): void };
@@ -72,7 +76,7 @@ export type StoredMedia = { media: MediaContent[]; failures: string[]; written: 
  */
 export async function storeRemoteMedia(contentDir: string, reviewId: string, items: readonly RemoteMedia[], downloader: MediaDownloader): Promise<StoredMedia> {
   const out: StoredMedia = { media: [], failures: [], written: 0 };
-  const fetched = await Promise.all(items.map((item) => downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)));
+  const fetched = await Promise.all(items.map((item) => readLocalCopy(item.localCopy) ?? downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)));
   for (const [i, item] of items.entries()) {
     const what = `${item.kind} ${i + 1} of ${items.length}`;
     const result = fetched[i]!;
@@ -91,6 +95,13 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
     out.media.push(item.kind === 'photo' ? { file, ...alt } : { video_url: item.url, poster: file, ...alt });
   }
   return out;
+}
+
+function readLocalCopy(file: string | undefined): Promise<DownloadResult> | undefined {
+  if (file === undefined || !existsSync(file)) return undefined;
+  return stat(file).then(async (info): Promise<DownloadResult> =>
+    info.size > MEDIA_LIMITS.maxBytes ? { ok: false, message: `${file} is over the ${MEDIA_LIMITS.maxBytes / (1024 * 1024)} MB limit` } : { ok: true, bytes: await readFile(file) },
+  );
 }
 
 async function writeIfMissing(target: string, bytes: Buffer): Promise<boolean> {
