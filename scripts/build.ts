@@ -27,6 +27,8 @@ import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts'
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
+/** The content's replayed git history, kept between builds (scripts/lib/content-history-cache.ts). */
+const HISTORY_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-history/', import.meta.url));
 /** Encoded photos by the hash of their source, kept across builds (scripts/lib/media/encode-photos.ts). */
 export const MEDIA_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-media/', import.meta.url));
 
@@ -124,7 +126,7 @@ async function preparePublication(
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
   const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
-  const history = await readContentHistory(contentDir, content.value.reviews);
+  const history = await readContentHistory(contentDir, content.value.reviews, { cacheDir: HISTORY_CACHE_DIR });
   const times = history && deriveReviewTimes(history);
   const { dataset, insights } = buildPublication(content.value, urls, times?.updated, encoded.catalog);
   await mkdir(path.dirname(file), { recursive: true });
