@@ -19,9 +19,8 @@ import {
   type MappedExport,
   type ReviewField,
   isImportedFrom,
-  parseJsonExport,
 } from './record.ts';
-import type { ImportFormat } from './import-format.ts';
+import { defineJsonFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
 
 export const GOOGLE_SOURCE = 'google';
@@ -141,18 +140,9 @@ export function keepOriginalText(comment: string): string {
   return translated > 0 ? comment.slice(0, translated).trim() : comment.slice('(Translated by Google)'.length).trim();
 }
 
-export const googleFormat: ImportFormat = {
+export const googleFormat = defineJsonFormat({
   name: 'google',
   summary: 'Google Business Profile reviews: a Takeout reviews file or Business Profile API pages',
-  flags: [],
-  configure: async () => ({
-    ok: true,
-    reader: {
-      map(text, file, options) {
-        const json = parseJsonExport(text, file);
-        return json.ok ? mapGoogleExport(json.data, file, options) : json;
-      },
-      pruneScope: isImportedFrom(GOOGLE_SOURCE),
-    },
-  }),
-};
+  map: mapGoogleExport,
+  pruneScope: isImportedFrom(GOOGLE_SOURCE),
+});

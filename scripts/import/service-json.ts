@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { describeZodIssue } from '../../core/schemas/issues.ts';
 import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
 import { PublishedReviewSchema } from '../../core/schemas/published.ts';
-import type { ImportFormat } from './import-format.ts';
-import { parseJsonExport, toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
+import { defineJsonFormat } from './import-format.ts';
+import { toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
 
 const ItemSchema = PublishedReviewSchema.pick({
   id: true,
@@ -80,19 +80,10 @@ export function mapServiceExport(
   return mapped;
 }
 
-export const jsonFormat: ImportFormat = {
+export const jsonFormat = defineJsonFormat({
   name: 'json',
   summary: "the service's own /reviews.json (another instance, or a backup)",
-  flags: [],
-  configure: async () => ({
-    ok: true,
-    reader: {
-      map(text, file, options) {
-        const json = parseJsonExport(text, file);
-        return json.ok ? mapServiceExport(json.data, file, options) : json;
-      },
-      // A backup of the whole /reviews.json never lists the unpublished reviews: every published one is in scope.
-      pruneScope: (review) => review.verified === true,
-    },
-  }),
-};
+  map: mapServiceExport,
+  // A backup of the whole /reviews.json never lists the unpublished reviews: every published one is in scope.
+  pruneScope: (review) => review.verified === true,
+});
