@@ -14,7 +14,6 @@ export const SEARCH_QUERY_MAX_LENGTH = 200;
 
 /** Result orders: `newest` (the default) is `date` descending then `id`; the others order by rating first. */
 export const SearchSortSchema = z.enum(['newest', 'highest', 'lowest'], { error: 'must be one of newest, highest, lowest' });
-export type SearchSort = z.infer<typeof SearchSortSchema>;
 
 export const SearchFiltersShape = {
   rating: z
