@@ -26,6 +26,7 @@ export const UNIT_TESTS = [
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
+  'tests/site/stars.test.ts',
 ];
 
 export default defineConfig({

@@ -13,6 +13,7 @@
  *   3. add a row to the Configuration table of docs/operations.md.
  */
 import { z } from 'zod';
+import { formatIssue, parseWithIssues } from './schemas/issues.ts';
 
 const BooleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -184,9 +185,8 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; problems:
 
 /** Every problem is reported together, each naming its variable. */
 export function parseConfig(env: Record<string, string | undefined>): ConfigResult {
-  const parsed = ConfigSchema.safeParse(env);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  const parsed = parseWithIssues(ConfigSchema, env);
+  return parsed.ok ? { ok: true, config: parsed.value } : { ok: false, problems: parsed.issues.map(formatIssue) };
 }
 
 /** The line an entry point prints before exiting on invalid configuration. */

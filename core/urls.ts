@@ -17,6 +17,8 @@ export const PATHS = {
   search: '/api/reviews/search',
   technicianRank: '/api/technicians/rank',
   sincePrefix: '/api/reviews/since/',
+  /** The change log: every review added, changed or removed since a token (core/dataset/change-log.ts). */
+  changes: '/api/reviews/changes',
   hub: '/api/websub/hub',
   mcp: '/mcp',
   reviewsIndex: '/reviews/',
@@ -182,6 +184,8 @@ export function createServiceUrls(base: string) {
     hub: at(PATHS.hub),
     mcp: at(PATHS.mcp),
     since: (date: string) => at(`${PATHS.sincePrefix}${date}`),
+    /** The change log, from the beginning or after a token. */
+    changes: (since?: string) => (since === undefined ? at(PATHS.changes) : `${at(PATHS.changes)}?${new URLSearchParams({ since })}`),
     archive: (month: string) => at(archivePath(month)),
     /** Any site path as an absolute URL (canonical links, the sitemap, Open Graph). */
     absolute: (path: string) => at(path),

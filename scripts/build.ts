@@ -10,10 +10,11 @@ import { loadContent } from '../core/content/load-content.ts';
 import { deriveReviewTimes } from '../core/content/review-history.ts';
 import { readContentHistory } from './lib/content-history.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
+import { compactChangeLog, createChangeLogWithoutHistory, renderChangeLog } from '../core/dataset/change-log.ts';
 import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblems } from '../core/content/problems.ts';
-import { SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
@@ -26,6 +27,8 @@ import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts'
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
+/** The content's replayed git history, kept between builds (scripts/lib/content-history-cache.ts). */
+const HISTORY_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-history/', import.meta.url));
 /** Encoded photos by the hash of their source, kept across builds (scripts/lib/media/encode-photos.ts). */
 export const MEDIA_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-media/', import.meta.url));
 
@@ -63,7 +66,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options.contentDir, urls, publicationFile, mediaCacheDir);
     if (!prepared.ok) return prepared;
-    const { dataDate, photos } = prepared;
+    const { dataDate, changeLog, photos } = prepared;
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
@@ -75,6 +78,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     });
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
+    await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
     const copyStarted = performance.now();
     await copyPublishedPhotos({ catalog: photos.catalog, files: photos.published, cacheDir: mediaCacheDir, outDir: staging });
     photos.ms += performance.now() - copyStarted;
@@ -103,8 +107,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
  * The build's one load of the content: validated (every problem listed), each review published and
  * analysed once, the insights counted from those analyses (core/dataset/build-dataset.ts). The result
  * goes to the Astro build in a file (site/lib/build-data.ts reads it: the dataset as /reviews.json
- * renders it, and the insights); only the newest data date stays here, so the content and the
- * publication are freed while Astro renders.
+ * renders it, and the insights); only the newest data date and the change log (core/dataset/change-log.ts,
+ * rendered) stay here, so the content and the publication are freed while Astro renders.
  */
 async function preparePublication(
   contentDir: string,
@@ -112,7 +116,7 @@ async function preparePublication(
   file: string,
   mediaCacheDir: string,
 ): Promise<
-  | { ok: true; dataDate: string | undefined; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number } }
+  | { ok: true; dataDate: string | undefined; changeLog: string; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number } }
   | { ok: false; message: string }
 > {
   const content = await loadContent(contentDir);
@@ -122,11 +126,13 @@ async function preparePublication(
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
   const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
-  const history = await readContentHistory(contentDir, content.value.reviews);
-  const { dataset, insights } = buildPublication(content.value, urls, history && deriveReviewTimes(history).updated, encoded.catalog);
+  const history = await readContentHistory(contentDir, content.value.reviews, { cacheDir: HISTORY_CACHE_DIR });
+  const times = history && deriveReviewTimes(history);
+  const { dataset, insights } = buildPublication(content.value, urls, times?.updated, encoded.catalog);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
-  return { ok: true, dataDate: getNewestChange(dataset.reviews), photos };
+  const changeLog = history && times ? compactChangeLog(times.changes, history.map((v) => v.key)) : createChangeLogWithoutHistory(dataset.reviews);
+  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog: renderChangeLog(changeLog), photos };
 }
 
 /** What a build takes from the configuration. */

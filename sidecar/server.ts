@@ -14,6 +14,7 @@ import { createSearchPageRouter } from './routes/search-page-router.ts';
 import { createRankRouter } from './routes/rank-router.ts';
 import { createSearchRouter } from './routes/search-router.ts';
 import { createSinceRouter } from './routes/since-router.ts';
+import { createChangesRouter } from './routes/changes-router.ts';
 import { createAccessLog, createClientAddress } from './http/access-log.ts';
 import { LISTEN_BACKLOG, createHttpServer } from './http/http-server.ts';
 import { createMetrics } from './http/metrics.ts';
@@ -138,6 +139,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createSearchRouter({ getBuild }),
       createRankRouter({ getBuild }),
       createSinceRouter({ getBuild }),
+      createChangesRouter({ getBuild }),
       createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
       createHealthRouter({
         publicUrl: config.publicUrl,

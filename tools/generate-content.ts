@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { describeZodIssue } from '../core/schemas/issues.ts';
 import { DEFAULT_OPTIONS, generateContent, type GenerateOptions } from './content-generator/writer.ts';
 
 const USAGE = 'usage: node tools/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]';
@@ -31,7 +32,7 @@ function parseOptions(argv: string[]): { ok: true; options: GenerateOptions } | 
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
-  const parsed = OptionsSchema.safeParse(values);
+  const parsed = OptionsSchema.safeParse(values, { error: describeZodIssue });
   if (!parsed.success) {
     return { ok: false, message: parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('\n') };
   }

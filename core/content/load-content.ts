@@ -5,7 +5,8 @@
  * stops the build with the same problem list as invalid reviews.
  */
 import { fileURLToPath } from 'node:url';
-import { withTechnicians, type ConfigIssue } from '../insights/aspect-model.ts';
+import { withTechnicians } from '../insights/aspect-model.ts';
+import type { ErrorIssue } from '../schemas/errors.ts';
 import { checkEditorialReviewIds } from '../insights/editorial.ts';
 import { readInsightsContent, type InsightsContent } from '../insights/insights-content-fs.ts';
 import { parseContent, type Content } from './parse-content.ts';
@@ -47,7 +48,7 @@ export async function loadContent(dir: string, options: LoadContentOptions = {})
 }
 
 /** Insights issues carry the file as the first path element (`aspects.json`, `insights/faq.json`). */
-function toContentProblem(issue: ConfigIssue): ContentProblem {
+function toContentProblem(issue: ErrorIssue): ContentProblem {
   const [file, ...field] = issue.path;
   const problem: ContentProblem = { file: String(file ?? 'aspects.json'), message: issue.message };
   const dotted = formatPath(field);

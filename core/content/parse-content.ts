@@ -6,6 +6,7 @@ import { BusinessContentSchema, ReviewContentSchema } from '../schemas/content.t
 import type { BusinessContent, ReviewContent } from '../schemas/content.ts';
 import { createMentionMatcher, findTermConflicts, type MentionMatcher } from '../mentions.ts';
 import { type ContentProblem, type ContentResult, formatPath } from './problems.ts';
+import { parseWithIssues } from '../schemas/issues.ts';
 
 export type RawFile = { file: string; data: unknown };
 export type RawContent = { business: RawFile; reviewFiles: RawFile[] };
@@ -42,14 +43,12 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
     }
     data.forEach((item, index) => {
       const label = reviewLabel(item, index);
-      const parsed = ReviewContentSchema.safeParse(item);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          problems.push({ file, review: label, field: formatPath(issue.path), message: issue.message });
-        }
+      const parsed = parseWithIssues(ReviewContentSchema, item);
+      if (!parsed.ok) {
+        for (const issue of parsed.issues) problems.push({ file, review: label, field: formatPath(issue.path), message: issue.message });
         return;
       }
-      const review = parsed.data;
+      const review = parsed.value;
       const earlier = firstFileOfId.get(review.id);
       if (earlier !== undefined) {
         problems.push({ file, review: review.id, field: 'id', message: `duplicate id: already used in ${earlier}` });
@@ -70,14 +69,12 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
 }
 
 function parseBusiness(raw: RawFile, problems: ContentProblem[]): BusinessContent | undefined {
-  const parsed = BusinessContentSchema.safeParse(raw.data);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      problems.push({ file: raw.file, field: formatPath(issue.path), message: issue.message });
-    }
+  const parsed = parseWithIssues(BusinessContentSchema, raw.data);
+  if (!parsed.ok) {
+    for (const issue of parsed.issues) problems.push({ file: raw.file, field: formatPath(issue.path), message: issue.message });
     return undefined;
   }
-  const business = parsed.data;
+  const business = parsed.value;
   const before = problems.length;
   for (const { term, keys } of findTermConflicts(technicianEntities(business))) {
     problems.push({ file: raw.file, field: 'technicians', message: `"${term}" names both ${keys[0]} and ${keys[1]}` });

@@ -16,6 +16,8 @@ import { createHash } from 'node:crypto';
 export type ContentVersion = {
   /** RFC 3339 time of the version (a commit's committer date). */
   time: string;
+  /** What names this version in its history (a commit hash): change-log tokens carry it (core/dataset/change-log.ts). */
+  key: string;
   /**
    * What this version changed: the new fingerprint of each review it wrote, or null for each it
    * removed or hid. An id may be listed with an unchanged fingerprint (a file rewritten as it was):

@@ -2,7 +2,7 @@
  * `/insights.json` as a value: computeInsights over the published reviews, with the content's aspect
  * set and editor files, checked against InsightsSchema before anything is written.
  */
-import { z } from 'zod';
+import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
 import type { LoadedContent } from '../content/load-content.ts';
 import type { ReviewAnalysis } from '../insights/analyze-review.ts';
 import { computeInsights } from '../insights/compute-insights.ts';
@@ -19,7 +19,7 @@ export function buildInsights(content: LoadedContent, dataset: ReviewsDataset, a
     editorial: content.insights.editorial,
   });
   // A mismatch is a bug in core/insights, not bad content: fail the build rather than publish it.
-  const checked = InsightsSchema.safeParse(insights);
-  if (!checked.success) throw new Error(`/insights.json does not match its schema:\n${z.prettifyError(checked.error)}`);
+  const checked = parseWithIssues(InsightsSchema, insights);
+  if (!checked.ok) throw new Error(`/insights.json does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
   return insights;
 }

@@ -3,6 +3,7 @@
  * build plus the indexes built over it. A new build swaps in a new LiveData as a whole, so a request
  * never sees half of one build and half of another.
  */
+import { createChangeLogWithoutHistory, type ChangeLog } from './change-log.ts';
 import type { Insights } from '../schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../schemas/published.ts';
 import { createReviewIndex, type ReviewIndex } from '../search/index.ts';
@@ -14,10 +15,13 @@ export type LiveData = {
   byId: ReadonlyMap<string, PublishedReview>;
   /** The /insights.json of the same build. */
   insights: Insights;
+  /** The change log of the same build (`GET /api/reviews/changes`, `get_changes`). */
+  changes: ChangeLog;
   urls: ServiceUrls;
 };
 
-export function createLiveData(input: { dataset: ReviewsDataset; insights: Insights; publicUrl: string }): LiveData {
+/** Without `changes` (content outside git, a build from before the change log), the log is the reviews as they are now. */
+export function createLiveData(input: { dataset: ReviewsDataset; insights: Insights; publicUrl: string; changes?: ChangeLog }): LiveData {
   const { dataset } = input;
   return {
     dataset,
@@ -25,6 +29,7 @@ export function createLiveData(input: { dataset: ReviewsDataset; insights: Insig
     index: createReviewIndex(dataset.reviews, dataset.business, { aspects: input.insights.aspects.map((a) => a.id) }),
     byId: new Map(dataset.reviews.map((r) => [r.id, r])),
     insights: input.insights,
+    changes: input.changes ?? createChangeLogWithoutHistory(dataset.reviews),
     urls: createServiceUrls(input.publicUrl),
   };
 }

@@ -3,7 +3,8 @@
  * index over the general lexicon, the valence shifters and the owner's domain lexicon, in that order
  * of precedence (later layers override earlier ones for the same phrase).
  */
-import type { z } from 'zod';
+import type { ErrorIssue } from '../schemas/errors.ts';
+import { parseWithIssues } from '../schemas/issues.ts';
 import { AspectConfigSchema } from '../schemas/aspect-config.ts';
 import type { AspectConfig } from '../schemas/aspect-config.ts';
 import {
@@ -55,17 +56,15 @@ const TITLES = new Set(['mr', 'mrs', 'ms', 'dr', 'miss']);
 /** The shipped learned layer (npm run train). */
 export const DEFAULT_LEARNED_WEIGHTS: LearnedWeights = LearnedWeightsSchema.parse(learnedWeights);
 
-export type ConfigIssue = { path: (string | number)[]; message: string; code: string };
-
-export type ParseAspectModelResult = { ok: true; model: AspectModel } | { ok: false; issues: ConfigIssue[] };
+export type ParseAspectModelResult = { ok: true; model: AspectModel } | { ok: false; issues: ErrorIssue[] };
 
 /** Validates the parsed JSON of an aspects file and compiles it; reports every problem with its path. */
 export function parseAspectModel(raw: unknown): ParseAspectModelResult {
-  const parsed = AspectConfigSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, issues: parsed.error.issues.map(toConfigIssue) };
-  const issues = findUntokenizableTerms(parsed.data);
+  const parsed = parseWithIssues(AspectConfigSchema, raw);
+  if (!parsed.ok) return parsed;
+  const issues = findUntokenizableTerms(parsed.value);
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, model: compileAspectModel(parsed.data) };
+  return { ok: true, model: compileAspectModel(parsed.value) };
 }
 
 export function compileAspectModel(config: AspectConfig, learned: LearnedWeights | null = DEFAULT_LEARNED_WEIGHTS): AspectModel {
@@ -148,8 +147,8 @@ function patternsOf(term: string): PatternToken[][] {
   return patterns;
 }
 
-function findUntokenizableTerms(config: AspectConfig): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
+function findUntokenizableTerms(config: AspectConfig): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
   const check = (term: string, path: (string | number)[]) => {
     if (patternsOf(term).length === 0) {
       issues.push({ path, message: 'must contain at least one letter or digit', code: 'custom' });
@@ -163,12 +162,4 @@ function findUntokenizableTerms(config: AspectConfig): ConfigIssue[] {
     for (const term of Object.keys(aspect.opinions)) check(term, ['aspects', a, 'opinions', term]);
   });
   return issues;
-}
-
-function toConfigIssue(issue: z.core.$ZodIssue): ConfigIssue {
-  return {
-    path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))),
-    message: issue.message,
-    code: issue.code,
-  };
 }

@@ -8,7 +8,8 @@
  */
 import { z } from 'zod';
 import { IsoDateSchema, SlugSchema } from '../schemas/content.ts';
-import type { ConfigIssue } from './aspect-model.ts';
+import type { ErrorIssue } from '../schemas/errors.ts';
+import { parseWithIssues, type ParseOutcome } from '../schemas/issues.ts';
 
 const TextSchema = z.string().trim().min(1, 'must not be empty');
 
@@ -38,26 +39,20 @@ export type InsightsEditorial = { faq: EditorFaqFile; summary: EditorSummaryFile
 
 export const EMPTY_EDITORIAL: InsightsEditorial = { faq: { entries: [], hide: [] }, summary: {} };
 
-export type ParseEditorialResult = { ok: true; editorial: InsightsEditorial } | { ok: false; issues: ConfigIssue[] };
+export type ParseEditorialResult = { ok: true; editorial: InsightsEditorial } | { ok: false; issues: ErrorIssue[] };
 
 /** Parses both files (undefined = file absent); issue paths start with the file name. */
 export function parseInsightsEditorial(files: { faq?: unknown; summary?: unknown }): ParseEditorialResult {
-  const faq = EditorFaqFileSchema.safeParse(files.faq ?? {});
-  const summary = EditorSummaryFileSchema.safeParse(files.summary ?? {});
-  const issues: ConfigIssue[] = [];
-  for (const [file, result] of [['faq.json', faq], ['summary.json', summary]] as const) {
-    if (result.success) continue;
-    for (const issue of result.error.issues) {
-      issues.push({ path: [file, ...issue.path.map((k) => (typeof k === 'number' ? k : String(k)))], message: issue.message, code: issue.code });
-    }
-  }
-  if (!faq.success || !summary.success) return { ok: false, issues };
-  return { ok: true, editorial: { faq: faq.data, summary: summary.data } };
+  const faq = parseWithIssues(EditorFaqFileSchema, files.faq ?? {});
+  const summary = parseWithIssues(EditorSummaryFileSchema, files.summary ?? {});
+  if (faq.ok && summary.ok) return { ok: true, editorial: { faq: faq.value, summary: summary.value } };
+  const inFile = (file: string, outcome: ParseOutcome<unknown>) => (outcome.ok ? [] : outcome.issues.map((i) => ({ ...i, path: [file, ...i.path] })));
+  return { ok: false, issues: [...inFile('faq.json', faq), ...inFile('summary.json', summary)] };
 }
 
 /** Editor entries may only cite reviews that are published: returns a problem per unknown id. */
-export function checkEditorialReviewIds(editorial: InsightsEditorial, reviewIds: ReadonlySet<string>): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
+export function checkEditorialReviewIds(editorial: InsightsEditorial, reviewIds: ReadonlySet<string>): ErrorIssue[] {
+  const issues: ErrorIssue[] = [];
   editorial.faq.entries.forEach((entry, e) => {
     entry.review_ids.forEach((id, i) => {
       if (!reviewIds.has(id)) {

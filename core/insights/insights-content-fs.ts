@@ -6,12 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAspectModel } from './aspect-model.ts';
-import type { AspectModel, ConfigIssue } from './aspect-model.ts';
+import type { AspectModel } from './aspect-model.ts';
+import type { ErrorIssue } from '../schemas/errors.ts';
 import { parseInsightsEditorial } from './editorial.ts';
 import type { InsightsEditorial } from './editorial.ts';
 
 export type InsightsContent = { model: AspectModel; editorial: InsightsEditorial };
-export type ReadInsightsContentResult = { ok: true; content: InsightsContent } | { ok: false; issues: ConfigIssue[] };
+export type ReadInsightsContentResult = { ok: true; content: InsightsContent } | { ok: false; issues: ErrorIssue[] };
 
 /**
  * `fallbackAspectsFile` is read when the folder has no aspects.json (a content folder made before
@@ -21,7 +22,7 @@ export async function readInsightsContent(
   contentDir: string,
   options: { fallbackAspectsFile?: string } = {},
 ): Promise<ReadInsightsContentResult> {
-  const issues: ConfigIssue[] = [];
+  const issues: ErrorIssue[] = [];
   const read = async (file: string, label: string): Promise<unknown> => {
     let text: string;
     try {

@@ -1,9 +1,11 @@
 /**
- * The live JSON endpoints: search (the HTTP twin of the MCP tool `search_reviews`) and the incremental
- * `since` endpoint. Query parameters are generated from the one filter schema, SearchFiltersShape, so
+ * The live JSON endpoints: search (the HTTP twin of the MCP tool `search_reviews`), the incremental
+ * `since` endpoint and the change log. Query parameters are generated from the one filter schema, SearchFiltersShape, so
  * their types, ranges, defaults and descriptions match what the server enforces.
  */
 import { z } from 'zod';
+import { TOMBSTONE_RETENTION_DAYS } from '../dataset/change-log.ts';
+import { ChangesQueryShape } from '../schemas/changes.ts';
 import { IsoDateSchema } from '../schemas/content.ts';
 import { RankFiltersShape } from '../schemas/ranking.ts';
 import { SEARCH_LIMIT_MAX, SearchFiltersShape } from '../schemas/search.ts';
@@ -58,6 +60,13 @@ const RANK_DESCRIPTION = [
 const SINCE_DESCRIPTION =
   'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.';
 
+const CHANGES_DESCRIPTION = [
+  'Every review added, changed or removed since `since`, oldest first: what a copy needs to stay equal to /reviews.json without downloading it again. One entry per review, its last change: `added` and `changed` carry the review as /reviews.json holds it now, `removed` (deleted, or hidden with `verified: false`) is a tombstone with the id and the time only.',
+  'Without `since` the log is read from its beginning, which lists every published review. Send the answer\'s `next_token` as `since` next time (also in a `Link: rel="next"` header while `has_more` is true); when nothing is new, the same token comes back.',
+  `Times come from the content's git history and never run backwards. Tombstones are kept ${TOMBSTONE_RETENTION_DAYS} days after the newest change; a token older than that, or issued before the history was rewritten, gives 410 \`token_expired\`: start again from /reviews.json, then read this log from its beginning. A token this service did not issue gives 400, like a bad search cursor.`,
+  'The HTTP equivalent of the MCP tool `get_changes`. Answers carry an ETag, so polling with `If-None-Match` costs a 304.',
+].join('\n\n');
+
 export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApiObject> {
   return {
     [PATHS.search]: buildReadOperations({
@@ -82,6 +91,24 @@ export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApi
       mediaType: 'application/json',
       schema: ref('schemas', 'TechnicianRanking'),
       errors: { '400': ref('responses', 'BadRequest') },
+    }),
+    [PATHS.changes]: buildReadOperations({
+      name: 'ReviewChanges',
+      tag: 'Search',
+      summary: 'Reviews added, changed or removed since a token',
+      description: CHANGES_DESCRIPTION,
+      parameters: buildQueryParameters(ChangesQueryShape),
+      mediaType: 'application/json',
+      schema: ref('schemas', 'Changes'),
+      compressed: true,
+      paged: true,
+      errors: {
+        '400': ref('responses', 'BadRequest'),
+        '410': {
+          description: 'The token is older than the tombstones the log keeps, or the content\'s history was rewritten: start again from /reviews.json.',
+          content: { 'application/json': { schema: ref('schemas', 'Error') } },
+        },
+      },
     }),
     [`${PATHS.sincePrefix}{date}`]: buildReadOperations({
       name: 'ReviewsSince',

@@ -19,6 +19,7 @@ import {
   ReviewsDatasetSchema,
 } from '../schemas/published.ts';
 import { SearchResultSchema } from '../schemas/search.ts';
+import { ChangesResultSchema } from '../schemas/changes.ts';
 import { TechnicianRankingSchema } from '../schemas/ranking.ts';
 import type { ServiceUrls } from '../urls.ts';
 import { createWebSubHubRequestSchema, JsonRpcRequestSchema, JsonRpcResponseSchema } from './protocol-schemas.ts';
@@ -43,6 +44,7 @@ export function buildSchemaComponents(input: { urls: ServiceUrls; insightsSchema
     ['ReviewList', ReviewListSchema],
     ['SearchResult', SearchResultSchema],
     ['TechnicianRanking', TechnicianRankingSchema],
+    ['Changes', ChangesResultSchema],
     ['Error', ErrorBodySchema],
     ['JsonFeed', JsonFeedSchema],
     ['Insights', input.insightsSchema ?? InsightsPlaceholderSchema],

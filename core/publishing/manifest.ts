@@ -12,6 +12,11 @@ export const HEADERS_FILE = '_headers';
  * sidecar runs `SERVER_DIR/SERVER_ENTRY`; it is never served and never listed in the manifest.
  */
 export const SERVER_DIR = '_server';
+/**
+ * The build's change log (core/dataset/change-log.ts), beside its files: the sidecar answers
+ * `GET /api/reviews/changes` from it; never served as a file and never listed in the manifest.
+ */
+export const CHANGE_LOG_FILE = '_changes.json';
 export const SERVER_ENTRY = 'entry.mjs';
 
 export const EncodingSchema = z.enum(['br', 'gzip']);

@@ -54,5 +54,3 @@ export const AspectConfigSchema = z
   });
 
 export type AspectConfig = z.output<typeof AspectConfigSchema>;
-export type AspectConfigInput = z.input<typeof AspectConfigSchema>;
-export type AspectDefinition = z.output<typeof AspectDefinitionSchema>;

@@ -111,8 +111,6 @@ export const ReviewContentSchema = z.strictObject({
   media: z.array(MediaContentSchema).max(MAX_MEDIA_PER_REVIEW).optional(),
 });
 
-export const ReviewFileSchema = z.array(z.unknown());
-
 export type BusinessContent = z.infer<typeof BusinessContentSchema>;
 export type ReviewContent = z.infer<typeof ReviewContentSchema>;
 export type MediaContent = z.infer<typeof MediaContentSchema>;

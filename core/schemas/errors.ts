@@ -10,6 +10,7 @@ export const ErrorCodeSchema = z
     'bad_request',
     'callback_refused',
     'not_found',
+    'token_expired',
     'method_not_allowed',
     'precondition_failed',
     'expectation_failed',
@@ -32,7 +33,8 @@ export const ErrorCodeSchema = z
   .meta({
     description:
       'Machine-readable code: `invalid_parameters` (search), `invalid_date` (since path), `invalid_request` and ' +
-      '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `method_not_allowed`, ' +
+      '`callback_refused` (hub), `bad_request` (unreadable request), `not_found`, `token_expired` (410: a change-log ' +
+      'token the log no longer honours; start again from /reviews.json), `method_not_allowed`, ' +
       '`precondition_failed` (If-Match), `expectation_failed` (417: an `Expect` other than 100-continue), ' +
       '`payload_too_large`, `headers_too_large` (431), `request_timeout` (408), `unsupported_media_type`, ' +
       '`rate_limited`, `too_many_connections` (per client address), `hub_busy` and `callback_host_busy` (too many ' +

@@ -14,7 +14,6 @@ export const SEARCH_QUERY_MAX_LENGTH = 200;
 
 /** Result orders: `newest` (the default) is `date` descending then `id`; the others order by rating first. */
 export const SearchSortSchema = z.enum(['newest', 'highest', 'lowest'], { error: 'must be one of newest, highest, lowest' });
-export type SearchSort = z.infer<typeof SearchSortSchema>;
 
 export const SearchFiltersShape = {
   rating: z
@@ -29,8 +28,8 @@ export const SearchFiltersShape = {
     .max(5, 'must be a number from 1 to 5')
     .optional()
     .meta({ description: 'Minimum star rating, inclusive.' }),
-  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
-  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date (YYYY-MM-DD).' }),
+  since: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or after this date.' }),
+  until: IsoDateSchema.optional().meta({ description: 'Only reviews dated on or before this date.' }),
   query: z
     .string()
     .max(SEARCH_QUERY_MAX_LENGTH, `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`)
@@ -81,7 +80,7 @@ export const SearchFiltersShape = {
     .min(1, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .max(SEARCH_LIMIT_MAX, `must be an integer from 1 to ${SEARCH_LIMIT_MAX}`)
     .default(SEARCH_LIMIT_DEFAULT)
-    .meta({ description: `Maximum number of reviews returned (1 to ${SEARCH_LIMIT_MAX}, default ${SEARCH_LIMIT_DEFAULT}).` }),
+    .meta({ description: 'Maximum number of reviews returned.' }),
 };
 
 /** Every filter combines with AND. */

@@ -8,6 +8,7 @@
  * array of reviews. Pure: the caller reads the file and passes the parsed JSON.
  */
 import { z } from 'zod';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
 import {
   applyAuthorStyle,
   deriveReviewId,
@@ -18,9 +19,8 @@ import {
   type MappedExport,
   type ReviewField,
   isImportedFrom,
-  parseJsonExport,
 } from './record.ts';
-import type { ImportFormat } from './import-format.ts';
+import { defineJsonFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
 
 export const GOOGLE_SOURCE = 'google';
@@ -69,7 +69,7 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
   items.forEach((item, index) => {
     const rawId = (item as { reviewId?: unknown } | null)?.reviewId;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
-    const parsed = GoogleReviewSchema.safeParse(item);
+    const parsed = GoogleReviewSchema.safeParse(item, { error: describeZodIssue });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
@@ -140,18 +140,9 @@ export function keepOriginalText(comment: string): string {
   return translated > 0 ? comment.slice(0, translated).trim() : comment.slice('(Translated by Google)'.length).trim();
 }
 
-export const googleFormat: ImportFormat = {
+export const googleFormat = defineJsonFormat({
   name: 'google',
   summary: 'Google Business Profile reviews: a Takeout reviews file or Business Profile API pages',
-  flags: [],
-  configure: async () => ({
-    ok: true,
-    reader: {
-      map(text, file, options) {
-        const json = parseJsonExport(text, file);
-        return json.ok ? mapGoogleExport(json.data, file, options) : json;
-      },
-      pruneScope: isImportedFrom(GOOGLE_SOURCE),
-    },
-  }),
-};
+  map: mapGoogleExport,
+  pruneScope: isImportedFrom(GOOGLE_SOURCE),
+});

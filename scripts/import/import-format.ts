@@ -5,7 +5,7 @@
  * (exporting an `ImportFormat`) and one row there.
  */
 import type { BusinessContent } from '../../core/schemas/content.ts';
-import type { FileFailure, MapOptions, MappedExport } from './record.ts';
+import { parseJsonExport, type FileFailure, type MapOptions, type MappedExport } from './record.ts';
 
 /** The options every format gets (the shared flags). */
 export type CommonOptions = MapOptions & {
@@ -32,3 +32,20 @@ export type ImportFormat = {
   /** This format's own flags (as parsed, absent ones left out) into a reader, or every problem at once. */
   configure(flags: Record<string, unknown>): Promise<{ ok: true; reader: FormatReader } | { ok: false; message: string }>;
 };
+
+/** A format whose files are JSON (a UTF-8 byte order mark allowed) and that takes no flags of its own. */
+export function defineJsonFormat(row: {
+  name: string;
+  summary: string;
+  map(data: unknown, file: string, options: CommonOptions): ReturnType<FormatReader['map']>;
+  pruneScope: FormatReader['pruneScope'];
+}): ImportFormat {
+  const reader: FormatReader = {
+    map(text, file, options) {
+      const json = parseJsonExport(text, file);
+      return json.ok ? row.map(json.data, file, options) : json;
+    },
+    pruneScope: row.pruneScope,
+  };
+  return { name: row.name, summary: row.summary, flags: [], configure: async () => ({ ok: true, reader }) };
+}

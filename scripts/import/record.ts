@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ReviewContentSchema, type ReviewContent } from '../../core/schemas/content.ts';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
 
 export type ReviewField = keyof ReviewContent;
 
@@ -86,7 +87,7 @@ export function toImportedReview(
   candidate: Record<string, unknown>,
   context: { origin: Origin; supplied: readonly ReviewField[]; fieldNames: Partial<Record<ReviewField, string>>; version?: string },
 ): { ok: true; value: ImportedReview } | { ok: false; skip: Skip } {
-  const parsed = ReviewContentSchema.safeParse(candidate);
+  const parsed = ReviewContentSchema.safeParse(candidate, { error: describeZodIssue });
   if (parsed.success) {
     const value: ImportedReview = { origin: context.origin, review: parsed.data, supplied: context.supplied };
     if (context.version !== undefined) value.version = context.version;

@@ -6,10 +6,11 @@
  * business.json. Unlike the platform formats, a re-import leaves those tags as the owner has them.
  */
 import { z } from 'zod';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
 import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
 import { PublishedReviewSchema } from '../../core/schemas/published.ts';
-import type { ImportFormat } from './import-format.ts';
-import { parseJsonExport, toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
+import { defineJsonFormat } from './import-format.ts';
+import { toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
 
 const ItemSchema = PublishedReviewSchema.pick({
   id: true,
@@ -50,7 +51,7 @@ export function mapServiceExport(
     const rawId = (item as { id?: unknown } | null)?.id;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
     if (typeof rawId === 'string') mapped.listedIds.push(rawId);
-    const parsed = ItemSchema.safeParse(item);
+    const parsed = ItemSchema.safeParse(item, { error: describeZodIssue });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
@@ -79,19 +80,10 @@ export function mapServiceExport(
   return mapped;
 }
 
-export const jsonFormat: ImportFormat = {
+export const jsonFormat = defineJsonFormat({
   name: 'json',
   summary: "the service's own /reviews.json (another instance, or a backup)",
-  flags: [],
-  configure: async () => ({
-    ok: true,
-    reader: {
-      map(text, file, options) {
-        const json = parseJsonExport(text, file);
-        return json.ok ? mapServiceExport(json.data, file, options) : json;
-      },
-      // A backup of the whole /reviews.json never lists the unpublished reviews: every published one is in scope.
-      pruneScope: (review) => review.verified === true,
-    },
-  }),
-};
+  map: mapServiceExport,
+  // A backup of the whole /reviews.json never lists the unpublished reviews: every published one is in scope.
+  pruneScope: (review) => review.verified === true,
+});

@@ -8,19 +8,26 @@
  * its own date or its owner reply's (core/content/review-history.ts `resolveUpdated`).
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { diffFingerprints, fingerprintPublished, type ContentVersion } from '../../core/content/review-history.ts';
+import { historyCacheFile, readHistoryCache, writeHistoryCache, type HistoryState } from './content-history-cache.ts';
 
 const run = promisify(execFile);
 
 type Commit = { hash: string; time: string; files: string[] };
 
-/** The versions of `contentDir`'s reviews, ending with `current` (the reviews the build loaded), or undefined outside git. */
+/**
+ * The versions of `contentDir`'s reviews, ending with `current` (the reviews the build loaded), or undefined outside git.
+ * With `cacheDir`, the replayed commits are kept there (content-history-cache.ts), and a later build reads only
+ * the commits made since, as long as the last one it knows is still on the branch's first-parent line.
+ */
 export async function readContentHistory(
   contentDir: string,
   current: readonly { id: string; verified: boolean }[],
+  options: { cacheDir?: string } = {},
 ): Promise<ContentVersion[] | undefined> {
   const dir = await realpath(contentDir);
   const top = await git(dir, ['rev-parse', '--show-toplevel']).catch(() => undefined);
@@ -28,12 +35,15 @@ export async function readContentHistory(
   const head = await git(dir, ['log', '-1', '--format=%cI']).catch(() => '');
   if (head === '') return undefined; // a repository without commits
   const reviewsPath = path.relative(top, path.join(dir, 'reviews')).split(path.sep).join('/');
-  const log = await git(top, ['log', '--first-parent', '-m', '--no-renames', '--reverse', '--format=%x01%H %cI', '--name-only', '--', reviewsPath]);
+  const cacheFile = options.cacheDir === undefined ? undefined : historyCacheFile(options.cacheDir, top, reviewsPath);
+  const cached = cacheFile === undefined ? undefined : await readHistoryCache(cacheFile);
+  const known = cached !== undefined && (await isOnFirstParentLine(top, cached.head)) ? cached : undefined;
+  const range = known === undefined ? [] : [`${known.head}..HEAD`];
+  const log = await git(top, ['log', '--first-parent', '-m', '--no-renames', '--reverse', '--format=%x01%H %cI', '--name-only', ...range, '--', reviewsPath]);
   const commits = parseLog(log).map((c) => ({ ...c, files: c.files.filter((f) => f.endsWith('.json') && path.posix.dirname(f) === reviewsPath) }));
 
-  const versions: ContentVersion[] = [];
-  const byFile = new Map<string, Map<string, string>>();
-  const published = new Map<string, string>();
+  const state: HistoryState = known ?? { head: '', versions: [], byFile: new Map(), published: new Map() };
+  const { versions, byFile, published } = state;
   const blobs = await readBlobs(top, commits.flatMap((c) => c.files.map((f) => `${c.hash}:${f}`)));
   for (const commit of commits) {
     const affected = new Set<string>();
@@ -63,10 +73,25 @@ export async function readContentHistory(
       if (fingerprint === null) published.delete(id);
       else published.set(id, fingerprint);
     }
-    versions.push({ time: commit.time, delta });
+    versions.push({ time: commit.time, key: commit.hash, delta });
+    state.head = commit.hash;
   }
-  versions.push({ time: head, delta: diffFingerprints(published, fingerprintPublished(current)) });
-  return versions;
+  if (cacheFile !== undefined && commits.length > 0) await writeHistoryCache(cacheFile, state);
+  const worktree = diffFingerprints(published, fingerprintPublished(current));
+  return [...versions, { time: head, key: keyOfWorktree(worktree), delta: worktree }];
+}
+
+/** Whether `commit` is on HEAD's first-parent line, so the commits after it are `commit..HEAD --first-parent`. */
+async function isOnFirstParentLine(top: string, commit: string): Promise<boolean> {
+  const line = await git(top, ['rev-list', '--first-parent', 'HEAD']).catch(() => '');
+  return line.split('\n').includes(commit);
+}
+
+/** The uncommitted changes' own key: once committed they belong to a commit, and tokens issued for them expire. */
+function keyOfWorktree(delta: ReadonlyMap<string, string | null>): string {
+  const hash = createHash('sha256');
+  for (const [id, fingerprint] of [...delta].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}\0${fingerprint ?? ''}\n`);
+  return `w${hash.digest('hex')}`;
 }
 
 function parseLog(log: string): Commit[] {

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import {
+  CHANGE_LOG_FILE,
   computeBuildId,
   HEADERS_FILE,
   lastModifiedFor,
@@ -34,7 +35,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (rel === SERVER_DIR) continue;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
-    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE) files.push(rel);
+    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE) files.push(rel);
   }
   return files.sort();
 }

@@ -5,14 +5,16 @@
  * builds, and the build's page code is imported from its own folder (load-pages.ts).
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
 import path from 'node:path';
+import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
-import { MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import type { Body, Representation } from '../http/send-representation.ts';
@@ -62,17 +64,30 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   }
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
+  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
   return {
     id: manifest.build_id,
     dir,
     manifest,
     resources,
     redirects,
-    live: createLiveData({ dataset, insights, publicUrl }),
+    live,
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
     pages: await loadPageRenderer(dir),
   };
+}
+
+/** The build's change log, checked against its reviews; undefined for a build made before there was one. */
+async function readChangeLog(dir: string, dataset: ReviewsDataset): Promise<ChangeLog | undefined> {
+  const text = await readFile(path.join(dir, CHANGE_LOG_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return undefined;
+  const parsed = parseChangeLog(text, new Map(dataset.reviews.map((r) => [r.id, r])));
+  if (!parsed.ok) throw new Error(`${dir}/${CHANGE_LOG_FILE} ${parsed.message}`);
+  return parsed.log;
 }
 
 /**
@@ -84,7 +99,7 @@ function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<
   const body = bodies.get(urlPath);
   if (!body) throw new Error(`${distDir} has no ${urlPath}: not a complete build`);
   const json: unknown = JSON.parse(body.toString('utf8'));
-  const checked = schema.safeParse(json);
-  if (!checked.success) throw new Error(`${distDir}${urlPath} does not match its schema:\n${z.prettifyError(checked.error)}`);
+  const checked = parseWithIssues(schema, json);
+  if (!checked.ok) throw new Error(`${distDir}${urlPath} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
   return json as T;
 }

@@ -10,7 +10,7 @@ import { MAX_REPORTED_ISSUES, truncateName, type ErrorBody, type ErrorCode, type
  * Every status an error answer may carry: RFC 9110 §15.5–15.6, 429 and 431 from RFC 6585. A typo or a
  * success status cannot become an error answer.
  */
-export const ERROR_STATUSES = [400, 403, 404, 405, 406, 408, 412, 413, 415, 417, 429, 431, 500, 503] as const;
+export const ERROR_STATUSES = [400, 403, 404, 405, 406, 408, 410, 412, 413, 415, 417, 429, 431, 500, 503] as const;
 export type ErrorStatus = (typeof ERROR_STATUSES)[number];
 
 /** A library's 4xx (body-parser's `status`) as one the service answers with: one it does not use is 400. */

@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { MAX_REPORTED_ISSUES, truncateName } from '../../core/schemas/errors.ts';
+import { parseWithIssues } from '../../core/schemas/issues.ts';
 
 export type JsonRpcErrorBody = {
   jsonrpc: '2.0';
@@ -64,9 +65,9 @@ export function checkMessage(text: string): MessageCheck {
   const message = envelope.data;
   if (isJSONRPCRequest(message)) {
     const schema = requestSchemas.get(message.method);
-    const params = schema?.safeParse(message);
-    if (params !== undefined && !params.success) {
-      const problems = params.error.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.map((p) => truncateName(String(p))).join('.') || '(message)'}: ${i.message}`);
+    const params = schema && parseWithIssues(schema, message);
+    if (params !== undefined && !params.ok) {
+      const problems = params.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.map((p) => truncateName(String(p))).join('.') || '(message)'}: ${i.message}`);
       return {
         ok: false,
         status: 200,

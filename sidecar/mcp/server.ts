@@ -1,5 +1,5 @@
 /**
- * The MCP server of the reviews service: seven read-only tools, two resources and a review template, three
+ * The MCP server of the reviews service: eight read-only tools, two resources and a review template, three
  * prompts. Built fresh for every HTTP request (see transport.ts), so it holds no state between requests.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -14,6 +14,7 @@ import { getInsightsTool } from './tools/get-insights.ts';
 import { getRatingSummaryTool } from './tools/get-rating-summary.ts';
 import { getReviewTool } from './tools/get-review.ts';
 import { getReviewsSinceTool } from './tools/get-reviews-since.ts';
+import { getChangesTool } from './tools/get-changes.ts';
 import { rankTechniciansTool } from './tools/rank-technicians.ts';
 import { searchReviewsTool } from './tools/search-reviews.ts';
 
@@ -26,7 +27,7 @@ export const SERVER_INFO = { name: 'reviews-service', title: 'Customer reviews',
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** Every tool, in the order tools/list and the instructions' "Which tool when" list give them. */
-export const TOOLS: readonly ToolDefinition[] = [getBusinessTool, searchReviewsTool, getReviewTool, getReviewsSinceTool, getRatingSummaryTool, getInsightsTool, rankTechniciansTool];
+export const TOOLS: readonly ToolDefinition[] = [getBusinessTool, searchReviewsTool, getReviewTool, getReviewsSinceTool, getChangesTool, getRatingSummaryTool, getInsightsTool, rankTechniciansTool];
 
 export function buildServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive(), TOOLS.map((tool) => tool.spec)), jsonSchemaValidator });

@@ -106,7 +106,8 @@ export function toToolResult(value: Record<string, unknown>): CallToolResult {
 
 /**
  * A tool execution error (MCP "Tools › Error Handling"): the model reads it and can correct its call,
- * so each line names the argument and what it must be.
+ * so each line names the argument and what it must be. `_meta.issues` carries the same problems as the
+ * REST error body's `issues` (`{ path, message, code }`), for clients that branch on the code.
  */
 export function toArgumentErrorResult(toolName: string, issues: readonly ErrorIssue[]): CallToolResult {
   const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
@@ -114,6 +115,7 @@ export function toArgumentErrorResult(toolName: string, issues: readonly ErrorIs
   return {
     content: [{ type: 'text', text: `Invalid arguments for ${toolName}:\n${lines.join('\n')}` }],
     isError: true,
+    _meta: { issues: issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'string' ? truncateName(p) : p)) })) },
   };
 }
 

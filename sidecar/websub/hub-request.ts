@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { ErrorIssue } from '../../core/schemas/errors.ts';
+import { parseWithIssues } from '../../core/schemas/issues.ts';
 
 export type LeaseBounds = { defaultSeconds: number; minSeconds: number; maxSeconds: number };
 
@@ -102,14 +103,9 @@ export function parseHubRequest(schema: HubRequestSchema, form: URLSearchParams)
   if (Array.isArray(fields['hub.mode'])) {
     return { ok: false, issues: [{ path: ['hub.mode'], message: 'hub.mode must be given once', code: 'invalid_type' }] };
   }
-  const parsed = schema.safeParse(fields);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      issues: parsed.error.issues.map((i) => ({ path: [String(i.path[0] ?? 'hub.mode')], message: i.message, code: i.code })),
-    };
-  }
-  const p = parsed.data;
+  const parsed = parseWithIssues(schema, fields);
+  if (!parsed.ok) return { ok: false, issues: parsed.issues.map((i) => ({ ...i, path: [String(i.path[0] ?? 'hub.mode')] })) };
+  const p = parsed.value;
   switch (p['hub.mode']) {
     case 'subscribe':
       return {

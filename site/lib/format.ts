@@ -15,11 +15,6 @@ export function formatMonth(month: string): string {
   return `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
 }
 
-/** `2026-11` → "Nov 2026", for dense lists. */
-export function formatShortMonth(month: string): string {
-  return `${MONTHS[Number(month.slice(5, 7)) - 1]!.slice(0, 3)} ${month.slice(0, 4)}`;
-}
-
 /** `2025-Q2` → "Q2 2025". */
 export function formatQuarter(quarter: string): string {
   return `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
@@ -42,11 +37,6 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
 /** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site". */
 export function formatSource(source: string): string {
   return SOURCE_NAMES[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
-}
-
-/** Whether a review came in through the business's own form rather than another site. */
-export function isDirectSource(source: string): boolean {
-  return source === 'direct';
 }
 
 /** "★★★☆☆" for a review's 3: whole stars only (an average is drawn with star-graphic.astro, to the half star). */

@@ -8,21 +8,11 @@ import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import type { AggregateRating, PublishedBusiness } from '../../core/schemas/published.ts';
 import { formatCount } from '../../core/insights/figures.ts';
-import { roundStars } from '../../core/insights/verdicts.ts';
 import { formatRatingShort } from './format.ts';
-
-const STAR = 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6L2.5 9.4l6.6-.8z';
+import { drawStarRow, STAR_PATH } from './stars.ts';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** Five stars filled to `value` rounded to the half star (roundStars), `size` px each, at (x, y). */
-function drawStars(value: number, x: number, y: number, size: number, on: string, off: string): string {
-  const scale = size / 24;
-  const stars = (fill: string) => [0, 1, 2, 3, 4].map((i) => `<path d="${STAR}" fill="${fill}" transform="translate(${x + i * size} ${y}) scale(${scale})"/>`).join('');
-  const width = (roundStars(value) * size).toFixed(1);
-  return `<defs><clipPath id="f"><rect x="${x}" y="${y}" width="${width}" height="${size}"/></clipPath></defs>${stars(off)}<g clip-path="url(#f)">${stars(on)}</g>`;
 }
 
 export function drawShareImage(business: PublishedBusiness, aggregate: AggregateRating): string {
@@ -34,7 +24,7 @@ export function drawShareImage(business: PublishedBusiness, aggregate: Aggregate
 <rect x="0" y="0" width="1200" height="12" fill="#f4b740"/>
 <text x="80" y="170" font-family="DejaVu Sans" font-weight="bold" font-size="${nameSize}" fill="#ffffff">${escapeXml(business.name)}</text>
 <text x="80" y="385" font-family="DejaVu Sans" font-weight="bold" font-size="150" fill="#ffffff">${formatRatingShort(aggregate.rating_value)}</text>
-${drawStars(aggregate.rating_value, 370, 268, 96, '#f4b740', '#4a525c')}
+${drawStarRow({ value: aggregate.rating_value, x: 370, y: 268, size: 96, clipId: 'f', off: 'fill="#4a525c"', on: 'fill="#f4b740"' })}
 <text x="375" y="412" font-family="DejaVu Sans" font-size="44" fill="#e8eaed">out of 5 · ${formatCount(aggregate.review_count)} verified reviews</text>
 <text x="80" y="540" font-family="DejaVu Sans" font-size="34" fill="#b0b7c0">${escapeXml(where)} · every verified review, whatever its rating</text>
 </svg>`;
@@ -42,7 +32,7 @@ ${drawStars(aggregate.rating_value, 370, 268, 96, '#f4b740', '#4a525c')}
 
 /** The site icon: a gold star on a dark rounded square; also served as /favicon.svg. */
 export function drawIcon(): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#14171b"/><path d="${STAR}" fill="#f4b740" transform="translate(6 5) scale(2.17)"/></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#14171b"/><path d="${STAR_PATH}" fill="#f4b740" transform="translate(6 5) scale(2.17)"/></svg>`;
 }
 
 function fontFiles(): string[] {

@@ -2,7 +2,7 @@
  * <reviews-widget>: the business's rating, its histogram and a few reviews, for the owner's own site.
  *
  *   <script src="https://reviews.example.com/widget.js" async></script>
- *   <reviews-widget count="3" min-rating="4" technician="Sarah Kowalski" service="ac-repair" sort="best" theme="auto"></reviews-widget>
+ *   <reviews-widget count="3" min-rating="4" technician="Sarah Kowalski" service="ac-repair" sort="best" theme="auto" media="true"></reviews-widget>
  *
  * A custom element with a Shadow DOM and no framework. It reads the public search API of the service
  * it was loaded from (or the `origin` attribute, the service's PUBLIC_URL) over CORS: one search for the reviews shown, and
@@ -15,6 +15,7 @@
  *   service     a service id: rating and reviews of that service only
  *   sort        newest (default) or best
  *   theme       light, dark or auto (default: follows the visitor's system)
+ *   media       true: a thumbnail of each review's first photo, linking to it at full size
  *   frame       set by /embed/: every part one line or a fixed number of lines, so the frame's height
  *               for a `count` is known in advance (site/lib/embed-frame.ts)
  *
@@ -62,6 +63,8 @@ ul { list-style: none; margin: 0; padding: 0; }
 a { color: var(--link); }
 a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-radius: 2px; }
 .more { margin: 0.75rem 0 0; font-weight: 600; }
+.thumb { display: inline-block; line-height: 0; margin: 0.3rem 0; }
+.thumb img { height: 4.5rem; width: auto; max-width: 100%; border-radius: 6px; border: 1px solid var(--border); }
 `;
 
   const clampInt = (value, min, max, fallback) => {
@@ -93,7 +96,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
 
   class ReviewsWidget extends HTMLElement {
     static get observedAttributes() {
-      return ['count', 'min-rating', 'technician', 'service', 'sort', 'origin'];
+      return ['count', 'min-rating', 'technician', 'service', 'sort', 'origin', 'media'];
     }
 
     constructor() {
@@ -174,6 +177,16 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                 return el('li', {}, el('span', {}, `${n} star${n === 1 ? '' : 's'}`), el('span', { class: 'bar', 'aria-hidden': 'true' }, fill), el('span', { class: 'pct' }, `${pct}%`));
               }),
             );
+      const withMedia = this.getAttribute('media') === 'true';
+      // The review's first picture at its smallest width; its width and height reserve the space.
+      const thumbnail = (r) => {
+        const m = r.media && r.media[0];
+        // A frame (/embed/) keeps its height known in advance: no thumbnails there.
+        if (!withMedia || !m || this.hasAttribute('frame')) return null;
+        const small = m.variants.find((v) => v.url === m.thumbnail_url) || m;
+        const img = el('img', { src: m.thumbnail_url, width: String(small.width), height: String(small.height), alt: m.alt || `Photo from ${r.author}'s review`, loading: 'lazy', decoding: 'async' });
+        return el('a', { class: 'thumb', href: m.video_url || m.url, target: '_top' }, img);
+      };
       const list =
         count === 0 || reviews.length === 0
           ? null
@@ -186,6 +199,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                   {},
                   el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, stars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
                   el('p', { class: 'text', dir: 'auto' }, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
+                  thumbnail(r),
                   el('p', { class: 'meta' }, el('bdi', {}, r.author), ' · ', el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
                 ),
               ),

@@ -51,6 +51,7 @@ describe('buildOpenApiDocument', () => {
           '/api/reviews/search',
           '/api/technicians/rank',
           '/api/reviews/since/{date}',
+          '/api/reviews/changes',
           ...SLICE_FEEDS,
           '/feeds.json',
         ].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
@@ -81,6 +82,14 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(doc.paths['/api/reviews/search'].get.responses)).toEqual(['200', '304', '400', '412']);
   });
 
+  it('gives the change log its parameters, 400 for a bad token and 410 for an expired one', () => {
+    const changes = doc.paths['/api/reviews/changes'].get;
+    expect(Object.keys(changes.responses)).toEqual(['200', '304', '400', '410', '412']);
+    const query = (changes.parameters as Node[]).filter((p) => p.in === 'query');
+    expect(Object.fromEntries(query.map((p) => [p.name, p.schema]))).toEqual({ since: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } });
+    expect(changes.description).toContain('/reviews.json');
+  });
+
   it('gives since, MCP and the hub the statuses and headers the interface and contract name', () => {
     const since = doc.paths['/api/reviews/since/{date}'].get;
     expect(Object.keys(since.responses)).toEqual(['200', '304', '400', '412']);
@@ -107,8 +116,8 @@ describe('buildOpenApiDocument', () => {
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => path !== '/mcp' && path !== '/api/websub/hub');
-    // + 1: the technician ranking.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1);
+    // + 1: the technician ranking; + 1: the change log.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -117,8 +126,8 @@ describe('buildOpenApiDocument', () => {
         expect(op.responses['304'], path).toEqual({ $ref: '#/components/responses/NotModified' });
         expect(op.responses['412'], path).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
         expect(op.parameters.map((p: Node) => p.$ref).filter(Boolean)).toContain('#/components/parameters/IfNoneMatch');
-        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search', ...SLICE_FEEDS].includes(path));
-        if (path === '/api/reviews/search') expect(ok.headers.Link).toEqual({ $ref: '#/components/headers/NextLink' });
+        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search', '/api/reviews/changes', ...SLICE_FEEDS].includes(path));
+        if (path === '/api/reviews/search' || path === '/api/reviews/changes') expect(ok.headers.Link).toEqual({ $ref: '#/components/headers/NextLink' });
       }
       expect(item.head.responses['200'].content, path).toBeUndefined();
     }
@@ -242,6 +251,11 @@ describe('OpenAPI schemas and examples', () => {
       { filters: {}, positive_means: 'rated_4_or_5', reviews: 3, technicians: [{ technician: 'Mike', rank: 0 }] },
     ],
     InsightsResponses: [insights.responses, { ...insights.responses, bands: [{ band: '1-3', reviews: 1, replied: 1, reply_rate: 1, median_reply_days: 0 }] }],
+    Change: [{ id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'removed' }, { id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'changed' }],
+    Changes: [
+      { changes: [{ id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', review }, { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed' }], count: 2, limit: 100, next_token: 'WzEsInIiXQ', has_more: false },
+      { changes: [{ id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'deleted' }], count: 1, limit: 100, next_token: null, has_more: false },
+    ],
     JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
     JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],
     WebSubHubRequest: [

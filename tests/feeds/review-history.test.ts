@@ -6,7 +6,7 @@
  * no history and a review is dated by its own date or its reply's.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,5 +112,27 @@ describe('updated, from the content folder\'s git history', () => {
     // A commit older than the review's own date does not date it before itself.
     expect(resolveUpdated(review('a', 'x'), '2024-12-01T00:00:00Z')).toBe('2025-01-10T00:00:00Z');
     expect(resolveUpdated(review('a', 'x'), '2025-02-01T09:00:00Z')).toBe('2025-02-01T09:00:00Z');
+  });
+
+  it('gives the same history from its cache, reading only new commits, and replays everything after a rewrite', async () => {
+    const repo = await createRepo();
+    const cacheDir = await mkdtemp(path.join(tmpdir(), 'history-cache-'));
+    const both = async () => {
+      const cached = await readContentHistory(repo.contentDir, repo.current(), { cacheDir });
+      expect(cached).toEqual(await readContentHistory(repo.contentDir, repo.current()));
+      return cached!;
+    };
+    await repo.commit('2025-02-01T10:00:00Z', { 'a.json': [review('a', 'Great.'), review('b', 'Fine.')] });
+    expect(await both()).toHaveLength(2);
+    await repo.commit('2025-02-02T10:00:00Z', { 'a.json': [review('a', 'Great.'), review('b', 'Fine, then not.', { verified: false })] });
+    await repo.commit('2025-02-03T10:00:00Z', { 'b.json': [review('c', 'New.')] });
+    const [cacheFile] = await readdir(cacheDir);
+    const stored = JSON.parse(await readFile(path.join(cacheDir, cacheFile!), 'utf8')) as { head: string };
+    expect(stored.head).toBe(repo.git(['rev-parse', 'HEAD~2']).trim());
+    expect(await both()).toHaveLength(4);
+    // A rewritten history (the cached head is gone from the branch): replayed from the start.
+    repo.git(['reset', '-q', '--hard', 'HEAD~2']);
+    await repo.commit('2025-02-04T10:00:00Z', { 'a.json': [review('a', 'Great!'), review('b', 'Fine.')] });
+    expect((await both()).map((v) => v.time)).toEqual(['2025-02-01T10:00:00+00:00', '2025-02-04T10:00:00+00:00', '2025-02-04T10:00:00+00:00']);
   });
 });

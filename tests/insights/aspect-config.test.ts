@@ -6,6 +6,7 @@ import { parseAspectModel } from '../../core/insights/aspect-model.ts';
 import { readInsightsContent } from '../../core/insights/insights-content-fs.ts';
 import { DEFAULT_ASPECTS_FILE } from '../../core/content/load-content.ts';
 import { readJson } from './load-fixtures.ts';
+import { ZOD_DEFAULT_PHRASES } from '../../core/schemas/issues.ts';
 
 const REQUIRED_ASPECTS = [
   'punctuality', 'professionalism', 'communication', 'quality', 'price',
@@ -38,10 +39,11 @@ describe('parseAspectModel', () => {
         'aspects.2.id',
         'aspects.2.label',
         'aspects.2.terms.1',
-        'aspects.2',
+        'aspects.2.colour',
       ]),
     );
     expect(parsed.issues.every((i) => i.message.length > 0)).toBe(true);
+    expect(parsed.issues.map((i) => i.message).join('\n')).not.toMatch(ZOD_DEFAULT_PHRASES);
   });
 
   it('reports a duplicate id and a term without letters once the shape is right', () => {

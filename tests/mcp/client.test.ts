@@ -23,7 +23,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const TOOL_NAMES = ['get_business', 'search_reviews', 'get_review', 'get_reviews_since', 'get_rating_summary', 'get_insights', 'rank_technicians'];
+const TOOL_NAMES = ['get_business', 'search_reviews', 'get_review', 'get_reviews_since', 'get_changes', 'get_rating_summary', 'get_insights', 'rank_technicians'];
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;

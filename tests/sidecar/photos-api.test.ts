@@ -82,6 +82,31 @@ describe('photos over HTTP', () => {
     expect(review.media[0]!.variants.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('shows thumbnails on the review card: alt, reserved size, lazy, a plain link to the full picture', async () => {
+    const html = await (await fetch(`${sidecar.url}/reviews/2025-01/`, { headers: { Accept: 'text/html' } })).text();
+    const card = /<article class="review" id="r-0001">([\s\S]*?)<\/article>/.exec(html)![1]!;
+    const photo = byId.get('r-0001')!.media[0]!;
+    const link = /<a href="([^"]+)"[^>]*>\s*<picture>([\s\S]*?)<\/picture>/.exec(card)!;
+    expect(link[1]).toBe(new URL(photo.url).pathname);
+    expect(link[2]).toMatch(/<source type="image\/webp" srcset="\/media\/[a-f0-9]{16}-320\.webp 320w, \/media\/[a-f0-9]{16}-640\.webp 640w, \/media\/[a-f0-9]{16}-960\.webp 960w"/);
+    const img = /<img [^>]+>/.exec(link[2]!)![0];
+    for (const attribute of [`src="${new URL(photo.thumbnail_url).pathname}"`, 'width="320"', 'height="240"', `alt="${photo.alt}"`, 'loading="lazy"']) expect(img).toContain(attribute);
+    // The video links to the video itself.
+    const video = /<article class="review" id="r-0006">([\s\S]*?)<\/article>/.exec(await (await fetch(`${sidecar.url}/reviews/2025-02/`)).text())![1]!;
+    expect(video).toContain('href="https://video.example/ac-unit-running"');
+  });
+
+  it('shows "Photos from customers" on the home page and on the pages of the technicians and services photographed', async () => {
+    const gallery = async (path: string) => {
+      const html = await (await fetch(`${sidecar.url}${path}`)).text();
+      const section = /<h2 id="photos-title">Photos from customers<\/h2>([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+      return [...section.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
+    };
+    expect(await gallery('/')).toEqual(['/reviews/2025-02/#r-0006', '/reviews/2025-01/#r-0003', '/reviews/2025-01/#r-0001', '/search/?has_media=true']);
+    expect(await gallery('/services/water-heater/')).toEqual(['/reviews/2025-01/#r-0003', '/search/?mentions_service=water-heater&amp;has_media=true']);
+    expect(await gallery('/services/ac-repair/')).toContain('/reviews/2025-02/#r-0006');
+  });
+
   it('puts each photo in the JSON Feed as an attachment and in the Atom feed as an enclosure', async () => {
     const feed = (await (await fetch(`${sidecar.url}/api/feed.json`)).json()) as { items: { id: string; attachments?: { url: string }[] }[] };
     const photo = byId.get('r-0001')!.media[0]!;

@@ -1,7 +1,8 @@
 /**
  * The widget in an `<iframe>` (issue 20 item 5), on a service under a PUBLIC_URL with a path, in real
  * Chromium, with reviews whose every part overflows (long titles, long texts, long names): at the fixed
- * height documented for each `count` from 0 to 10 nothing is cut, at 320 and 400 px wide; with the one
+ * height documented for each `count` from 0 to 10 nothing is cut, at 320 and 400 px wide, in the packaged
+ * Chromium and the system one when installed (their fonts differ); with the one
  * line of script the frame takes its content's height; /developers/ shows both snippets with the real
  * address; and the widget draws an average with the site's one stars rule.
  */
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roundStars } from '../../core/insights/verdicts.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { getFrameHeight, renderFrameSizerSnippet, renderFrameSnippet, renderWidgetSnippet } from '../../site/lib/embed-frame.ts';
-import { launchBrowser } from '../../tools/lib/browser.ts';
+import { launchBrowser, listChromiumSources } from '../../tools/lib/browser.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -68,9 +69,17 @@ afterAll(async () => {
   host?.close();
 });
 
-describe('the widget in a frame of the documented height', () => {
+describe.each(listChromiumSources())('the widget in a frame of the documented height, in the %s Chromium', (source) => {
+  let own: Browser;
+  beforeAll(async () => {
+    own = await launchBrowser({ source });
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
   it.each([320, 400])('shows everything, "Read all" included, for every count from 0 to 10, %i px wide', { timeout: 120_000 }, async (width) => {
-    const page = await browser.newPage({ viewport: { width: 800, height: 2000 } });
+    const page = await own.newPage({ viewport: { width: 800, height: 2000 } });
     const cut: string[] = [];
     for (let count = 0; count <= 10; count++) {
       await page.goto(`${hostUrl}/?count=${count}&width=${width}`);
@@ -90,7 +99,9 @@ describe('the widget in a frame of the documented height', () => {
     expect(cut).toEqual([]);
     await page.close();
   });
+});
 
+describe('the widget in a frame with the sizing line', () => {
   it('takes its content height with the one line of script, and ignores the message from any other origin', async () => {
     const page = await browser.newPage({ viewport: { width: 800, height: 2000 } });
     await page.goto(`${hostUrl}/?count=4&height=100&sizer`);

@@ -71,6 +71,7 @@ beforeAll(async () => {
     ['search results', `${PATHS.searchPage}?query=on+time&sort=highest&has_response=true`],
     ['search results marking an aspect', `${PATHS.searchPage}?aspect=price&aspect_sentiment=negative`],
     ['search errors', `${PATHS.searchPage}?rating=9`],
+    ['search with photos', `${PATHS.searchPage}?has_media=true`],
     ['not found', '/no-such-page/'],
     ['embed', '/embed/'],
   ];
@@ -312,6 +313,32 @@ describe('the widget on another origin', () => {
     expect(background).toBe('rgb(20, 23, 27)');
     expect(await runAxe(page)).toEqual([]);
     await page.close();
+  });
+
+  it('shows a thumbnail of each review\'s first photo with media="true", its size reserved, linking to the full picture', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent('count="10" media="true"')}`);
+    const widget = page.locator('reviews-widget');
+    await widget.locator('.reviews').waitFor();
+    const withPhotos = dataset.reviews.slice(0, 10).filter((r) => r.media.length > 0);
+    expect(withPhotos.length).toBeGreaterThan(0);
+    const thumbs = await widget.locator('.reviews .thumb').evaluateAll((nodes) =>
+      nodes.map((a) => {
+        const img = a.querySelector('img')!;
+        return { href: a.getAttribute('href'), src: img.getAttribute('src'), alt: img.getAttribute('alt'), width: img.getAttribute('width'), loaded: img.complete && img.naturalWidth > 0 };
+      }),
+    );
+    expect(thumbs.map(({ loaded: _loaded, ...t }) => t)).toEqual(
+      withPhotos.map((r) => ({ href: r.media[0]!.url, src: r.media[0]!.thumbnail_url, alt: r.media[0]!.alt ?? `Photo from ${r.author}'s review`, width: '320' })),
+    );
+    expect(await runAxe(page)).toEqual([]);
+    await page.close();
+
+    const plain = await browser.newPage();
+    await plain.goto(`${hostUrl}/?attributes=${encodeURIComponent('count="10"')}`);
+    await plain.locator('reviews-widget .reviews').waitFor();
+    expect(await plain.locator('reviews-widget .thumb').count()).toBe(0);
+    await plain.close();
   });
 
   it('renders in an iframe from /embed/, which any site may frame, with options from its query string', async () => {

@@ -200,7 +200,7 @@ describe('names and titles written right to left or with a direction override', 
   it('are isolated on every page that shows them, and in the widget', { timeout: 120_000 }, async () => {
     const page = await browser.newPage();
     const found: Record<string, string[]> = {};
-    const pages = ['/', '/reviews/', '/reviews/2024-12/', '/technicians/', technicianPage, '/services/', servicePath(SERVICE.id), '/search/?query=furnace', '/about/', '/developers/', '/no-such-page/'];
+    const pages = ['/', '/reviews/', '/reviews/2024-12/', '/technicians/', technicianPage, '/services/', servicePath(SERVICE.id), '/search/?query=furnace', '/about/', '/developers/', '/developers/api/', '/no-such-page/'];
     for (const url of pages) {
       await page.goto(`${sidecar.url}${url}`);
       const problems = await findUnisolated(page);

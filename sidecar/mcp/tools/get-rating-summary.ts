@@ -15,9 +15,9 @@ export const getRatingSummaryTool = defineTool(
     whenToUse: 'star distribution, counts and means per month or year, per technician, per service. Prefer it to counting reviews yourself.',
     inputSchema: z
       .strictObject({
-        period: RatingPeriodSchema.default('month').meta({ description: 'Group `by_period` by `month` (default) or `year`.' }),
-        since: IsoDateSchema.optional().meta({ description: 'Only count reviews on or after this date (YYYY-MM-DD).' }),
-        until: IsoDateSchema.optional().meta({ description: 'Only count reviews on or before this date (YYYY-MM-DD).' }),
+        period: RatingPeriodSchema.default('month').meta({ description: 'Group `by_period` by month or year.' }),
+        since: IsoDateSchema.optional().meta({ description: 'Only count reviews on or after this date.' }),
+        until: IsoDateSchema.optional().meta({ description: 'Only count reviews on or before this date.' }),
       })
       .superRefine(checkDateRange),
     outputSchema: RatingSummarySchema,

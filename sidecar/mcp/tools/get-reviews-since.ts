@@ -15,12 +15,11 @@ export const getReviewsSinceTool = defineTool(
     title: 'Get reviews since a date',
     description: [
       'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
-      'Page with `cursor` = `next_cursor` until it is null. `newest_review_date` tells how recent the data is.',
       'For filters use search_reviews with `since`.',
     ].join(' '),
     whenToUse: 'everything dated on or after a date (catching up).',
     inputSchema: z.strictObject({
-      date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date (YYYY-MM-DD).' }),
+      date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date.' }),
       limit: SearchFiltersShape.limit,
       cursor: CursorArgumentSchema,
     }),

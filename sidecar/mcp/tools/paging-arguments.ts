@@ -10,10 +10,10 @@ export const CursorArgumentSchema = z
   .optional()
   .meta({
     description:
-      'Opaque `next_cursor` from the previous page of the same call. Repeat the same filters with it; omit it for the first page.',
+      '`next_cursor` of the previous page, with the same filters; omit for the first page.',
   });
 
 export const NextCursorSchema = z
   .string()
   .nullable()
-  .meta({ description: 'Pass as `cursor` (with the same filters) to get the next page; null when this is the last page.' });
+  .meta({ description: 'Pass as `cursor` with the same filters for the next page; null on the last page.' });

@@ -26,7 +26,6 @@ export const searchReviewsTool = defineSelfCheckingTool(
       '`mentions_technician` takes a name or alias and `mentions_service` a service id (see get_business);',
       '`aspect` an aspect id (see get_insights) with `aspect_sentiment` for praise or complaints.',
       'Reviews are compact (aspect polarities, no evidence offsets) unless `evidence` is true.',
-      'When `next_cursor` is not null, call again with the same filters and that `cursor`.',
       'For statistics use get_rating_summary; to compare technicians use rank_technicians.',
     ].join(' '),
     whenToUse: `reviews by ${SEARCH_FILTERS.join(', ')} (each described in the tool's input schema; dates are YYYY-MM-DD, technicians a name or alias, services and aspects an id). Filters combine with AND; newest first unless sort says otherwise.`,

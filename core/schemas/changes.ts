@@ -1,0 +1,55 @@
+/**
+ * The change log's request and answer (issue 23 item 4): `GET /api/reviews/changes` and the MCP tool
+ * `get_changes` read the same parameters and give the same answer (core/dataset/change-log.ts).
+ */
+import { z } from 'zod';
+import { PublishedReviewSchema } from './published.ts';
+
+export const CHANGES_LIMIT_DEFAULT = 100;
+export const CHANGES_LIMIT_MAX = 1000;
+
+const limitMessage = `must be an integer from 1 to ${CHANGES_LIMIT_MAX}`;
+
+export const ChangesQueryShape = {
+  since: z
+    .string()
+    .optional()
+    .meta({ description: 'The last `next_token`; omit to start.' }),
+  limit: z
+    .int({ error: limitMessage })
+    .min(1, limitMessage)
+    .max(CHANGES_LIMIT_MAX, limitMessage)
+    .default(CHANGES_LIMIT_DEFAULT),
+};
+
+export const ChangesQuerySchema = z.strictObject(ChangesQueryShape);
+
+const time = z.iso.datetime().meta({ description: 'When the change was made (the time of the content commit); never runs backwards.' });
+
+export const ChangeSchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      id: z.string(),
+      time,
+      kind: z.enum(['added', 'changed']),
+      review: PublishedReviewSchema.meta({ description: 'The review as /reviews.json holds it now.' }),
+    }),
+    z.object({ id: z.string(), time, kind: z.literal('removed') }).meta({ description: 'A tombstone: removed, or hidden with `verified: false`.' }),
+  ])
+  .meta({ id: 'Change' });
+
+export const ChangesResultSchema = z
+  .object({
+    changes: z.array(ChangeSchema).meta({ description: 'Oldest first; one entry per review, its last change.' }),
+    count: z.int().min(0).meta({ description: 'Number of changes in this answer.' }),
+    limit: z.int().min(1).max(CHANGES_LIMIT_MAX).meta({ description: 'The limit that was applied.' }),
+    next_token: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as `since` for what follows (the same token when nothing is new); null only for an empty log read from its beginning.' }),
+    has_more: z.boolean().meta({ description: 'true: more changes follow right away; ask again with `next_token`.' }),
+  })
+  .meta({ id: 'Changes' });
+
+export type Change = z.infer<typeof ChangeSchema>;
+export type ChangesResult = z.infer<typeof ChangesResultSchema>;

@@ -1,0 +1,41 @@
+/**
+ * Customers' photos on the pages. The published `media` carries absolute URLs (under PUBLIC_URL); the
+ * pages link with root-relative site paths like every other link (core/urls.ts `prefixRootRelativeUrls`
+ * adds a base path), so each URL is turned back into its `/media/…` path by its file name.
+ */
+import type { PublishedMedia, PublishedReview } from '../../core/schemas/published.ts';
+import { mediaPath } from '../../core/urls.ts';
+
+/** `https://…/media/3f9a…-640.jpg` → `/media/3f9a…-640.jpg`. */
+export function toMediaPath(url: string): string {
+  return mediaPath(url.slice(url.lastIndexOf('/') + 1));
+}
+
+/** The `srcset` of one format: every width of it, narrowest first. */
+export function mediaSrcset(media: PublishedMedia, mimeType: 'image/webp' | 'image/jpeg'): string {
+  return media.variants
+    .filter((v) => v.mime_type === mimeType)
+    .map((v) => `${toMediaPath(v.url)} ${v.width}w`)
+    .join(', ');
+}
+
+/** Alt text for a picture: the customer's own, else what it is and whose (an image link needs a name). */
+export function describeMedia(media: PublishedMedia, author: string, index: number, count: number): string {
+  const what = media.type === 'video' ? 'Video' : 'Photo';
+  const number = count > 1 ? ` ${index + 1} of ${count}` : '';
+  return media.alt ?? `${what}${number} from ${author}'s review`;
+}
+
+export type CustomerPhoto = { review: PublishedReview; media: PublishedMedia; index: number };
+
+/** The pictures of `reviews` (newest first), at most `limit`, newest review first. */
+export function listCustomerPhotos(reviews: readonly PublishedReview[], limit: number): CustomerPhoto[] {
+  const photos: CustomerPhoto[] = [];
+  for (const review of reviews) {
+    for (const [index, media] of review.media.entries()) {
+      if (photos.length >= limit) return photos;
+      photos.push({ review, media, index });
+    }
+  }
+  return photos;
+}
