@@ -26,7 +26,8 @@ export type CallbackRequest = {
   signal?: AbortSignal;
 };
 
-export type CallbackResponse = { status: number; body: Buffer; truncated: boolean };
+/** `location`: the `Location` header, for a caller that follows redirects itself (the importer's photo downloads). */
+export type CallbackResponse = { status: number; body: Buffer; truncated: boolean; location?: string };
 
 export type CallbackFailure = {
   ok: false;
@@ -215,13 +216,14 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
       req.on('error', (err) => fail('network', `the callback could not be reached (${errorCode(err)})`));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
+        const location = res.headers.location === undefined ? {} : { location: res.headers.location };
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
           const room = o.maxResponseBytes - size;
           if (chunk.length > room) {
             chunks.push(chunk.subarray(0, room));
-            finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true } });
+            finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true, ...location } });
             res.destroy();
             req.destroy();
             return;
@@ -229,7 +231,7 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
           chunks.push(chunk);
           size += chunk.length;
         });
-        res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false } }));
+        res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false, ...location } }));
         res.on('error', (err) => fail('network', `the callback's answer broke off (${errorCode(err)})`));
       });
       if (request.signal?.aborted) return onAbort();
