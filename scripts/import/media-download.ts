@@ -24,7 +24,12 @@ const DOWNLOAD_TIMEOUT_MS = 30_000;
  * A photo or video an export lists by URL, still to be downloaded. `localCopy`: where the picture may
  * already be on disk (a backup of a build keeps `media/` beside `reviews.json`); read from there when it is.
  */
-export type RemoteMedia = ({ kind: 'photo'; url: string } | { kind: 'video'; url: string; posterUrl: string }) & { alt?: string; localCopy?: string };
+export type RemoteMedia = ({ kind: 'photo'; url: string } | { kind: 'video'; url: string; posterUrl: string }) & {
+  alt?: string;
+  localCopy?: string;
+  /** A file named by path (a CSV's photos column): never fetched over the network. */
+  localOnly?: boolean;
+};
 
 export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; message: string };
 export type MediaDownloader = { download(url: string): Promise<DownloadResult>; close(): void };
@@ -76,7 +81,13 @@ export type StoredMedia = { media: MediaContent[]; failures: string[]; written: 
  */
 export async function storeRemoteMedia(contentDir: string, reviewId: string, items: readonly RemoteMedia[], downloader: MediaDownloader): Promise<StoredMedia> {
   const out: StoredMedia = { media: [], failures: [], written: 0 };
-  const fetched = await Promise.all(items.map((item) => readLocalCopy(item.localCopy) ?? downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)));
+  const fetched = await Promise.all(
+    items.map(
+      (item) =>
+        readLocalCopy(item.localCopy) ??
+        (item.localOnly ? Promise.resolve<DownloadResult>({ ok: false, message: `${item.url}: file not found` }) : downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)),
+    ),
+  );
   for (const [i, item] of items.entries()) {
     const what = `${item.kind} ${i + 1} of ${items.length}`;
     const result = fetched[i]!;

@@ -6,7 +6,7 @@
  * rules (a cloud-metadata address is never fetched).
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
@@ -140,6 +140,30 @@ describe('npm run import -- google, with photos', () => {
     expect(run.stdout).toContain('Photos: 3 reviews with photos to download.');
     expect(server.requests.length).toBe(requested);
     expect(await snapshot(content)).toEqual(before);
+  });
+
+  it('takes a CSV photos column: paths relative to the CSV, and HTTPS URLs', async () => {
+    const content = await copySmallContent();
+    const dir = path.dirname(content);
+    await mkdir(path.join(dir, 'photos'), { recursive: true });
+    await writeFile(path.join(dir, 'photos', 'furnace.jpg'), photos['/p/furnace.jpg']!);
+    const csv = path.join(dir, 'export.csv');
+    await writeFile(
+      csv,
+      ['Date,Rating,Author,Review,Photos', `2026-04-02,5,Kim L.,Great furnace job.,photos/furnace.jpg | ${server.url('/p/heater.jpg')}`, '2026-04-03,4,Ray P.,Good work.,photos/missing.jpg'].join('\n'),
+    );
+    const run = await runScript(process.execPath, ['scripts/import/main.ts', 'csv', csv, '--source', 'direct', '--allow-private-downloads'], {
+      env: { ...process.env, CONTENT_DIR: content, NODE_EXTRA_CA_CERTS: ca.certFile },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`photo not imported: ${csv}, row 3, photo 1 of 1: photos/missing.jpg: file not found; the review is imported without it`);
+    const reviews = [...(await readReviews(content)).values()];
+    const kim = reviews.find((r) => r.author === 'Kim L.')!;
+    expect(kim.media).toEqual([
+      { file: `media/${kim.id}/${createHashHex(photos['/p/furnace.jpg']!)}.jpg` },
+      { file: `media/${kim.id}/${createHashHex(photos['/p/heater.jpg']!)}.jpg` },
+    ]);
+    expect(reviews.find((r) => r.author === 'Ray P.')!.media).toBeUndefined();
   });
 
   it('refuses loopback photos without --allow-private-downloads', async () => {
