@@ -217,12 +217,14 @@ export function stripBasePath(requestPath: string, basePath: string): string | u
 
 /**
  * The HTML of a page with `basePath` put before each root-relative URL of its `href`, `src`, `action`
- * and `srcset` attributes, so the site's links (written with the paths above) stay inside the base
- * path. Protocol-relative (`//host/…`) and absolute URLs are left alone.
+ * and `srcset` attributes (every candidate of a `srcset` list), so the site's links (written with the
+ * paths above) stay inside the base path. Protocol-relative (`//host/…`) and absolute URLs are left alone.
  */
 export function prefixRootRelativeUrls(html: string, basePath: string): string {
   if (basePath === '') return html;
-  return html.replace(/(\s(?:href|src|action|srcset)=["'])\/(?!\/)/g, `$1${basePath}/`);
+  return html
+    .replace(/(\s(?:href|src|action)=["'])\/(?!\/)/g, `$1${basePath}/`)
+    .replace(/(\ssrcset=)(["'])([^"']*)\2/g, (_, name: string, quote: string, list: string) => `${name}${quote}${list.replace(/(^|,\s*)\/(?!\/)/g, `$1${basePath}/`)}${quote}`);
 }
 
 /**

@@ -17,6 +17,7 @@ const COMMON_FLAGS: readonly Flag[] = [
   { name: 'author-style', type: 'string', arg: 'initials', help: 'publish "Latoya W." rather than "Latoya Williams"' },
   { name: 'unverified', type: 'boolean', help: 'add new reviews with verified: false, to publish them one by one' },
   { name: 'time-zone', type: 'string', arg: '<zone>', help: "the business's time zone for Google's timestamps (default UTC)" },
+  { name: 'allow-private-downloads', type: 'boolean', help: 'fetch photos from loopback or private addresses too (tests, intranets)' },
 ];
 
 const CommonFlagsSchema = z.object({
@@ -24,6 +25,7 @@ const CommonFlagsSchema = z.object({
   prune: z.boolean().default(false),
   strict: z.boolean().default(false),
   unverified: z.boolean().default(false),
+  'allow-private-downloads': z.boolean().default(false),
   'author-style': z.enum(['full', 'initials']).default('full'),
   'time-zone': z.string().refine(isTimeZone, 'is not a time zone name (e.g. America/Chicago)').default('UTC'),
 });
@@ -52,6 +54,8 @@ export type ImportOptions = CommonOptions & {
   dryRun: boolean;
   prune: boolean;
   strict: boolean;
+  /** Photos may come from loopback or private addresses (never from cloud-metadata ones). */
+  allowPrivateDownloads: boolean;
 };
 
 export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: true; options: ImportOptions } | { ok: false; message: string }> {
@@ -96,6 +100,7 @@ export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: tr
       authorStyle: c['author-style'],
       verified: !c.unverified,
       timeZone: c['time-zone'],
+      allowPrivateDownloads: c['allow-private-downloads'],
     },
   };
 }

@@ -10,7 +10,7 @@ import { SlugSchema } from '../../core/schemas/content.ts';
 import { describeZodIssue } from '../../core/schemas/issues.ts';
 import type { Flag } from './import-format.ts';
 
-export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date'] as const;
+export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date', 'photos'] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 
 const HeaderSchema = z.string().trim().min(1, 'must name a column header');
@@ -31,6 +31,8 @@ export const CsvMappingSchema = z.strictObject({
       source_url: HeaderSchema.optional(),
       response: HeaderSchema.optional(),
       response_date: HeaderSchema.optional(),
+      /** Photos: HTTPS URLs or paths relative to the CSV file, separated by spaces or `|`. */
+      photos: HeaderSchema.optional(),
     })
     .default({}),
   /** Guessed from the header line when absent. */

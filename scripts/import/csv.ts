@@ -23,6 +23,8 @@ import {
   type ReviewField,
 } from './record.ts';
 import { parseExportDate, parseStarRating } from './values.ts';
+import path from 'node:path';
+import type { RemoteMedia } from './media-download.ts';
 
 /** The headers exports use for each field, compared case-insensitively. */
 const USUAL_HEADERS: Record<ColumnField, string[]> = {
@@ -35,6 +37,7 @@ const USUAL_HEADERS: Record<ColumnField, string[]> = {
   source_url: ['source_url', 'review url', 'review link', 'url', 'link'],
   response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text'],
   response_date: ['response date', 'reply date', 'owner response date', 'response_date'],
+  photos: ['photos', 'photo', 'photo urls', 'photo_urls', 'images', 'media'],
 };
 
 const REQUIRED: readonly ColumnField[] = ['rating', 'date', 'text', 'author'];
@@ -124,10 +127,25 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       response,
     });
     const result = toImportedReview(candidate, { origin, supplied, fieldNames });
-    if (result.ok) mapped.reviews.push(result.value);
-    else mapped.skipped.push(result.skip);
+    if (!result.ok) {
+      mapped.skipped.push(result.skip);
+      continue;
+    }
+    const photos = cell('photos');
+    if (photos !== '') result.value.remoteMedia = readPhotosCell(photos, file);
+    mapped.reviews.push(result.value);
   }
   return mapped;
+}
+
+/** A photos cell: HTTPS URLs to download, or paths relative to the CSV (never fetched over the network). */
+function readPhotosCell(cell: string, file: string): RemoteMedia[] {
+  return cell
+    .split(/[\s|]+/)
+    .filter((entry) => entry !== '')
+    .map((entry) =>
+      /^https?:\/\//i.test(entry) ? { kind: 'photo', url: entry } : { kind: 'photo', url: entry, localCopy: path.resolve(path.dirname(file), entry), localOnly: true },
+    );
 }
 
 /** The candidate that occurs most often in the header line, outside quotes; a comma when none does. */

@@ -22,10 +22,19 @@ import {
 } from './record.ts';
 import { defineJsonFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
+import type { RemoteMedia } from './media-download.ts';
 
 export const GOOGLE_SOURCE = 'google';
 
 const STARS = { ONE: 1, TWO: 2, THREE: 3, FOUR: 4, FIVE: 5 } as const;
+
+/** One of `reviewMediaItems` (Business Profile API, since April 2026): the picture, its thumbnail, its kind. */
+const GoogleMediaItemSchema = z.looseObject({
+  googleUrl: z.url({ protocol: /^https?$/ }),
+  thumbnailUrl: z.url({ protocol: /^https?$/ }).optional(),
+  mediaFormat: z.enum(['PHOTO', 'VIDEO'], { error: 'must be PHOTO or VIDEO' }).optional(),
+  description: z.string().optional(),
+});
 
 /** Exports carry more fields than these (profile photos, location names): they are ignored. */
 const GoogleReviewSchema = z
@@ -38,6 +47,8 @@ const GoogleReviewSchema = z
     createTime: z.string(),
     updateTime: z.string().optional(),
     reviewReply: z.looseObject({ comment: z.string(), updateTime: z.string().optional() }).optional(),
+    // Each item is read on its own (readRemoteMedia): a bad one loses that photo, never the review.
+    reviewMediaItems: z.array(z.unknown()).optional(),
   })
   .refine((r) => r.reviewId !== undefined || r.name?.includes('/reviews/'), { error: 'has neither a reviewId nor a name ending in /reviews/{id}', path: ['reviewId'] });
 
@@ -107,10 +118,34 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
       response,
     });
     const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: FIELD_NAMES, version: g.updateTime ?? g.createTime });
-    if (result.ok) mapped.reviews.push(result.value);
-    else mapped.skipped.push(result.skip);
+    if (!result.ok) return void mapped.skipped.push(result.skip);
+    if (g.reviewMediaItems !== undefined && g.reviewMediaItems.length > 0) {
+      const { media, problems } = readRemoteMedia(g.reviewMediaItems);
+      result.value.remoteMedia = media;
+      if (problems.length > 0) result.value.mediaProblems = problems;
+    }
+    mapped.reviews.push(result.value);
   });
   return mapped;
+}
+
+function readRemoteMedia(items: readonly unknown[]): { media: RemoteMedia[]; problems: string[] } {
+  const media: RemoteMedia[] = [];
+  const problems: string[] = [];
+  items.forEach((item, i) => {
+    const parsed = GoogleMediaItemSchema.safeParse(item, { error: describeZodIssue });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return void problems.push(`reviewMediaItems.${i}${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
+    }
+    const { googleUrl, thumbnailUrl, mediaFormat, description } = parsed.data;
+    const alt = description === undefined ? {} : { alt: description };
+    if (mediaFormat !== 'VIDEO') return void media.push({ kind: 'photo', url: googleUrl, ...alt });
+    // A video is kept as a link with its thumbnail as the poster.
+    if (thumbnailUrl === undefined) return void problems.push(`reviewMediaItems.${i}: a video without a thumbnailUrl has no poster to show`);
+    media.push({ kind: 'video', url: googleUrl, posterUrl: thumbnailUrl, ...alt });
+  });
+  return { media, problems };
 }
 
 function listReviewItems(data: unknown): unknown[] | undefined {

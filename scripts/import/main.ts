@@ -17,8 +17,16 @@ import { formatChange, formatSkip, formatSummary } from './report.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
 import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
+import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';
+import { createMediaDownloader, type MediaDownloader } from './media-download.ts';
 
-export type ImportIo = { contentDir: string; out: (line: string) => void; err: (line: string) => void };
+export type ImportIo = {
+  contentDir: string;
+  out: (line: string) => void;
+  err: (line: string) => void;
+  /** Where photos are fetched from; by default the hub's HTTPS client with its address rules (media-download.ts). */
+  downloader?: () => MediaDownloader;
+};
 
 export async function runImport(options: ImportOptions, io: ImportIo): Promise<0 | 1> {
   const empty = { added: 0, updated: 0, unchanged: 0, removed: 0, skipped: [], outcome: 'refused' } as const;
@@ -56,6 +64,12 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
       io.out(formatSummary(empty));
       return 1;
     }
+    const photos = await attachRemoteMedia(combined.reviews, existing.value, {
+      contentDir: io.contentDir,
+      dryRun: options.dryRun,
+      downloader: io.downloader ?? (() => createMediaDownloader({ allowPrivate: options.allowPrivateDownloads })),
+      out: io.out,
+    });
     const business = (await readBusinessFile(io.contentDir)) ?? restoredBusiness;
     const { plan, refused, notes } = planImport(existing.value, combined, { business, pruneScope: options.prune ? options.reader.pruneScope : undefined });
     const skipped = [...combined.skipped, ...refused];
@@ -76,6 +90,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
     }
     if (business === undefined) io.err(`note: ${io.contentDir} has no business.json yet: the build needs one (see docs/content.md)`);
     for (const note of notes.slice(0, 20)) io.err(`note: the build will also report: ${formatContentProblem(note)}`);
+    if (photos.reviews > 0 || photos.failed > 0) io.out(formatMediaOutcome(photos, options.dryRun));
     io.out(formatSummary({ ...summary, outcome: options.dryRun ? 'dry-run' : 'written' }));
     return 0;
   } finally {

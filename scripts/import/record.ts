@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { ReviewContentSchema, type ReviewContent } from '../../core/schemas/content.ts';
 import { describeZodIssue } from '../../core/schemas/issues.ts';
+import type { RemoteMedia } from './media-download.ts';
 
 export type ReviewField = keyof ReviewContent;
 
@@ -29,6 +30,10 @@ export type ImportedReview = {
   supplied: readonly ReviewField[];
   /** When the export says it last changed (Google's updateTime): the newest copy of a review wins. */
   version?: string;
+  /** Photos and videos the export lists by URL: the import downloads them into the folder (import-media.ts). */
+  remoteMedia?: RemoteMedia[];
+  /** Media entries of the export that could not be read, reported on the review's line. */
+  mediaProblems?: string[];
 };
 
 /**

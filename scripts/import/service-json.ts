@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { describeZodIssue } from '../../core/schemas/issues.ts';
 import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
-import { PublishedReviewSchema } from '../../core/schemas/published.ts';
+import { PublishedReviewSchema, type PublishedMedia } from '../../core/schemas/published.ts';
+import path from 'node:path';
+import type { RemoteMedia } from './media-download.ts';
 import { defineJsonFormat } from './import-format.ts';
 import { toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
 
@@ -25,7 +27,8 @@ const ItemSchema = PublishedReviewSchema.pick({
   services: true,
   service_area: true,
   response: true,
-}).partial({ title: true, technicians: true, services: true, service_area: true, response: true });
+  media: true,
+}).partial({ title: true, technicians: true, services: true, service_area: true, response: true, media: true });
 
 /**
  * `source` is set when a review is added but not updated: the dataset writes `direct` for a review
@@ -74,10 +77,23 @@ export function mapServiceExport(
       response: r.response ?? undefined,
     });
     const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: {} });
-    if (result.ok) mapped.reviews.push(result.value);
-    else mapped.skipped.push(result.skip);
+    if (!result.ok) return void mapped.skipped.push(result.skip);
+    if (r.media !== undefined && r.media.length > 0) result.value.remoteMedia = r.media.map((m) => toRemoteMedia(m, file));
+    mapped.reviews.push(result.value);
   });
   return mapped;
+}
+
+/**
+ * A published photo as something to fetch: its full-size JPEG (a video's poster), from the instance, or
+ * from `media/` beside the file when the file is a copy of a build (a backup), which needs no network.
+ */
+function toRemoteMedia(media: PublishedMedia, file: string): RemoteMedia {
+  const localCopy = path.join(path.dirname(file), 'media', media.url.slice(media.url.lastIndexOf('/') + 1));
+  const alt = media.alt === null ? {} : { alt: media.alt };
+  return media.video_url === null
+    ? { kind: 'photo', url: media.url, localCopy, ...alt }
+    : { kind: 'video', url: media.video_url, posterUrl: media.url, localCopy, ...alt };
 }
 
 export const jsonFormat = defineJsonFormat({

@@ -26,7 +26,8 @@ export type CallbackRequest = {
   signal?: AbortSignal;
 };
 
-export type CallbackResponse = { status: number; body: Buffer; truncated: boolean };
+/** `location`: the `Location` header, for a caller that follows redirects itself (the importer's photo downloads). */
+export type CallbackResponse = { status: number; body: Buffer; truncated: boolean; location?: string };
 
 export type CallbackFailure = {
   ok: false;
@@ -126,16 +127,31 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
     // The time limits run from the moment a request is queued, not from when a slot of its host frees up:
     // a host that answers slowly cannot keep its queue waiting for minutes.
     const budgetMs = o.connectTimeoutMs + o.responseTimeoutMs;
-    const queued = AbortSignal.timeout(budgetMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, queued]) : queued;
+    // One controller per request, its timer cleared and its listener removed as soon as it settles
+    // (AbortSignal.timeout and AbortSignal.any kept every request's signal and timer alive for the whole
+    // budget: tens of thousands at once during a fan-out, and the garbage collector's pauses with them).
+    const controller = new AbortController();
+    let budgetSpent = false;
+    const timer = setTimeout(() => {
+      budgetSpent = true;
+      controller.abort();
+    }, budgetMs).unref();
+    const cancel = () => controller.abort();
+    if (request.signal?.aborted) cancel();
+    else request.signal?.addEventListener('abort', cancel, { once: true });
+    const signal = controller.signal;
     // Per-host slots are shared by every name of one registrable domain (a wildcard domain is one host).
     return limiter
       .run(registrableDomainOf(host), () => sendNow({ ...request, signal }), signal)
       .then((result): CallbackResult => (!result.ok && result.reason === 'aborted' && !request.signal?.aborted ? timedOut(budgetMs) : result))
       .catch((err: unknown): CallbackResult => {
         if (request.signal?.aborted) return { ok: false, reason: 'aborted', message: 'the request was cancelled' };
-        if (queued.aborted) return timedOut(budgetMs);
+        if (budgetSpent) return timedOut(budgetMs);
         throw err;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', cancel);
       });
   }
 
@@ -200,13 +216,14 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
       req.on('error', (err) => fail('network', `the callback could not be reached (${errorCode(err)})`));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];
+        const location = res.headers.location === undefined ? {} : { location: res.headers.location };
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
           const room = o.maxResponseBytes - size;
           if (chunk.length > room) {
             chunks.push(chunk.subarray(0, room));
-            finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true } });
+            finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true, ...location } });
             res.destroy();
             req.destroy();
             return;
@@ -214,7 +231,7 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
           chunks.push(chunk);
           size += chunk.length;
         });
-        res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false } }));
+        res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false, ...location } }));
         res.on('error', (err) => fail('network', `the callback's answer broke off (${errorCode(err)})`));
       });
       if (request.signal?.aborted) return onAbort();

@@ -31,9 +31,12 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => sidecar?.close());
 
-/** Every URL in `href`, `src`, `action` and `srcset` attributes of a page. */
+/** Every URL in `href`, `src`, `action` and `srcset` attributes of a page (each candidate of a `srcset`). */
 function attributeUrls(html: string): string[] {
-  return [...html.matchAll(/\s(?:href|src|action|srcset)="([^"]*)"/g)].map((m) => decodeEntities(m[1]!));
+  return [...html.matchAll(/\s(href|src|action|srcset)="([^"]*)"/g)].flatMap((m) => {
+    const value = decodeEntities(m[2]!);
+    return m[1] === 'srcset' ? value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]!) : [value];
+  });
 }
 
 /** Every URL on `example.com` in a text: each must be under PUBLIC_URL. */
@@ -178,9 +181,9 @@ describe('the base path rules (core/urls.ts)', () => {
     expect(stripBasePath('/reviews/', BASE)).toBe('/');
     expect(stripBasePath('/reviewsx/feed.xml', BASE)).toBeUndefined();
     expect(stripBasePath('/feed.xml', '')).toBe('/feed.xml');
-    const html = '<a href="/reviews/">x</a><a href="//cdn.example/x">y</a><a href="https://a.example/">z</a><form action="/search/"><img src="/x.png" srcset="/y.png 2x">';
+    const html = '<a href="/reviews/">x</a><a href="//cdn.example/x">y</a><a href="https://a.example/">z</a><form action="/search/"><img src="/x.png" srcset="/y.png 2x"><source srcset="/a-320.webp 320w, /a-400.webp 400w,//cdn.example/b.webp 800w">';
     expect(prefixRootRelativeUrls(html, BASE)).toBe(
-      '<a href="/reviews/reviews/">x</a><a href="//cdn.example/x">y</a><a href="https://a.example/">z</a><form action="/reviews/search/"><img src="/reviews/x.png" srcset="/reviews/y.png 2x">',
+      '<a href="/reviews/reviews/">x</a><a href="//cdn.example/x">y</a><a href="https://a.example/">z</a><form action="/reviews/search/"><img src="/reviews/x.png" srcset="/reviews/y.png 2x"><source srcset="/reviews/a-320.webp 320w, /reviews/a-400.webp 400w,//cdn.example/b.webp 800w">',
     );
     expect(prefixRootRelativeUrls(html, '')).toBe(html);
     expect(slashRedirectLocation('/reviews/2024-05/', '?x=1')).toBe('./2024-05/?x=1');

@@ -6,6 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveReviewId } from '../../scripts/import/record.ts';
+import type { PublishedMedia } from '../../core/schemas/published.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { copySmallContent, emptyFolder, findByAuthor, fixture, readReviews, runImport, snapshot } from './harness.ts';
 
@@ -124,9 +125,14 @@ describe('npm run import -- json (the service’s own /reviews.json)', () => {
     const restored = await buildTestSite({ contentDir: folder });
     const [before, after] = await Promise.all([readFile(backup, 'utf8'), readFile(path.join(restored.distDir, 'reviews.json'), 'utf8')]);
     // `updated` comes from the content folder's git history (docs/content.md): the backup's folder is in
-    // git, the restored one is not, so only that field may differ.
-    const withoutUpdated = (text: string) => JSON.parse(text, (key, value) => (key === 'updated' ? undefined : value));
-    expect(withoutUpdated(after)).toEqual(withoutUpdated(before));
+    // git, the restored one is not, so only that field may differ. The photos come back from the backup's
+    // media/ (no network): re-encoded from the published JPEG, so their names and sizes differ, nothing else.
+    const photo = (m: PublishedMedia) => ({ type: m.type, alt: m.alt, width: m.width, height: m.height, video_url: m.video_url, widths: m.variants.map((v) => v.width) });
+    const comparable = (text: string) =>
+      JSON.parse(text, (key, value) => (key === 'updated' ? undefined : key === 'media' ? (value as PublishedMedia[]).map(photo) : value));
+    expect(comparable(after)).toEqual(comparable(before));
+    expect(comparable(after).reviews.filter((r: { media: unknown[] }) => r.media.length > 0)).toHaveLength(3);
+    expect(run.stdout).toContain('Photos: 3 stored (3 new files), 0 not imported.');
 
     const again = await runImport(folder, ['json', backup]);
     expect(again.summary).toBe('Summary: 0 added, 0 updated, 7 unchanged, 0 skipped, 0 removed.');

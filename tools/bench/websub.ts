@@ -23,6 +23,8 @@
  *   (the fan-out itself; goal: p99 under 50 ms with 20,000 subscribers). The service's own event-loop
  *   delay over the same time (perf_hooks) is reported beside them.
  *
+ * - One change reaching 200 slice topics with 10,000 subscribers in all: websub-slices.ts.
+ *
  * Runnable alone: `npm exec -- node tools/bench/websub.ts`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -44,6 +46,7 @@ import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
 import { createTestCa } from '../lib/https-ca.ts';
 import { buildSite } from '../../scripts/build.ts';
 import type { BenchRow } from './types.ts';
+import { runSliceFanOut } from './websub-slices.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -300,7 +303,8 @@ export async function run(): Promise<BenchRow[]> {
       console.error(`  PostgreSQL is not reachable at ${DATABASE_URL}: its rows are left out`);
     }
 
-    for (const store of stores) {
+    // `npm run bench -- websub --slices-only` runs the slice case alone.
+    for (const store of process.argv.includes('--slices-only') ? [] : stores) {
       for (const count of SIZES) {
         const runDir = await mkdtemp(path.join(work, 'run-'));
         const distDir = path.join(runDir, 'dist');
@@ -358,6 +362,9 @@ export async function run(): Promise<BenchRow[]> {
         }
       }
     }
+    rows.push(
+      ...(await runSliceFanOut({ root: ROOT, work, publicUrl: PUBLIC_URL, tls: ca.issue(['127.0.0.1']), caFile: ca.certFile, build: buildOrThrow, startService, stopService, swapIn })),
+    );
   } finally {
     await subscribers.close();
     ca.remove();
