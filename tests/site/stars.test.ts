@@ -1,5 +1,7 @@
 /** drawStarRow: the one drawing of an average as stars (the pages' star graphic, the share image). */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { formatStars } from '../../site/lib/format.ts';
 import { drawShareImage } from '../../site/lib/images.ts';
 import { drawStarRow, STAR_PATH } from '../../site/lib/stars.ts';
 
@@ -22,5 +24,15 @@ describe('drawStarRow', () => {
     );
     expect(svg).toContain('<rect x="370" y="268" width="432.0" height="96"></rect>');
     expect(svg).toContain('transform="translate(754 268) scale(4)"');
+  });
+});
+
+describe("the widget's stars", () => {
+  it('write a rating as formatStars does (the widget is a standalone script; its rounding comes from roundStars, site/pages/widget.js.ts)', async () => {
+    const widget = await readFile(new URL('../../site/widget/widget.js', import.meta.url), 'utf8');
+    const source = /const stars = (\(n\) => [^;]+);/.exec(widget)?.[1];
+    expect(source).toBeDefined();
+    const stars = new Function(`return ${source}`)() as (n: number) => string;
+    for (const rating of [1, 2, 3, 4, 5]) expect(stars(rating)).toBe(formatStars(rating));
   });
 });
