@@ -151,7 +151,10 @@ export function readChangePage(log: ChangeLog, reviews: ReadonlyMap<string, Publ
   const slice = log.entries.slice(start, start + limit);
   const changes = slice.map((entry) => {
     if (entry.kind === 'removed') return { id: entry.id, time: entry.time, kind: 'removed' as const };
-    return { id: entry.id, time: entry.time, kind: entry.kind, review: reviews.get(entry.id)! };
+    // The review's own `updated`, so the log and /reviews.json agree: the change's time, or the review's
+    // date when it is dated after the commit that added it (core/content/review-history.ts resolveUpdated).
+    const review = reviews.get(entry.id)!;
+    return { id: entry.id, time: review.updated, kind: entry.kind, review };
   });
   const last = slice.at(-1);
   const next = last ? encodeChangeToken({ ...last, key: log.versionKeys[last.version] ?? '' }) : (since ?? null);

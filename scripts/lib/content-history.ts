@@ -76,7 +76,8 @@ export async function readContentHistory(
     versions.push({ time: commit.time, key: commit.hash, delta });
     state.head = commit.hash;
   }
-  if (cacheFile !== undefined && commits.length > 0) await writeHistoryCache(cacheFile, state);
+  // The cache only saves time: a folder that cannot be written (a read-only install) costs the next build a full replay.
+  if (cacheFile !== undefined && commits.length > 0) await writeHistoryCache(cacheFile, state).catch(() => {});
   const worktree = diffFingerprints(published, fingerprintPublished(current));
   return [...versions, { time: head, key: keyOfWorktree(worktree), delta: worktree }];
 }

@@ -127,16 +127,31 @@ export function createCallbackClient(options: CallbackClientOptions): CallbackCl
     // The time limits run from the moment a request is queued, not from when a slot of its host frees up:
     // a host that answers slowly cannot keep its queue waiting for minutes.
     const budgetMs = o.connectTimeoutMs + o.responseTimeoutMs;
-    const queued = AbortSignal.timeout(budgetMs);
-    const signal = request.signal ? AbortSignal.any([request.signal, queued]) : queued;
+    // One controller per request, its timer cleared and its listener removed as soon as it settles
+    // (AbortSignal.timeout and AbortSignal.any kept every request's signal and timer alive for the whole
+    // budget: tens of thousands at once during a fan-out, and the garbage collector's pauses with them).
+    const controller = new AbortController();
+    let budgetSpent = false;
+    const timer = setTimeout(() => {
+      budgetSpent = true;
+      controller.abort();
+    }, budgetMs).unref();
+    const cancel = () => controller.abort();
+    if (request.signal?.aborted) cancel();
+    else request.signal?.addEventListener('abort', cancel, { once: true });
+    const signal = controller.signal;
     // Per-host slots are shared by every name of one registrable domain (a wildcard domain is one host).
     return limiter
       .run(registrableDomainOf(host), () => sendNow({ ...request, signal }), signal)
       .then((result): CallbackResult => (!result.ok && result.reason === 'aborted' && !request.signal?.aborted ? timedOut(budgetMs) : result))
       .catch((err: unknown): CallbackResult => {
         if (request.signal?.aborted) return { ok: false, reason: 'aborted', message: 'the request was cancelled' };
-        if (queued.aborted) return timedOut(budgetMs);
+        if (budgetSpent) return timedOut(budgetMs);
         throw err;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', cancel);
       });
   }
 

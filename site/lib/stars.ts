@@ -2,7 +2,8 @@
  * Stars, drawn one way everywhere: the average on the technician and service pages (star-graphic.astro),
  * the share image and the icon (images.ts). Five outlines, and over them the same five clipped at the
  * value rounded to the half star (roundStars, core/insights/verdicts.ts: 4.36 draws 4½). A review's own
- * whole-star rating is text (formatStars in format.ts), which the widget writes the same way.
+ * whole-star rating is text (formatStars in format.ts); the widget gets roundStars written into it
+ * (site/pages/widget.js.ts) and writes whole stars as formatStars does (tests/site/stars.test.ts).
  */
 import { roundStars } from '../../core/insights/verdicts.ts';
 

@@ -3,6 +3,7 @@ import type { APIRoute } from 'astro';
 import { formatCount } from '../../core/insights/figures.ts';
 import { PATHS } from '../../core/urls.ts';
 import { getBuildData } from '../lib/build-data.ts';
+import { listMcpToolNames } from '../../core/mcp-tool-names.ts';
 
 export const GET: APIRoute = async () => {
   const { dataset, urls } = await getBuildData();
@@ -25,7 +26,8 @@ Prefer the JSON below to scraping the pages: it holds the same reviews, with tec
 - [API reference](${urls.absolute(PATHS.apiReference)}): the same, for people, with curl examples
 - Search: \`GET ${urls.search}?query=…&min_rating=…&mentions_technician=…&mentions_service=…&aspect=…&aspect_sentiment=…&since=YYYY-MM-DD&until=YYYY-MM-DD\`
 - Since a date: \`GET ${urls.since('YYYY-MM-DD')}\`
-- MCP server (Streamable HTTP, no key): ${urls.mcp}; tools get_business, search_reviews, get_review, get_reviews_since, get_rating_summary, get_insights
+- Changes since your last call (added, edited, removed), to keep a copy: \`GET ${urls.changes()}?since=<next_token>\`
+- MCP server (Streamable HTTP, no key): ${urls.mcp}; tools ${listMcpToolNames()}
 
 ## Pages
 

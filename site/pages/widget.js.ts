@@ -1,15 +1,24 @@
 /**
  * /widget.js, the `<reviews-widget>` script for other sites (site/widget/widget.js), with the site's one
- * rule for drawing an average as stars written into it: the function the pages, the share image and
- * the embed page use (roundStars, core/insights/verdicts.ts), so the widget cannot round another way.
+ * rules for stars written into it: the functions the pages, the share image and the embed page use
+ * (roundStars, core/insights/verdicts.ts; formatStars, site/lib/format.ts), so the widget cannot round
+ * or draw another way.
  */
 import source from '../widget/widget.js?raw';
 import { roundStars } from '../../core/insights/verdicts.ts';
+import { formatStars } from '../lib/format.ts';
 
-const MARKER = '/* roundStars */';
+/** Each marker in the script, and the function written in its place. */
+const WRITTEN_IN: [marker: string, fn: (n: number) => unknown][] = [
+  ['/* roundStars */', roundStars],
+  ['/* formatStars */', formatStars],
+];
 
 export function GET(): Response {
-  if (!source.includes(MARKER)) throw new Error(`site/widget/widget.js lost its ${MARKER} marker.`);
-  const body = source.replace(MARKER, `const roundStars = ${roundStars.toString()};`);
+  let body: string = source;
+  for (const [marker, fn] of WRITTEN_IN) {
+    if (!body.includes(marker)) throw new Error(`site/widget/widget.js lost its ${marker} marker.`);
+    body = body.replace(marker, `const ${fn.name} = ${fn.toString()};`);
+  }
   return new Response(body, { headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
 }

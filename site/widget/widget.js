@@ -20,7 +20,8 @@
  *               for a `count` is known in advance (site/lib/embed-frame.ts)
  *
  * Served as /widget.js by site/pages/widget.js.ts, which writes the site's one rule for drawing an average
- * as stars (roundStars, core/insights/verdicts.ts) in place of the marker below. Names and titles are
+ * as stars (roundStars, core/insights/verdicts.ts) and a rating's star glyphs (formatStars, site/lib/format.ts)
+ * in place of the markers below. Names and titles are
  * isolated (`<bdi>`): a right-to-left name, or one with a direction override, cannot reorder its line.
  */
 (() => {
@@ -30,6 +31,7 @@
   const scriptBase = script && script.src ? new URL('.', script.src).href : location.origin;
   const SEARCH = '/api/reviews/search';
   /* roundStars */
+  /* formatStars */
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
   const CSS = `
@@ -71,12 +73,11 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
     const n = Number.parseInt(value ?? '', 10);
     return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
   };
-  const stars = (n) => '★'.repeat(n) + '☆'.repeat(5 - n);
   /** An average as five stars filled to roundStars(mean): full stars laid over empty ones, cut to that width. */
   const meanStars = (mean) => {
-    const fill = el('span', { 'aria-hidden': 'true' }, stars(5));
+    const fill = el('span', { 'aria-hidden': 'true' }, formatStars(5));
     fill.style.width = `${roundStars(mean) * 20}%`;
-    return el('span', { class: 'stars mean', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, stars(0), fill);
+    return el('span', { class: 'stars mean', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, formatStars(0), fill);
   };
   const formatDate = (iso) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`;
   const el = (tag, attributes, ...children) => {
@@ -197,7 +198,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                 el(
                   'li',
                   {},
-                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, stars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
+                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, formatStars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
                   el('p', { class: 'text', dir: 'auto' }, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
                   thumbnail(r),
                   el('p', { class: 'meta' }, el('bdi', {}, r.author), ' · ', el('a', { href: r.url, target: '_top' }, formatDate(r.date))),

@@ -41,6 +41,9 @@ async function publish(contentDir: string, retentionDays?: number): Promise<{ re
 
 const reviewsArrayOf = (datasetJson: string) => JSON.stringify((JSON.parse(datasetJson) as { reviews: unknown[] }).reviews);
 
+/** A page of what `publish` gave, after `since`. */
+const pageOf = (published: Awaited<ReturnType<typeof publish>>, since: string | undefined, limit: number) => readChangePage(published.log, published.reviews, since, limit);
+
 /** A copy kept only from the change log, `limit` entries a page, from `token` on. */
 function follow(mirror: Map<string, PublishedReview>, token: string | undefined, published: Awaited<ReturnType<typeof publish>>, limit: number) {
   for (;;) {
@@ -81,7 +84,7 @@ describe('a mirror fed only by the change log', () => {
     const a = { id: 'a', rating: 5, date: '2025-01-02', text: 'Good.', author: 'Kim', verified: true };
     const b = { ...a, id: 'b' };
     await write([a, b], '2025-01-03T00:00:00Z');
-    const early = readChangePage((await publish(repo.contentDir)).log, new Map(), undefined, 1);
+    const early = pageOf(await publish(repo.contentDir), undefined, 1);
     expect(early.ok && early.has_more).toBe(true);
     await write([a], '2025-03-01T00:00:00Z');
     await write([a, { ...b, id: 'c' }], '2025-06-30T00:00:00Z');
@@ -107,18 +110,18 @@ describe('a mirror fed only by the change log', () => {
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '-m', 'a'], '2025-01-03T00:00:00Z');
     const tokenOf = async () => {
-      const page = readChangePage((await publish(repo.contentDir)).log, new Map(), undefined, 10);
+      const page = pageOf(await publish(repo.contentDir), undefined, 10);
       return page.ok ? page.next_token! : '';
     };
     const committed = await tokenOf();
-    expect(readChangePage((await publish(repo.contentDir)).log, new Map(), committed, 10)).toMatchObject({ ok: true, changes: [] });
+    expect(pageOf(await publish(repo.contentDir), committed, 10)).toMatchObject({ ok: true, changes: [] });
     repo.git(['commit', '-q', '--amend', '-m', 'a, reworded'], '2025-01-03T00:00:00Z');
-    expect(readChangePage((await publish(repo.contentDir)).log, new Map(), committed, 10)).toMatchObject({ ok: false, reason: 'expired_token' });
+    expect(pageOf(await publish(repo.contentDir), committed, 10)).toMatchObject({ ok: false, reason: 'expired_token' });
 
     await writeFile(file, JSON.stringify([{ ...a, text: 'Very good.' }]));
     const uncommitted = await tokenOf();
     repo.git(['commit', '-q', '-am', 'edit'], '2025-01-04T00:00:00Z');
-    expect(readChangePage((await publish(repo.contentDir)).log, new Map(), uncommitted, 10)).toMatchObject({ ok: false, reason: 'expired_token' });
+    expect(pageOf(await publish(repo.contentDir), uncommitted, 10)).toMatchObject({ ok: false, reason: 'expired_token' });
   }, TIMEOUT);
 });
 
@@ -126,8 +129,8 @@ describe('the change log of content outside git', () => {
   const review = (id: string, text: string) => ({ id, text, updated: '2025-01-02T00:00:00Z' }) as PublishedReview;
 
   it('lists every review as added, and expires every token when anything changes', () => {
-    const before = createChangeLogWithoutHistory([review('b', 'x'), review('a', 'y')]);
-    const first = readChangePage(before, new Map(), undefined, 10);
+    const reviews = [review('b', 'x'), review('a', 'y')];
+    const first = readChangePage(createChangeLogWithoutHistory(reviews), new Map(reviews.map((r) => [r.id, r])), undefined, 10);
     expect(first.ok && first.changes.map((c) => `${c.id} ${c.kind} ${c.time}`)).toEqual(['a added 2025-01-02T00:00:00Z', 'b added 2025-01-02T00:00:00Z']);
     const token = first.ok ? first.next_token! : '';
     expect(readChangePage(createChangeLogWithoutHistory([review('b', 'x'), review('a', 'y')]), new Map(), token, 10)).toMatchObject({ ok: true, changes: [], next_token: token });

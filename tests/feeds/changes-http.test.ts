@@ -116,6 +116,14 @@ describe('GET /api/reviews/changes', () => {
     expect(again.status).toBe(304);
     const nothingNew = await getChanges({ since: page.next_token! });
     expect(nothingNew).toMatchObject({ changes: [], count: 0, next_token: page.next_token, has_more: false });
+    // Past `limit`, the next page is also in `Link: rel="next"` (RFC 8288), as search gives it.
+    const first1 = await fetch(changesUrl({ limit: '1' }));
+    const one = (await first1.json()) as ChangesResult;
+    expect(one.has_more).toBe(true);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first1.headers.get('link') ?? '')?.[1];
+    expect(next).toBe(`https://reviews.example.com/api/reviews/changes?${new URLSearchParams({ since: one.next_token! })}&limit=1`);
+    const second = (await (await fetch(`${sidecar.url}${new URL(next!).pathname}${new URL(next!).search}`)).json()) as ChangesResult;
+    expect(second.changes[0]?.id).toBe(page.changes[1]?.id);
   });
 
   it.each([

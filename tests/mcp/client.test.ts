@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveData } from '../../core/dataset/live-data.ts';
 import type { ReviewList } from '../../core/schemas/published.ts';
 import { connectClient, loadFixtureLive, startMcpApp, type RunningApp } from './mcp-fixture.ts';
+import { MCP_TOOL_NAMES } from '../../core/mcp-tool-names.ts';
 
 let live: LiveData;
 let app: RunningApp;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const TOOL_NAMES = ['get_business', 'search_reviews', 'get_review', 'get_reviews_since', 'get_changes', 'get_rating_summary', 'get_insights', 'rank_technicians'];
+const TOOL_NAMES = MCP_TOOL_NAMES;
 
 async function call(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;

@@ -56,6 +56,7 @@ function path(r: Random): string {
   return r.pick([
     () => r.pick(staticPaths) + (r.chance(0.2) ? `?${searchQuery(r)}` : ''),
     () => `/api/reviews/search?${searchQuery(r)}`,
+    () => `/api/reviews/changes?${encodeLoosely(r, r.pick(['since', 'limit', 'cursor']))}=${encodeLoosely(r, value(r))}${r.chance(0.3) ? `&limit=${encodeLoosely(r, value(r))}` : ''}`,
     () => `/api/reviews/since/${encodeLoosely(r, r.chance(0.6) ? `20${10 + r.int(0, 19)}-${String(1 + r.int(0, 12)).padStart(2, '0')}-${String(r.int(0, 32)).padStart(2, '0')}` : value(r))}`,
     () => '/mcp',
     () => '/api/websub/hub',
@@ -70,7 +71,7 @@ function jsonRpc(r: Random): unknown {
   const args = Object.fromEntries(Array.from({ length: r.int(0, 5) }, () => [r.pick([...SEARCH_PARAMS, 'id', 'date']), r.chance(0.5) ? value(r) : r.int(0, 999)]));
   const params = r.pick([
     undefined,
-    { name: r.pick(['search_reviews', 'get_review', 'get_reviews_since', 'get_business', 'get_insights', 'get_rating_summary', 'nope']), arguments: args },
+    { name: r.pick(['search_reviews', 'get_review', 'get_reviews_since', 'get_changes', 'get_business', 'get_insights', 'get_rating_summary', 'nope']), arguments: args },
     { uri: r.pick(['reviews://business', 'reviews://reviews/%ff', '', 'reviews://reviews/x', value(r)]) },
     { protocolVersion: r.pick(['2025-06-18', '1999-01-01', value(r)]), capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
     value(r),

@@ -37,6 +37,12 @@ describe('live responses against the served OpenAPI document', () => {
     ['GET', '/api/reviews/since/2025-01-01', {}],
     ['GET', '/api/reviews/since/2001-01-01', {}],
     ['GET', '/api/reviews/since/2025-02-30', {}],
+    ['GET', '/api/reviews/changes', {}],
+    ['GET', '/api/reviews/changes?limit=2', {}],
+    ['HEAD', '/api/reviews/changes?limit=2', {}],
+    ['GET', '/api/reviews/changes?since=not-a-token&limit=0', {}],
+    // A token of a history this content does not have (as after a rebase): 410.
+    ['GET', `/api/reviews/changes?since=${Buffer.from(JSON.stringify([0, 'x', '2025-01-01T00:00:00Z', 'no-such-key'])).toString('base64url')}`, {}],
     ['GET', '/no/such/path', {}],
     ['POST', '/api/reviews/search', {}],
   ] as const)('%s %s conforms', async (method, p, headers) => {

@@ -15,6 +15,7 @@ import { ENTITY_MAX_PAGES, ENTITY_PAGE_SIZE } from '../../site/lib/entity-paging
 import { DEMO_CONTENT, buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { listHeadingLevels, listIds, listLinks, readJsonLd, readLinkHref, readMetaTags, readTitle } from '../helpers/html.ts';
+import { MCP_TOOL_NAMES } from '../../core/mcp-tool-names.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
@@ -269,6 +270,7 @@ describe('files for machines and sharing', () => {
     const llms = (await fetchText('/llms.txt')).body;
     expect(llms.startsWith(`# ${dataset.business.name} reviews\n\n> `)).toBe(true);
     for (const url of [`${PUBLIC}/reviews.json`, `${PUBLIC}/insights.json`, `${PUBLIC}/.well-known/openapi.json`, `${PUBLIC}/mcp`, `${PUBLIC}/feed.xml`]) expect(llms).toContain(url);
+    for (const tool of MCP_TOOL_NAMES) expect(llms).toContain(tool);
   });
 
   it('renders every operation and schema of the OpenAPI document on /developers/api/, with curl examples', () => {

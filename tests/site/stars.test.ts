@@ -1,5 +1,7 @@
 /** drawStarRow: the one drawing of an average as stars (the pages' star graphic, the share image). */
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { formatStars } from '../../site/lib/format.ts';
 import { drawShareImage } from '../../site/lib/images.ts';
 import { drawStarRow, STAR_PATH } from '../../site/lib/stars.ts';
 
@@ -22,5 +24,18 @@ describe('drawStarRow', () => {
     );
     expect(svg).toContain('<rect x="370" y="268" width="432.0" height="96"></rect>');
     expect(svg).toContain('transform="translate(754 268) scale(4)"');
+  });
+});
+
+describe("the widget's stars", () => {
+  it('are the functions the pages use, written into /widget.js at build time (no star rule of its own)', async () => {
+    const widget = await readFile(new URL('../../site/widget/widget.js', import.meta.url), 'utf8');
+    expect(widget).toContain('/* formatStars */');
+    expect(widget).toContain('/* roundStars */');
+    expect(widget).not.toMatch(/['"]★['"]|repeat\(/);
+    const { GET } = await import('../../site/pages/widget.js.ts');
+    const served = await GET().text();
+    expect(served).toContain(`const formatStars = ${formatStars.toString()};`);
+    expect(served).not.toContain('/* formatStars */');
   });
 });

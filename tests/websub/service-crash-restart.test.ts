@@ -165,5 +165,5 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     services.push(third);
     await waitUntil(async () => (reached('r-offline-2') === SUBSCRIBERS ? { value: true } : undefined), 10_000);
     await stopService(third, 'SIGTERM');
-  }, 30_000);
+  }, 60_000);
 });

@@ -1,0 +1,20 @@
+/**
+ * The MCP server's tools by name. The developer page and llms.txt name them from here;
+ * tests/mcp/client.test.ts checks that the server registers exactly these (sidecar/mcp/tools/).
+ */
+export const MCP_TOOL_NAMES = [
+  'get_business',
+  'search_reviews',
+  'get_review',
+  'get_reviews_since',
+  'get_changes',
+  'get_rating_summary',
+  'get_insights',
+  'rank_technicians',
+] as const;
+
+/** `a, b and c`, each in `wrap` (code tags on a page, nothing in plain text). */
+export function listMcpToolNames(wrap: (name: string) => string = (name) => name): string {
+  const names = MCP_TOOL_NAMES.map(wrap);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
