@@ -9,11 +9,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:https';
 import path from 'node:path';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/index.ts';
+import { startBenchSubscribers } from './bench-subscribers.ts';
 import type { BenchRow } from './types.ts';
 
 const TOPICS = 200;
@@ -57,7 +57,7 @@ export async function runSliceFanOut(deps: SliceFanOutDeps): Promise<BenchRow[]>
   const newBodies = await Promise.all(topics.map((p) => readFile(path.join(v2, after.files[p]!.file))));
 
   const urls = createServiceUrls(deps.publicUrl);
-  const subscribers = await startTopicSubscribers(deps.tls, newBodies);
+  const subscribers = await startBenchSubscribers(deps.tls, TIMEOUT_MS);
   const distDir = path.join(dir, 'serve', 'dist');
   await cp(v1, distDir, { recursive: true });
   const dataDir = path.join(dir, 'data');
@@ -83,7 +83,8 @@ export async function runSliceFanOut(deps: SliceFanOutDeps): Promise<BenchRow[]>
 
   const service = await deps.startService({ distDir, store: { kind: 'sqlite', dataDir } }, deps.caFile);
   try {
-    const delivered = subscribers.expectAll(SUBSCRIBERS);
+    // Subscriber `/s/<topic>/<i>` counts once it received its topic's new content.
+    const delivered = subscribers.expect((url, body) => newBodies[Number(url.split('/')[2])]?.equals(body) === true, SUBSCRIBERS);
     await deps.swapIn(v2, distDir);
     const started = performance.now();
     const ping = await fetch(`${service.url}${PATHS.hub}`, {
@@ -106,45 +107,4 @@ export async function runSliceFanOut(deps: SliceFanOutDeps): Promise<BenchRow[]>
     await subscribers.close();
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** One HTTPS server: subscriber `/s/<topic>/<i>` counts once it received topic's new content. */
-async function startTopicSubscribers(tls: { key: string; cert: string }, bodies: readonly Buffer[]) {
-  const reached = new Set<string>();
-  let wrong = 0;
-  let target = Infinity;
-  let onDone: (() => void) | undefined;
-  const server = createServer({ ...tls, keepAliveTimeout: 30_000 }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const topic = Number((req.url ?? '').split('/')[2]);
-      if (bodies[topic]?.equals(Buffer.concat(chunks))) reached.add(req.url ?? '');
-      else wrong += 1;
-      res.writeHead(204).end();
-      if (reached.size >= target) onDone?.();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    origin: `https://127.0.0.1:${port}`,
-    expectAll(count: number) {
-      target = count;
-      return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${reached.size} of ${count} subscribers reached in ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
-        onDone = () => {
-          clearTimeout(timer);
-          onDone = undefined;
-          resolve();
-        };
-      });
-    },
-    counts: () => ({ reached: reached.size, wrong }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

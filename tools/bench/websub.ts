@@ -30,7 +30,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +45,7 @@ import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
 import { createTestCa } from '../lib/https-ca.ts';
 import { buildSite } from '../../scripts/build.ts';
 import type { BenchRow } from './types.ts';
+import { startBenchSubscribers } from './bench-subscribers.ts';
 import { runSliceFanOut } from './websub-slices.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 
@@ -101,53 +101,6 @@ async function openStore(store: StoreSetup): Promise<HubStore> {
   return store.kind === 'sqlite'
     ? createSqliteHubStore({ dataDir: store.dataDir })
     : createPostgresHubStore({ connectionString: store.connectionString, schema: store.schema });
-}
-
-/** One HTTPS server for every subscriber: counts the distinct callback paths that received `expected`. */
-async function startSubscribers(tls: { key: string; cert: string }) {
-  let expected: Buffer = Buffer.alloc(0);
-  let reached = new Set<string>();
-  let wrong = 0;
-  let total = 0;
-  let target = Infinity;
-  let onDone: (() => void) | undefined;
-  const server = createServer({ ...tls, keepAliveTimeout: 30_000 }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      total += 1;
-      if (Buffer.concat(chunks).equals(expected)) reached.add(req.url ?? '');
-      else wrong += 1;
-      res.writeHead(204).end();
-      if (reached.size >= target) onDone?.();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    origin: `https://127.0.0.1:${port}`,
-    /** Resolves once `count` distinct paths received `body`. */
-    expect(body: Buffer, count: number) {
-      expected = body;
-      reached = new Set();
-      wrong = 0;
-      total = 0;
-      target = count;
-      return new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${reached.size} of ${count} subscribers reached in ${FAN_OUT_TIMEOUT_MS / 1000} s`)), FAN_OUT_TIMEOUT_MS);
-        onDone = () => {
-          clearTimeout(timer);
-          onDone = undefined;
-          resolve();
-        };
-      });
-    },
-    counts: () => ({ reached: reached.size, wrong, total }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
 }
 
 /** The topics' current content and N subscriptions to the Atom feed, written before the service starts. */
@@ -277,7 +230,7 @@ export async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const ca = createTestCa();
   const work = await mkdtemp(path.join(tmpdir(), 'bench-websub-'));
-  const subscribers = await startSubscribers(ca.issue(['127.0.0.1']));
+  const subscribers = await startBenchSubscribers(ca.issue(['127.0.0.1']), FAN_OUT_TIMEOUT_MS);
   try {
     // Two builds of the demo content; the second has one more review, so the Atom feed changes.
     const contentDir = path.join(work, 'content');
