@@ -4,6 +4,10 @@
  * into one long-lived process), NODE_EXTRA_CA_CERTS read at start, or a process they can kill.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { PATHS } from '../../core/urls.ts';
+import type { TestSubscriber } from '../websub/test-subscriber.ts';
+import { buildTestSite } from './site-build.ts';
 
 export type ServiceProcess = { child: ChildProcess; url: string; output: () => string };
 
@@ -29,4 +33,38 @@ export function stopServiceProcess(service: ServiceProcess, signal: NodeJS.Signa
     service.child.once('exit', () => resolve());
     service.child.kill(signal);
   });
+}
+
+/**
+ * The service process over a fresh build of `contentDir` (into `distDir`, data in `workDir`), trusting
+ * the test CA, with `subscriber` subscribed to `topic` at `callbackPath` and the subscription verified.
+ */
+export async function startSubscribedServiceProcess(options: {
+  contentDir: string;
+  distDir: string;
+  workDir: string;
+  publicUrl: string;
+  subscriber: TestSubscriber;
+  topic: string;
+  callbackPath: string;
+  env?: Record<string, string>;
+}): Promise<ServiceProcess> {
+  await buildTestSite({ contentDir: options.contentDir, outDir: options.distDir, publicUrl: options.publicUrl });
+  const service = await startServiceProcess({
+    PUBLIC_URL: options.publicUrl,
+    CONTENT_DIR: options.contentDir,
+    DIST_DIR: options.distDir,
+    DATA_DIR: path.join(options.workDir, 'data'),
+    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
+    NODE_EXTRA_CA_CERTS: options.subscriber.ca.certFile,
+    ...options.env,
+  });
+  const response = await fetch(`${service.url}${PATHS.hub}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': options.topic, 'hub.callback': options.subscriber.sub.callback(options.callbackPath) }).toString(),
+  });
+  if (response.status !== 202) throw new Error(`subscribe answered ${response.status}: ${await response.text()}`);
+  await options.subscriber.sub.waitForVerification(options.callbackPath, 'subscribe', 10_000);
+  return service;
 }

@@ -15,8 +15,8 @@ import { activateBuild, buildsDirOf } from '../../core/publishing/build-folders-
 import { createServiceUrls } from '../../core/urls.ts';
 import { gitEnv, runGit } from '../helpers/git.ts';
 import { runScript } from '../helpers/run-script.ts';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
-import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { startSubscribedServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { SMALL_CONTENT } from '../helpers/site-build.ts';
 import { waitUntil } from '../websub/harness.ts';
 import { useTestSubscriber } from '../websub/test-subscriber.ts';
 
@@ -47,22 +47,7 @@ beforeAll(async () => {
   contentDir = path.join(repo, 'content');
   distDir = path.join(work, 'dist');
   await cp(SMALL_CONTENT, contentDir, { recursive: true });
-  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
-  service = await startServiceProcess({
-    PUBLIC_URL: PUBLIC,
-    CONTENT_DIR: contentDir,
-    DIST_DIR: distDir,
-    DATA_DIR: path.join(work, 'data'),
-    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-    NODE_EXTRA_CA_CERTS: t.ca.certFile,
-  });
-  const subscribe = await fetch(`${service.url}/api/websub/hub`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.reviewsJson, 'hub.callback': t.sub.callback(CALLBACK) }).toString(),
-  });
-  expect(subscribe.status).toBe(202);
-  await t.sub.waitForVerification(CALLBACK, 'subscribe', 10_000);
+  service = await startSubscribedServiceProcess({ contentDir, distDir, workDir: work, publicUrl: PUBLIC, subscriber: t, topic: urls.reviewsJson, callbackPath: CALLBACK });
 
   envFile = path.join(work, 'settings.env');
   const { port } = new URL(service.url);

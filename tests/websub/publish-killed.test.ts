@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
-import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { waitUntil } from './harness.ts';
+import { startSubscribedServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { SMALL_CONTENT } from '../helpers/site-build.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 
 const PUBLIC = 'https://reviews.example.com';
@@ -58,23 +57,16 @@ beforeAll(async () => {
   contentDir = path.join(work, 'content');
   distDir = path.join(work, 'dist');
   await cp(SMALL_CONTENT, contentDir, { recursive: true });
-  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
-  service = await startServiceProcess({
-    PUBLIC_URL: PUBLIC,
-    CONTENT_DIR: contentDir,
-    DIST_DIR: distDir,
-    DATA_DIR: path.join(work, 'data'),
-    WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
-    BUILD_CHECK_INTERVAL_MS: String(INTERVAL_MS),
-    NODE_EXTRA_CA_CERTS: t.ca.certFile,
+  service = await startSubscribedServiceProcess({
+    contentDir,
+    distDir,
+    workDir: work,
+    publicUrl: PUBLIC,
+    subscriber: t,
+    topic: urls.feedXml,
+    callbackPath: CALLBACK,
+    env: { BUILD_CHECK_INTERVAL_MS: String(INTERVAL_MS) },
   });
-  const res = await fetch(`${service.url}${PATHS.hub}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.topic': urls.feedXml, 'hub.callback': t.sub.callback(CALLBACK) }).toString(),
-  });
-  expect(res.status).toBe(202);
-  await waitUntil(async () => (service.output().includes('websub_intent_verified') ? { value: true } : undefined), 10_000);
 }, 120_000);
 
 afterAll(async () => {
