@@ -32,8 +32,9 @@ import {
   type HubOptions,
   type HubStore,
 } from './websub/index.ts';
+import type { StoppedDeliveries } from './websub/delivery-worker.ts';
 import { describeStoreFailure } from './websub/open-store.ts';
-import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
+import { connectHubStore, storeView } from './websub/store-connector.ts';
 import { createHealthRouter, type ReadinessCheck } from './routes/health-router.ts';
 
 export type RunningSidecar = {
@@ -59,6 +60,8 @@ export type ShutdownReport = {
   inFlight: number;
   /** Connections still open at the time limit, closed then. */
   cutConnections: number;
+  /** WebSub deliveries in flight at the stop: answered within the time limit, or aborted (sent again by the next start). */
+  deliveries: StoppedDeliveries;
   ms: number;
 };
 
@@ -101,7 +104,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
           else log.info('websub_store_opened', { message });
         },
       });
-  const store = options.hubStore ?? storeOf(connector!);
+  const store = options.hubStore ?? storeView(connector!);
   const storeReady = () => connector === undefined || connector.current() !== undefined;
   const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
   const hub = createHub({
@@ -188,11 +191,14 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
         server.closeAllConnections();
       });
       await stopHub();
+      await connector?.close();
     },
     async shutdown() {
       const started = performance.now();
       shuttingDown = true;
       front.startDraining();
+      // The hub stops claiming now; its deliveries in flight finish alongside the requests (same time limit).
+      const hubStopped = stopHub({ graceMs: config.shutdownTimeoutMs });
       const inFlight = front.inFlight();
       // net.Server's close stops accepting and waits for the open connections. (http.Server's own close
       // would also cut idle keep-alive connections at once, where a request may be on its way: those close
@@ -213,8 +219,9 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       const cutConnections = allClosed ? 0 : await countConnections(server);
       if (!allClosed) server.closeAllConnections();
       await closed;
-      await stopHub();
-      return { outcome: cutConnections > 0 ? 'forced' : 'clean', inFlight, cutConnections, ms: Math.round(performance.now() - started) };
+      const { deliveries } = await hubStopped;
+      await connector?.close();
+      return { outcome: cutConnections > 0 ? 'forced' : 'clean', inFlight, cutConnections, deliveries, ms: Math.round(performance.now() - started) };
     },
   };
   options.onListening?.(running);
@@ -222,13 +229,14 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   else void connector!.whenOpen().then(() => (hubStarting = hub.start()));
   return running;
 
-  async function stopHub(): Promise<void> {
+  /** Deliveries still unanswered after `graceMs` are given back to the store, so the next start resumes them. */
+  async function stopHub(stopOptions: { graceMs?: number } = {}) {
     await hubStarting;
-    // Deliveries in progress are given back to the store, so the next start resumes them.
-    await hub.stop();
+    const stopped = await hub.stop(stopOptions);
     client.close();
-    await connector?.close();
+    return stopped;
   }
+
 }
 
 function countConnections(server: Server): Promise<number> {
@@ -249,17 +257,4 @@ function buildReadiness(builds: BuildStore): ReadinessCheck {
   if (!failed) return { name: 'build', ok: true, detail: served };
   const name = failed.id === undefined ? `the build in ${failed.dir}` : `build ${failed.id} (${failed.dir})`;
   return { name: 'build', ok: false, detail: `${name} could not be loaded: ${failed.message}; still serving build ${served}` };
-}
-
-/** The hub's view of a store that may not be open yet: every call fails fast until it is. */
-function storeOf(connector: StoreConnector): HubStore {
-  return new Proxy({} as HubStore, {
-    get: (_target, name: keyof HubStore) =>
-      (...args: unknown[]) => {
-        const store = connector.current();
-        if (name === 'close') return connector.close();
-        if (!store) return Promise.reject(new Error('the WebSub store is not open'));
-        return (store[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-      },
-  });
 }
