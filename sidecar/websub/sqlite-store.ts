@@ -27,7 +27,7 @@ export type SqliteHubStoreOptions = ({ dataDir: string } | { file: string }) & {
   maxBytes?: number;
   /** Told when an empty store is created where one existed before (`websub_store_recreated`). */
   log?: Logger;
-  /** How often `check()` also reads every page (`PRAGMA quick_check`); default 5 minutes. */
+  /** How often `check()` also reads every page (`PRAGMA quick_check`, about 15 ms for a 6 MB store); default a minute. */
   integrityCheckIntervalMs?: number;
   now?: () => number;
 };
@@ -51,7 +51,7 @@ export function createSqliteHubStore(options: SqliteHubStoreOptions): HubStore {
     file,
     opened: identityOf(file)!,
     wal: identityOf(`${file}-wal`),
-    integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? 300_000,
+    integrityCheckIntervalMs: options.integrityCheckIntervalMs ?? 60_000,
     now: options.now ?? Date.now,
   };
   const access = createSqliteAccess(db, { refuse: () => state.lost, onCorrupt: () => (state.suspect = true) });
