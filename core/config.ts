@@ -105,6 +105,7 @@ export const EnvSchema = z.object({
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
+  SHUTDOWN_DRAIN_SECONDS: WholeNumber(0).default(0),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -177,6 +178,13 @@ export const ConfigSchema = EnvSchema.transform((e) => {
      * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
      */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /**
+     * On SIGTERM/SIGINT, how long the listener still accepts (and answers, with `Connection: close`)
+     * while `/readyz` already says 503, so a proxy's health check moves traffic away before a connection
+     * can be refused. 0 (alone, nothing to move to): stop accepting at once. Behind a proxy: more than its
+     * health-check interval.
+     */
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
   };
 });
 

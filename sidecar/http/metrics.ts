@@ -12,8 +12,9 @@
  * - Node's process metrics (`process_*`, `nodejs_*`).
  *
  * Who may read it: a request with `Authorization: Bearer <METRICS_TOKEN>`, or, without a token
- * configured, a client on loopback (its address as TRUST_PROXY allows, so a public request forwarded by
- * a local proxy is not mistaken for a local one when TRUST_PROXY names the proxy).
+ * configured, a request that came straight from loopback: judged by the socket's own address, never a
+ * forwarded one (with TRUST_PROXY=true any client could name 127.0.0.1), and never a request that carries
+ * `Forwarded` or `X-Forwarded-For` (a public request relayed by a proxy on the same machine).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -34,7 +35,7 @@ export type MetricsSources = {
 
 export type Metrics = {
   record(request: FinishedRequest, route: string): void;
-  router(access: { token: string | undefined; clientOf: (req: IncomingMessage) => string }): Router;
+  router(access: { token: string | undefined }): Router;
 };
 
 export function createMetrics(sources: MetricsSources): Metrics {
@@ -101,16 +102,16 @@ export function createMetrics(sources: MetricsSources): Metrics {
       requests.inc({ route, status: String(request.status) });
       duration.observe({ route }, request.durationMs / 1000);
     },
-    router({ token, clientOf }) {
+    router({ token }) {
       const router = createStrictRouter();
       router
         .route(METRICS_PATH)
         .get(async (req, res) => {
-          if (!mayRead(req, token, clientOf)) {
+          if (!mayRead(req, token)) {
             throw new HttpError(
               403,
               'forbidden',
-              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers clients on loopback only (or set METRICS_TOKEN).',
+              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers requests made on loopback, not through a proxy (or set METRICS_TOKEN).',
               { cors: false },
             );
           }
@@ -125,13 +126,14 @@ export function createMetrics(sources: MetricsSources): Metrics {
   };
 }
 
-function mayRead(req: IncomingMessage, token: string | undefined, clientOf: (req: IncomingMessage) => string): boolean {
+function mayRead(req: IncomingMessage, token: string | undefined): boolean {
   if (token !== undefined) {
     const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
     const wanted = Buffer.from(token);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
-  return isLoopback(clientOf(req));
+  const forwarded = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined;
+  return !forwarded && isLoopback(req.socket.remoteAddress ?? '');
 }
 
 function isLoopback(address: string): boolean {
