@@ -5,9 +5,11 @@
  *    and every answer says `Connection: close`, so a proxy's health check moves traffic away while
  *    nothing is refused. Closing a listening socket resets the connections still waiting in the kernel's
  *    accept queue (accepted by the kernel, never answered), so the longer the drain, the fewer arrive then.
- * 2. **Close**: no new connection; keep-alive connections idle after an answer are closed, the others
- *    after their answer, which says `Connection: close`. A connection that has not sent its first request
- *    yet is left to send it (Node's `closeIdleConnections` would reset it, a request on its way lost).
+ * 2. **Close**: no new connection. After a drain, keep-alive connections that sat idle through it are
+ *    closed (their clients have moved on); without one they are left to their next answer, which says
+ *    `Connection: close`, or to their keep-alive timeout (5 s), since closing one can reset a request
+ *    already on its way. A connection that has not sent its first request yet is always left to send it
+ *    (Node's `closeIdleConnections` would reset it).
  * 3. **Finish** (`timeoutMs`): requests in flight finish; what is still open then is cut and counted.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -59,7 +61,7 @@ async function closeGracefully(server: Server, front: RequestFront, limits: { dr
       resolve();
     }),
   );
-  closeIdle();
+  if (limits.drainMs > 0) closeIdle();
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limits.timeoutMs)));
   await Promise.race([closed, limit]);
