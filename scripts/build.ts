@@ -62,6 +62,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
+    const source = await computeSourceFingerprint(options);
+    if (!source.ok) return source;
     const publicationFile = path.join(cacheDir, 'publication.json');
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options.contentDir, urls, publicationFile, mediaCacheDir);
@@ -87,7 +90,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       urls,
       dataDate,
       previous,
-      source: await computeSourceFingerprint(options),
+      source: source.fingerprint,
     });
     const buildDir = path.join(buildsDir, `build-${id}`);
     await rename(staging, buildDir);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { createConcurrencyLimiter } from '../../../core/concurrency-limiter.ts';
 import type { ContentProblem } from '../../../core/content/problems.ts';
+import { readContentFile } from '../../../core/read-content-file.ts';
 import {
   EncodedPhotoSchema,
   MEDIA_LIMITS,
@@ -66,7 +67,7 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
   await Promise.all(
     [...uses.keys()].sort().map((file) =>
       limiter.run('photos', async () => {
-        const result = await encodeOne(path.join(options.contentDir, file), cacheRoot, (task) => encoder.run('encode', task));
+        const result = await encodeOne(options.contentDir, file, cacheRoot, (task) => encoder.run('encode', task));
         if (!result.ok) {
           for (const use of uses.get(file)!) problems.push({ file, review: use.review, field: use.field, message: result.reason });
           return;
@@ -82,18 +83,12 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
 
 type EncodeOne = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
 
-async function encodeOne(source: string, cacheRoot: string, inEncoderSlot: <T>(task: () => Promise<T>) => Promise<T>): Promise<EncodeOne> {
-  let size: number;
-  try {
-    const info = await stat(source);
-    if (!info.isFile()) return { ok: false, reason: 'is not a file' };
-    size = info.size;
-  } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}` };
-  }
-  if (size > MEDIA_LIMITS.maxBytes) return { ok: false, reason: `is ${formatMegabytes(size)}, over the ${formatMegabytes(MEDIA_LIMITS.maxBytes)} limit` };
-  if (size === 0) return { ok: false, reason: 'is empty' };
-  const bytes = await readFile(source);
+async function encodeOne(contentDir: string, file: string, cacheRoot: string, inEncoderSlot: <T>(task: () => Promise<T>) => Promise<T>): Promise<EncodeOne> {
+  // The content folder is untrusted: a FIFO, a device or a link out of the folder is refused, never read.
+  const read = await readContentFile(contentDir, file, MEDIA_LIMITS.maxBytes);
+  if (!read.ok) return { ok: false, reason: read.reason };
+  const bytes = read.bytes;
+  if (bytes.length === 0) return { ok: false, reason: 'is empty' };
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const dir = path.join(cacheRoot, hash);
   const cached = await readCached(dir);
@@ -172,10 +167,6 @@ export async function copyPublishedPhotos(options: { catalog: MediaCatalog; file
   const place = (from: string, to: string) => link(from, to).catch(() => copyFile(from, to));
   await Promise.all([...names].map(([name, from]) => limiter.run('copy', () => place(from, path.join(target, name)))));
   return names.size;
-}
-
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** sharp's messages carry libvips' own lines; the first says what went wrong. */
