@@ -16,6 +16,7 @@ import path from 'node:path';
 import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
 import type { MediaContent } from '../../core/schemas/content.ts';
+import { sniffImageExtension } from '../lib/media/image-format.ts';
 
 export const MAX_REDIRECTS = 3;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -62,15 +63,6 @@ export function createMediaDownloader(options: { allowPrivate: boolean; ca?: str
     return { ok: false, message: `more than ${MAX_REDIRECTS} redirects` };
   }
   return { download, close: () => client.close() };
-}
-
-/** The extension of an image by its first bytes, or undefined for anything the build does not take. */
-export function sniffImageExtension(bytes: Buffer): string | undefined {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
-  if (bytes.subarray(4, 8).toString('latin1') === 'ftyp' && /^avi[fs]$/.test(bytes.subarray(8, 12).toString('latin1'))) return 'avif';
-  return undefined;
 }
 
 export type StoredMedia = { media: MediaContent[]; failures: string[]; written: number };

@@ -25,6 +25,7 @@ import {
   type VariantFormat,
 } from '../../../core/media/media-variants.ts';
 import type { ReviewContent } from '../../../core/schemas/content.ts';
+import { sniffImageExtension } from './image-format.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
 const ENCODE = {
@@ -100,7 +101,9 @@ async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Enco
   const input = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: 'error' });
   let upright: { width: number; height: number };
   try {
-    const meta = await input().metadata();
+    // The header only, without the pixel limit, so a decompression bomb is reported with its size;
+    // nothing is decoded until the limit is checked below.
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     if (!SUPPORTED.has(meta.format ?? '') || (meta.format === 'heif' && meta.compression !== 'av1')) {
       return { ok: false, reason: `unsupported image format ${meta.format ?? 'unknown'} (use JPEG, PNG, WebP or AVIF)` };
     }
@@ -109,7 +112,7 @@ async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Enco
     }
     upright = meta.autoOrient;
   } catch (error) {
-    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+    return { ok: false, reason: `not a readable image (${describeSharpError(error, bytes)})` };
   }
 
   const staging = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -131,7 +134,7 @@ async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Enco
     return { ok: true, photo, encoded: true };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+    return { ok: false, reason: `not a readable image (${describeSharpError(error, bytes)})` };
   }
 }
 
@@ -169,7 +172,22 @@ export async function copyPublishedPhotos(options: { catalog: MediaCatalog; file
   return names.size;
 }
 
-/** sharp's messages carry libvips' own lines; the first says what went wrong. */
-function describeSharpError(error: unknown): string {
-  return String((error as Error).message ?? error).split('\n')[0]!.trim();
+/**
+ * sharp's messages carry libvips' own lines; the first says what went wrong. libvips keeps one error
+ * buffer for all its threads, so when several photos fail at once a message can be lost ("Unknown
+ * error"): the file's own structure then says what it can.
+ */
+function describeSharpError(error: unknown, bytes: Buffer): string {
+  const message = String((error as Error).message ?? error).split('\n')[0]!.trim();
+  if (message !== '' && message !== 'Unknown error') return message;
+  return describeDamage(bytes) ?? 'the decoder gave no reason; the file is probably damaged';
+}
+
+/** A truncated JPEG has no end-of-image marker; a truncated PNG no IEND chunk. */
+function describeDamage(bytes: Buffer): string | undefined {
+  const format = sniffImageExtension(bytes);
+  const tail = bytes.subarray(-16);
+  if (format === 'jpg' && !tail.includes(Buffer.from([0xff, 0xd9]))) return 'the JPEG is truncated: it ends before its end-of-image marker';
+  if (format === 'png' && !tail.includes(Buffer.from('IEND', 'latin1'))) return 'the PNG is truncated: it ends before its IEND chunk';
+  return undefined;
 }
