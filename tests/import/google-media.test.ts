@@ -91,7 +91,7 @@ describe('npm run import -- google, with photos', () => {
     const at = `${exportFile}, review MediaMixed`;
     expect(lines.filter((l) => l.startsWith('photo not imported')).sort()).toEqual(
       [
-        `photo not imported: ${at}, reviewMediaItems.5.googleUrl: must be an absolute URL`,
+        `photo not imported: ${at}, reviewMediaItems.5.googleUrl: must be an absolute http(s) URL, e.g. https://example.com`,
         `photo not imported: ${at}, photo 2 of 5: the photo's server answered 404; the review is imported without it`,
         `photo not imported: ${at}, photo 3 of 5: not a JPEG, PNG, WebP or AVIF image; the review is imported without it`,
         `photo not imported: ${at}, photo 4 of 5: more than 3 redirects; the review is imported without it`,
