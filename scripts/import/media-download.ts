@@ -7,7 +7,8 @@
  * loopback or private one unless allowed), the socket pinned to the checked address, a time limit, and at
  * most MEDIA_LIMITS.maxBytes read. Redirects are followed here, at most MAX_REDIRECTS, each hop checked
  * the same way. A file is named by the hash of its bytes: the same photo imported again is the same
- * name, found on disk, and nothing is written.
+ * name, found on disk, and nothing is written. What is written is the photo without its metadata
+ * (scripts/lib/media/strip-metadata.ts: no location, no name; the orientation kept).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
 import type { MediaContent } from '../../core/schemas/content.ts';
 import { sniffImageExtension } from '../lib/media/image-format.ts';
+import { stripPhotoMetadata } from '../lib/media/strip-metadata.ts';
 
 export const MAX_REDIRECTS = 3;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -92,8 +94,10 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
       out.failures.push(`${what}: not a JPEG, PNG, WebP or AVIF image`);
       continue;
     }
+    // Named by the downloaded bytes, stored without their metadata (a customer's location, a name): the
+    // same photo imported again finds its file, and the content repository never holds the metadata.
     const file = `media/${reviewId}/${createHash('sha256').update(result.bytes).digest('hex').slice(0, 16)}.${extension}`;
-    if (await writeIfMissing(path.join(contentDir, file), result.bytes)) out.written++;
+    if (await writeIfMissing(path.join(contentDir, file), () => stripPhotoMetadata(result.bytes))) out.written++;
     const alt = item.alt === undefined || item.alt.trim() === '' ? {} : { alt: item.alt.trim().slice(0, 1000) };
     out.media.push(item.kind === 'photo' ? { file, ...alt } : { video_url: item.url, poster: file, ...alt });
   }
@@ -107,9 +111,10 @@ function readLocalCopy(file: string | undefined): Promise<DownloadResult> | unde
   );
 }
 
-async function writeIfMissing(target: string, bytes: Buffer): Promise<boolean> {
+async function writeIfMissing(target: string, content: () => Promise<Buffer>): Promise<boolean> {
   const exists = await stat(target).then(() => true, () => false);
   if (exists) return false;
+  const bytes = await content();
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   try {

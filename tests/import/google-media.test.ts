@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
@@ -117,6 +118,11 @@ describe('npm run import -- google, with photos', () => {
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     const encoded = await encodeContentPhotos({ contentDir: content, cacheDir: path.join(content, '../media-cache'), reviews: loaded.value.reviews });
     expect(encoded.ok).toBe(true);
+    // The phone photo was served with its GPS location; the stored original has none, its orientation kept
+    // (the one warning is the fixture's own copy, added by hand).
+    expect(encoded.ok && encoded.warnings.map((w) => w.file)).toEqual(['media/r-0001/furnace.jpg']);
+    const stored = await sharp(path.join(content, (good.media as { file: string }[])[0]!.file)).metadata();
+    expect([stored.orientation, stored.width, stored.height]).toEqual([6, 720, 960]);
 
     // A second import writes nothing, and fetches no photo it already has.
     const before = await snapshot(content);

@@ -26,6 +26,7 @@ import {
 } from '../../../core/media/media-variants.ts';
 import type { ReviewContent } from '../../../core/schemas/content.ts';
 import { sniffImageExtension } from './image-format.ts';
+import { findPrivateMetadata } from './strip-metadata.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
 const ENCODE = {
@@ -39,7 +40,8 @@ const ENCODER_KEY = createHash('sha256')
   .slice(0, 12);
 
 export type EncodePhotosResult =
-  | { ok: true; catalog: MediaCatalog; encoded: number; cached: number }
+  /** `warnings`: originals that still carry a location or a name (strip-metadata.ts), one per file. */
+  | { ok: true; catalog: MediaCatalog; encoded: number; cached: number; warnings: ContentProblem[] }
   | { ok: false; problems: ContentProblem[] };
 
 type Use = { review: string; field: string };
@@ -60,6 +62,7 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
   const cacheRoot = path.join(options.cacheDir, ENCODER_KEY);
   const catalog = new Map<string, EncodedPhoto>();
   const problems: ContentProblem[] = [];
+  const warnings: ContentProblem[] = [];
   let encoded = 0;
   // Reading, hashing and the cache lookup are I/O: many at once. sharp spreads one image over libvips'
   // threads already, so two encodings at a time keep both cores busy.
@@ -75,14 +78,20 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
         }
         if (result.encoded) encoded++;
         catalog.set(file, result.photo);
+        if (result.privacy.length > 0) {
+          const use = uses.get(file)![0]!;
+          warnings.push({ file, review: use.review, field: use.field, message: `the original still carries ${result.privacy.join(' and ')} (published copies never do); npm run photos:strip removes it` });
+        }
       }),
     ),
   );
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
-  return { ok: true, catalog, encoded, cached: catalog.size - encoded };
+  const byFile = (a: ContentProblem, b: ContentProblem) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  if (problems.length > 0) return { ok: false, problems: problems.sort(byFile) };
+  return { ok: true, catalog, encoded, cached: catalog.size - encoded, warnings: warnings.sort(byFile) };
 }
 
-type EncodeOne = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
+type Encoded = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
+type EncodeOne = (Extract<Encoded, { ok: true }> & { privacy: string[] }) | Extract<Encoded, { ok: false }>;
 
 async function encodeOne(contentDir: string, file: string, cacheRoot: string, inEncoderSlot: <T>(task: () => Promise<T>) => Promise<T>): Promise<EncodeOne> {
   // The content folder is untrusted: a FIFO, a device or a link out of the folder is refused, never read.
@@ -93,11 +102,11 @@ async function encodeOne(contentDir: string, file: string, cacheRoot: string, in
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const dir = path.join(cacheRoot, hash);
   const cached = await readCached(dir);
-  if (cached) return { ok: true, photo: cached, encoded: false };
-  return inEncoderSlot(() => encodeNew(bytes, hash, dir));
+  const result: Encoded = cached ? { ok: true, photo: cached, encoded: false } : await inEncoderSlot(() => encodeNew(bytes, hash, dir));
+  return result.ok ? { ...result, privacy: await findPrivateMetadata(bytes) } : result;
 }
 
-async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<EncodeOne> {
+async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Encoded> {
   const input = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: 'error' });
   let upright: { width: number; height: number };
   try {
