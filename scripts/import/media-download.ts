@@ -79,11 +79,12 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
     items.map(
       (item) =>
         readLocalCopy(item.localCopy) ??
-        (item.localOnly ? Promise.resolve<DownloadResult>({ ok: false, message: `${item.url}: file not found` }) : downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)),
+        (item.localOnly ? Promise.resolve<DownloadResult>({ ok: false, message: 'file not found' }) : downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)),
     ),
   );
   for (const [i, item] of items.entries()) {
-    const what = `${item.kind} ${i + 1} of ${items.length}`;
+    // Each refused file by name (the path as the export wrote it, or the URL), not only its position.
+    const what = `${item.kind} ${i + 1} of ${items.length} (${item.kind === 'photo' ? item.url : item.posterUrl})`;
     const result = fetched[i]!;
     if (!result.ok) {
       out.failures.push(`${what}: ${result.message}`);
