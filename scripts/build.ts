@@ -13,7 +13,7 @@ import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { compactChangeLog, createChangeLogWithoutHistory, renderChangeLog } from '../core/dataset/change-log.ts';
 import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
-import { formatContentProblems } from '../core/content/problems.ts';
+import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
@@ -49,6 +49,8 @@ export type BuildResult =
       ms: number;
       /** Photos encoded by this build, and photos taken from the cache unchanged. */
       photos: { encoded: number; cached: number; ms: number };
+      /** What the owner should know and the build went on despite (an original that carries a location), one line each. */
+      warnings: string[];
     }
   | { ok: false; message: string };
 
@@ -62,6 +64,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
+    const source = await computeSourceFingerprint(options);
+    if (!source.ok) return source;
     const publicationFile = path.join(cacheDir, 'publication.json');
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options.contentDir, urls, publicationFile, mediaCacheDir);
@@ -87,14 +92,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       urls,
       dataDate,
       previous,
-      source: await computeSourceFingerprint(options),
+      source: source.fingerprint,
     });
     const buildDir = path.join(buildsDir, `build-${id}`);
     await rename(staging, buildDir);
     await activateBuild(buildDir, outDir);
     await removeStaleBuildFolders(outDir);
     const { encoded, cached, ms } = photos;
-    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms } };
+    const warnings = photos.warnings.map((w) => `Warning: ${formatContentProblem(w)}`);
+    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms }, warnings };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   } finally {
@@ -116,7 +122,7 @@ async function preparePublication(
   file: string,
   mediaCacheDir: string,
 ): Promise<
-  | { ok: true; dataDate: string | undefined; changeLog: string; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number } }
+  | { ok: true; dataDate: string | undefined; changeLog: string; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number; warnings: ContentProblem[] } }
   | { ok: false; message: string }
 > {
   const content = await loadContent(contentDir);
@@ -125,7 +131,7 @@ async function preparePublication(
   const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
   const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
-  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
+  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const history = await readContentHistory(contentDir, content.value.reviews, { cacheDir: HISTORY_CACHE_DIR });
   const times = history && deriveReviewTimes(history);
   const { dataset, insights } = buildPublication(content.value, urls, times?.updated, encoded.catalog);
@@ -150,6 +156,7 @@ if (import.meta.main) {
     console.error(result.message);
     process.exit(1);
   }
+  for (const warning of result.warnings) console.warn(warning);
   const count = Object.keys(result.manifest.files).length;
   console.log(`Built ${count} files into ${options.outDir}/ in ${(result.ms / 1000).toFixed(1)} s (build ${result.manifest.build_id}).`);
 }

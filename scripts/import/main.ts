@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
 import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
-import { combineExports, planImport } from './merge.ts';
+import { combineExports, describeOrigin, planImport } from './merge.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary } from './report.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
@@ -77,6 +77,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
     const summary = { added: count('added'), updated: count('updated'), unchanged: plan.unchanged, removed: count('removed'), skipped };
 
     for (const skip of skipped) io.out(formatSkip(skip));
+    for (const review of combined.reviews) for (const part of review.setAside ?? []) io.out(`set aside: ${describeOrigin(review.origin)}: ${part}`);
     for (const change of plan.changes) if (options.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (options.strict && invalid > 0) {
