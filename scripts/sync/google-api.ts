@@ -63,13 +63,13 @@ export async function sendWithRetries(
       if (result.response.truncated) return { ok: false, message: `${what}: Google's answer is over the size limit` };
       return { ok: true, value: { status: result.response.status, body: result.response.body } };
     }
-    const why = result.ok ? `${result.response.status}${apiErrorText(result.response.body)}` : result.message;
+    const why = result.ok ? `Google answered ${result.response.status}${apiErrorText(result.response.body)}` : result.message;
     if (!transient) return { ok: false, message: `${what}: ${why}` };
     const wait = result.ok ? retryAfterMs(result.response.retryAfter) : undefined;
     if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
-      return { ok: false, message: `${what}: Google answered ${why} and asks to wait ${Math.ceil(wait / 1000)} s; the next run will try again` };
+      return { ok: false, message: `${what}: ${why} and asks to wait ${Math.ceil(wait / 1000)} s; the next run will try again` };
     }
-    if (attempt >= MAX_RETRIES) return { ok: false, message: `${what}: Google answered ${why} ${attempt + 1} times in a row; the next run will try again` };
+    if (attempt >= MAX_RETRIES) return { ok: false, message: `${what}: ${why}, ${attempt + 1} times in a row; the next run will try again` };
     await new Promise((resolve) => setTimeout(resolve, wait ?? retryBaseMs * 2 ** attempt));
   }
 }

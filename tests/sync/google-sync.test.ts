@@ -117,7 +117,7 @@ describe('npm run sync -- google', () => {
     for (let i = 0; i < 5; i++) google.failNext((req) => isPage(req) && req.query.get('pageToken') === '50', (res) => void res.writeHead(503).end());
     const failed = await sync(content);
     expect(failed.code).toBe(1);
-    expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503 5 times in a row; the next run will try again; the content is as it was$/);
+    expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503, 5 times in a row; the next run will try again; the content is as it was$/);
     expect(await snapshot(content)).toEqual(before);
   });
 
