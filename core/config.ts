@@ -67,6 +67,9 @@ const TrustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | st
   return entries;
 });
 
+/** An optional setting that a scheduler may pass empty when it is not set (a GitHub secret, a compose `${X:-}`). */
+const EmptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
 /** An HTTPS address a client calls (the Google sync's endpoints), without a trailing slash. */
 const HttpsBaseUrl = z
   .string()
@@ -111,13 +114,12 @@ export const EnvSchema = z.object({
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
-  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  GOOGLE_REFRESH_TOKEN: z.string().min(1).optional(),
-  GOOGLE_LOCATION: z
-    .string()
-    .regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must be accounts/<account id>/locations/<location id> (npm run sync -- google --locations lists them)')
-    .optional(),
+  GOOGLE_CLIENT_ID: EmptyIsUnset(z.string()),
+  GOOGLE_CLIENT_SECRET: EmptyIsUnset(z.string()),
+  GOOGLE_REFRESH_TOKEN: EmptyIsUnset(z.string()),
+  GOOGLE_LOCATION: EmptyIsUnset(
+    z.string().regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must be accounts/<account id>/locations/<location id> (npm run sync -- google --locations lists them)'),
+  ),
   GOOGLE_API_URL: HttpsBaseUrl.default('https://mybusiness.googleapis.com/v4'),
   GOOGLE_TOKEN_URL: HttpsBaseUrl.default('https://oauth2.googleapis.com/token'),
   GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
