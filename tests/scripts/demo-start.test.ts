@@ -51,6 +51,6 @@ describe('npm start without a content folder', () => {
     const copy = path.join(await mkdtemp(path.join(tmpdir(), 'demo-copy-')), 'content');
     await cp(DEMO_CONTENT_DIR, copy, { recursive: true });
     const publicUrl = 'https://reviews.example.com';
-    expect(await computeSourceFingerprint({ contentDir: copy, publicUrl })).not.toBe(await computeSourceFingerprint({ contentDir: DEMO_CONTENT_DIR, publicUrl }));
+    expect(await computeSourceFingerprint({ contentDir: copy, publicUrl })).not.toEqual(await computeSourceFingerprint({ contentDir: DEMO_CONTENT_DIR, publicUrl }));
   });
 });
