@@ -115,18 +115,11 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   });
   const server = createHttpServer(front.listener, config.connections);
   const graceful = prepareGracefulClose(server, front);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
+  const url = await listen(server, config);
   // A build swapped in without a ping (a publish killed before its pings, another instance's publish
   // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
-  builds.watch({
-    intervalMs: config.buildCheckIntervalMs,
-    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const onSwap = () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) }));
+  builds.watch({ intervalMs: config.buildCheckIntervalMs, onSwap });
   log.info('listening', { url, public_url: config.publicUrl, build: builds.current().id });
   // Notifies topics whose bytes changed while the service was down (a publish with no service running);
   // with the store unavailable, once it opens. A stop waits for it (stopHub).
@@ -163,6 +156,16 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   if (storeReady()) await (hubStarting = hub.start());
   else void connector!.whenOpen().then(() => (hubStarting = hub.start()));
   return running;
+}
+
+/** Opens the port; resolves with the address it listens on, e.g. `http://127.0.0.1:41234`. */
+async function listen(server: Server, config: Config): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 }
 
 type RouterDeps = {

@@ -120,7 +120,7 @@ describe('/metrics', () => {
     const fromOutside = await getStatus(`http://${outside}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1' }, outside!);
     expect(fromOutside).toBe(403);
     // Relayed by a proxy on this machine (the socket is loopback, the request names a client): refused too.
-    for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }]) {
+    for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }] as Record<string, string>[]) {
       expect(await getStatus(`http://127.0.0.1:${port}/metrics`, header), JSON.stringify(header)).toBe(403);
     }
     // Straight from loopback, nothing forwarded: an operator's scrape.
