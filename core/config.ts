@@ -114,6 +114,7 @@ export const EnvSchema = z.object({
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
+  SHUTDOWN_DRAIN_SECONDS: WholeNumber(0).default(0),
   GOOGLE_CLIENT_ID: EmptyIsUnset(z.string()),
   GOOGLE_CLIENT_SECRET: EmptyIsUnset(z.string()),
   GOOGLE_REFRESH_TOKEN: EmptyIsUnset(z.string()),
@@ -125,6 +126,11 @@ export const EnvSchema = z.object({
   GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_ACCOUNTS_API_URL: HttpsBaseUrl.default('https://mybusinessaccountmanagement.googleapis.com/v1'),
   GOOGLE_LOCATIONS_API_URL: HttpsBaseUrl.default('https://mybusinessbusinessinformation.googleapis.com/v1'),
+  LOG_SIGNING_KEY: z
+    .string()
+    .trim()
+    .regex(/^PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -140,6 +146,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /** The review log's Ed25519 key (docs/log.md); without it, the key file in DATA_DIR. Never logged. */
+    logSigningKey: e.LOG_SIGNING_KEY,
     /**
      * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
      * watch and the publish ping: the longest a build swapped in without a ping waits to be served.
@@ -197,6 +205,13 @@ export const ConfigSchema = EnvSchema.transform((e) => {
      * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
      */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /**
+     * On SIGTERM/SIGINT, how long the listener still accepts (and answers, with `Connection: close`)
+     * while `/readyz` already says 503, so a proxy's health check moves traffic away before a connection
+     * can be refused. 0 (alone, nothing to move to): stop accepting at once. Behind a proxy: more than its
+     * health-check interval.
+     */
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
     /** The Google sync (`npm run sync -- google`, docs/import.md "Sync"): the OAuth client, its token, the location, the endpoints. */
     google: {
       clientId: e.GOOGLE_CLIENT_ID,

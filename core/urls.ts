@@ -5,6 +5,8 @@
  * The paths below are the site's own, under that base; the sidecar strips the base's path from each
  * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
+import { slugify } from './text.ts';
+
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 
 export const PATHS = {
@@ -46,6 +48,10 @@ export const PATHS = {
   feedsPrefix: '/feeds/',
   /** The customers' photos, one file per width and format, named by content hash (core/media/). */
   mediaPrefix: '/media/',
+  /** The review log's static files (C2SP tlog-tiles, docs/log.md): `checkpoint`, `vkey`, `tile/…`. */
+  logPrefix: '/log/',
+  logCheckpoint: '/log/checkpoint',
+  logVkey: '/log/vkey',
 } as const;
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
@@ -107,27 +113,17 @@ export function reviewPath(review: { id: string; date: string }): string {
   return `${archivePath(review.date.slice(0, 7))}#${review.id}`;
 }
 
-/** The three seed topics' paths, which track every review (interface.md "Events"); slice feeds are topics too. */
-export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson];
+/**
+ * The seed topics' paths: the three that track every review (interface.md "Events"), and the review log's
+ * checkpoint, so monitors are pushed each new tree head (docs/log.md); slice feeds are topics too.
+ */
+export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson, PATHS.logCheckpoint];
 
 /** Whether a site path is a WebSub topic (its responses carry the hub `Link` header): a seed topic or a slice feed. */
 export function isTopicPath(path: string): boolean {
   return TOPIC_PATHS.includes(path) || isSliceFeedPath(path);
 }
 
-/**
- * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
- * letter; anything else that is not a letter or digit becomes one hyphen.
- */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'x' : slug;
-}
 
 /** Each technician's slug, in the business's order; a name whose slug is taken gets `-2`, `-3`…. */
 export function assignTechnicianSlugs(names: readonly string[]): Map<string, string> {

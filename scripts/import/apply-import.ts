@@ -9,7 +9,7 @@ import type { ImportOptions } from './cli-options.ts';
 import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
 import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';
 import { createMediaDownloader, type MediaDownloader } from './media-download.ts';
-import { combineExports, planImport, type MergeOptions } from './merge.ts';
+import { combineExports, describeOrigin, planImport, type MergeOptions } from './merge.ts';
 import type { MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary, type Summary } from './report.ts';
 
@@ -84,6 +84,7 @@ export async function applyImport(
     const summary = { added: count('added'), updated: count('updated'), unchanged: plan.unchanged, removed: count('removed'), skipped };
 
     for (const skip of skipped) io.out(formatSkip(skip));
+    for (const review of combined.reviews) for (const part of review.setAside ?? []) io.out(`set aside: ${describeOrigin(review.origin)}: ${part}`);
     for (const change of plan.changes) if (settings.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (settings.strict && invalid > 0) {
