@@ -1,6 +1,6 @@
 /**
  * `npm run sync -- google` (issue 28) against a local HTTPS stand-in for Google's token endpoint and
- * reviews API (tests/sync/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
+ * reviews API (tools/lib/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
  * reviews as `npm run import -- google` of the same pages), incremental paging that stops at what the
  * content has, the API's real failures (401 mid-paging, 429, 503, invalid_grant, 403), --full with and
  * without a complete listing, and --commit with and without changes.
@@ -15,7 +15,7 @@ import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { runGit } from '../helpers/git.ts';
 import { copySmallContent, readReviews, runImport, snapshot } from '../import/harness.ts';
-import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
+import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from '../../tools/lib/google-stand-in.ts';
 
 let ca: TestCa;
 let google: GoogleStandIn;
