@@ -12,6 +12,7 @@
  */
 import { getLatestChange } from '../review-changes.ts';
 import { createHash } from 'node:crypto';
+import { compareText } from '../text/text-rules.ts';
 
 export type ContentVersion = {
   /** RFC 3339 time of the version (a commit's committer date). */
@@ -45,7 +46,7 @@ function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries.sort(([a], [b]) => compareText(a, b)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }

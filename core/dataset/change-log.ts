@@ -23,6 +23,7 @@ import { z } from 'zod';
 import type { ReviewChange } from '../content/review-history.ts';
 import type { ChangesResult } from '../schemas/changes.ts';
 import type { PublishedReview } from '../schemas/published.ts';
+import { compareText } from '../text/text-rules.ts';
 
 export const TOMBSTONE_RETENTION_DAYS = 90;
 
@@ -45,7 +46,7 @@ export type ChangePage = ({ ok: true } & Omit<ChangesResult, 'count' | 'limit'>)
 
 type Position = { version: number; id: string };
 
-const byVersionThenId = (a: Position, b: Position) => a.version - b.version || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byVersionThenId = (a: Position, b: Position) => a.version - b.version || compareText(a.id, b.id);
 
 /** `versionKeys`: the key of each version of the history the changes come from (ContentVersion `key`). */
 export function compactChangeLog(changes: readonly ReviewChange[], versionKeys: readonly string[], retentionDays = TOMBSTONE_RETENTION_DAYS): ChangeLog {

@@ -19,6 +19,7 @@ import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';
 import { createMediaDownloader, type MediaDownloader } from './media-download.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 export type ImportIo = {
   contentDir: string;
@@ -80,7 +81,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<0
     for (const change of plan.changes) if (options.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (options.strict && invalid > 0) {
-      io.err(`Refused (--strict): ${invalid} invalid review${invalid === 1 ? '' : 's'}; nothing was written.`);
+      io.err(`Refused (--strict): ${plural(invalid, 'invalid review')}; nothing was written.`);
       io.out(formatSummary({ ...summary, outcome: 'refused' }));
       return 1;
     }

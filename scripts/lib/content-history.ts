@@ -14,6 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { diffFingerprints, fingerprintPublished, type ContentVersion } from '../../core/content/review-history.ts';
 import { historyCacheFile, readHistoryCache, writeHistoryCache, type HistoryState } from './content-history-cache.ts';
+import { compareText } from '../../core/text/text-rules.ts';
 
 const run = promisify(execFile);
 
@@ -91,7 +92,7 @@ async function isOnFirstParentLine(top: string, commit: string): Promise<boolean
 /** The uncommitted changes' own key: once committed they belong to a commit, and tokens issued for them expire. */
 function keyOfWorktree(delta: ReadonlyMap<string, string | null>): string {
   const hash = createHash('sha256');
-  for (const [id, fingerprint] of [...delta].sort(([a], [b]) => (a < b ? -1 : 1))) hash.update(`${id}\0${fingerprint ?? ''}\n`);
+  for (const [id, fingerprint] of [...delta].sort(([a], [b]) => compareText(a, b))) hash.update(`${id}\0${fingerprint ?? ''}\n`);
   return `w${hash.digest('hex')}`;
 }
 

@@ -17,6 +17,7 @@ import { readContentHistory } from '../../scripts/lib/content-history.ts';
 import { createRandom } from '../fixtures/search/random.ts';
 import { ensureBenchContent } from './bench-content.ts';
 import type { BenchRow } from './types.ts';
+import { compareText } from '../../core/text/text-rules.ts';
 
 const run_ = promisify(execFile);
 const REVIEWS = 10_000;
@@ -55,7 +56,7 @@ async function createHistoryRepo(): Promise<{ root: string; contentDir: string; 
       months.set(month, [...(months.get(month) ?? []), review]);
     }
   }
-  const all = [...months.values()].flat().sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const all = [...months.values()].flat().sort((a, b) => compareText(a.date, b.date));
   const written = new Map<string, Review[]>();
   const render = (reviews: Review[]) => `${JSON.stringify(reviews, null, 2)}\n`;
   const random = createRandom(23);

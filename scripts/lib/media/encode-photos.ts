@@ -24,6 +24,7 @@ import {
   type VariantFormat,
 } from '../../../core/media/media-variants.ts';
 import type { ReviewContent } from '../../../core/schemas/content.ts';
+import { compareText } from '../../../core/text/text-rules.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
 const ENCODE = {
@@ -76,7 +77,7 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
       }),
     ),
   );
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => compareText(a.file, b.file)) };
   return { ok: true, catalog, encoded, cached: catalog.size - encoded };
 }
 
