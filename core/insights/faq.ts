@@ -135,7 +135,7 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   const labels = new Map(model.aspects.map((a) => [a.id, lowerFirst(a.label)]));
   const praise = best.strengths.slice(0, 2).map((s) => labels.get(s) ?? s);
   let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${describeReviewCount(best.reviews)}`;
-  answer += praise.length > 0 ? `, praised most for ${praise.join(' and ')}.` : '.';
+  answer += praise.length > 0 ? `, praised most for ${joinList(praise)}.` : '.';
   const runnersUp = others.slice(0, 2).map((t) => `${t.name} (${formatRating(t.average_rating ?? 0)} over ${formatCount(t.reviews)})`);
   if (runnersUp.length > 0) answer += ` Next: ${runnersUp.join(', ')}.`;
   answer += ` Technicians with fewer than ${MIN_TECHNICIAN_REVIEWS} reviews are not ranked.`;

@@ -9,7 +9,7 @@ import { lowerFirst, splitRecentYear } from './figures.ts';
 import { describeReplies } from './responses.ts';
 import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, selectVerdicts } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
-import { formatCount, formatRating, getPercent, plural } from '../text/text-rules.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
 const TREND_MIN_CHANGE = 15;
 
@@ -41,7 +41,7 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
       `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${plural(a.mentions, 'mention')})`;
     if (strengths.length > 0) {
-      sentences.push(`Customers praise ${strengths.map((a) => describe(a, 'positive')).join(' and ')}.`);
+      sentences.push(`Customers praise ${joinList(strengths.map((a) => describe(a, 'positive')))}.`);
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
     const concern = findMostComplained(aspects);
