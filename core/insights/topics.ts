@@ -14,7 +14,7 @@ import { computeMean, computeNetScore, countPolarity, createCounter } from './fi
 import type { Topic } from '../schemas/insights.ts';
 import { GENERAL_LEXICON } from './lexicon.ts';
 import { tokenizeText } from './tokenize.ts';
-import { compareText } from '../text.ts';
+import { compareText } from '../text/text-rules.ts';
 
 const MAX_TOPICS = 20;
 const REVIEW_IDS_PER_TOPIC = 5;

@@ -12,6 +12,7 @@ import { createMediaDownloader, type MediaDownloader } from './media-download.ts
 import { combineExports, describeOrigin, planImport, type MergeOptions } from './merge.ts';
 import type { MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary, type Summary } from './report.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 export type ImportIo = {
   contentDir: string;
@@ -88,7 +89,7 @@ export async function applyImport(
     for (const change of plan.changes) if (settings.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (settings.strict && invalid > 0) {
-      io.err(`Refused (--strict): ${invalid} invalid review${invalid === 1 ? '' : 's'}; nothing was written.`);
+      io.err(`Refused (--strict): ${plural(invalid, 'invalid review')}; nothing was written.`);
       const result = { ...summary, outcome: 'refused' as const };
       io.out(formatSummary(result));
       return { code: 1, summary: result };

@@ -22,6 +22,7 @@ import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
 import { commitSync } from './commit.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 const SHARED_FLAGS = COMMON_FLAGS.filter((flag) => flag.name !== 'prune');
 const SYNC_FLAGS: readonly Flag[] = [
@@ -103,7 +104,7 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
     if (!committed.ok) return failed(`the reviews are written but not committed: ${committed.message}`);
     io.out(`committed ${committed.commit}`);
   }
-  io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${reading.pagesRead} page${reading.pagesRead === 1 ? '' : 's'} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);
+  io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${plural(reading.pagesRead, 'page')} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);
   return 0;
 }
 
