@@ -35,6 +35,8 @@ import {
 import { describeStoreFailure } from './websub/open-store.ts';
 import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
 import { createHealthRouter, type ReadinessCheck } from './routes/health-router.ts';
+import { openWitness } from './witness/witness.ts';
+import { createWitnessRouter } from './witness/witness-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -130,6 +132,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     },
   });
   const urls = createServiceUrls(config.publicUrl);
+  const witness = await openWitness(config);
   const app = createApp({
     builds,
     log,
@@ -152,6 +155,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
       createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
       metrics.router({ token: config.metricsToken, clientOf }),
+      ...(witness ? [createWitnessRouter({ witness })] : []),
     ],
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
