@@ -106,7 +106,7 @@ export const EnvSchema = z.object({
     .string()
     .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
     .refine((keys) => keys.every((k) => parseVerifierKey(k).ok), 'must be a comma-separated list of review log keys, each <name>+<id>+<key> as the log serves it at /log/vkey')
-    .default([]),
+    .optional(),
   WITNESS_KEY: z
     .string()
     .trim()
@@ -120,7 +120,7 @@ export const EnvSchema = z.object({
       "must be a comma-separated list of '<witness URL> <witness key>', the key as the witness serves it at /witness/vkey",
     )
     .transform((pairs) => pairs.map(([url, key]) => ({ url: url!.replace(/\/+$/, ''), key: key! })))
-    .default([]),
+    .optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ACCESS_LOG: BooleanFromEnv.default(true),
@@ -190,12 +190,12 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     },
     witness: {
       /** The review logs (their vkeys) this sidecar cosigns for at /witness/add-checkpoint; empty: no witness. */
-      logs: e.WITNESS_LOGS,
+      logs: e.WITNESS_LOGS ?? [],
       /** The witness's Ed25519 key; without it, the key file in DATA_DIR, created on first use. Never logged. */
       key: e.WITNESS_KEY,
     },
     /** Witnesses each publish asks to cosign the new checkpoint (C2SP tlog-witness). */
-    logWitnesses: e.LOG_WITNESSES,
+    logWitnesses: e.LOG_WITNESSES ?? [],
     logLevel: e.LOG_LEVEL,
     /** One `request` log line per request (at level info). */
     accessLog: e.ACCESS_LOG,
