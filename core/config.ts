@@ -126,6 +126,11 @@ export const EnvSchema = z.object({
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
+  LOG_SIGNING_KEY: z
+    .string()
+    .trim()
+    .regex(/^PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -141,6 +146,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /** The review log's Ed25519 key (docs/log.md); without it, the key file in DATA_DIR. Never logged. */
+    logSigningKey: e.LOG_SIGNING_KEY,
     /**
      * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
      * watch and the publish ping: the longest a build swapped in without a ping waits to be served.

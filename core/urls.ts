@@ -46,6 +46,10 @@ export const PATHS = {
   feedsPrefix: '/feeds/',
   /** The customers' photos, one file per width and format, named by content hash (core/media/). */
   mediaPrefix: '/media/',
+  /** The review log's static files (C2SP tlog-tiles, docs/log.md): `checkpoint`, `vkey`, `tile/…`. */
+  logPrefix: '/log/',
+  logCheckpoint: '/log/checkpoint',
+  logVkey: '/log/vkey',
   /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
   witnessAddCheckpoint: '/witness/add-checkpoint',
   witnessVkey: '/witness/vkey',
@@ -110,8 +114,11 @@ export function reviewPath(review: { id: string; date: string }): string {
   return `${archivePath(review.date.slice(0, 7))}#${review.id}`;
 }
 
-/** The three seed topics' paths, which track every review (interface.md "Events"); slice feeds are topics too. */
-export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson];
+/**
+ * The seed topics' paths: the three that track every review (interface.md "Events"), and the review log's
+ * checkpoint, so monitors are pushed each new tree head (docs/log.md); slice feeds are topics too.
+ */
+export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson, PATHS.logCheckpoint];
 
 /** Whether a site path is a WebSub topic (its responses carry the hub `Link` header): a seed topic or a slice feed. */
 export function isTopicPath(path: string): boolean {

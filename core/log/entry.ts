@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
+import { WithdrawReasonSchema } from '../schemas/content.ts';
 import { canonicalizeJson } from './canonical-json.ts';
 
 /**
@@ -16,10 +17,6 @@ import { canonicalizeJson } from './canonical-json.ts';
  */
 export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'response'] as const;
 
-/** Why a review left the published set; the owner names it in the content (docs/content.md). */
-export const WITHDRAW_REASONS = ['customer_request', 'not_a_customer', 'duplicate', 'spam', 'legal', 'removed_at_source', 'other'] as const;
-export const WithdrawReasonSchema = z.enum(WITHDRAW_REASONS);
-export type WithdrawReason = z.infer<typeof WithdrawReasonSchema>;
 
 const common = {
   review_id: z.string().regex(/^[a-z0-9-]+$/),

@@ -7,12 +7,11 @@ export {
   LogEntrySchema,
   replayLog,
   REVIEW_DIGEST_FIELDS,
-  WITHDRAW_REASONS,
-  WithdrawReasonSchema,
   type LogEntry,
   type ReviewLogState,
-  type WithdrawReason,
 } from './entry.ts';
+export { WITHDRAW_REASONS, WithdrawReasonSchema, type WithdrawReason } from '../schemas/content.ts';
+export { formatLogTime, planLogAppend, readLogTimes, type PublishedForLog } from './plan-append.ts';
 export { buildLogFiles, CHECKPOINT_PATH, logOriginOf, openLogFiles, VKEY_PATH, type LogFileReader, type LogFiles, type OpenedLog, type OpenLogResult } from './log-files.ts';
 export { EMPTY_TREE_HASH, hashLeaf, hashNode, MerkleTree, verifyConsistency, verifyInclusion } from './merkle.ts';
 export {
@@ -23,6 +22,7 @@ export {
   openNote,
   parsePrivateKey,
   parseVerifierKey,
+  signerFromSeed,
   signNote,
   type NoteSigner,
   type NoteVerifier,

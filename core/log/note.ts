@@ -49,6 +49,14 @@ export function generateSigner(name: string): NoteSigner {
   return { name, keyId: computeKeyId(name, publicKey), privateKey, publicKey };
 }
 
+/** The signer of a 32-byte Ed25519 seed under `name`. */
+export function signerFromSeed(name: string, seed: Uint8Array): NoteSigner {
+  if (!isValidKeyName(name)) throw new RangeError(`a note key name cannot be ${JSON.stringify(name)}`);
+  const privateKey = privateKeyFromSeed(seed);
+  const publicKey = rawPublicKey(privateKey);
+  return { name, keyId: computeKeyId(name, publicKey), privateKey, publicKey };
+}
+
 /** Go's `PRIVATE+KEY+<name>+<id>+<base64(0x01 ‖ seed)>`: the text to keep secret. */
 export function formatPrivateKey(signer: NoteSigner): string {
   return `PRIVATE+KEY+${signer.name}+${hex8(signer.keyId)}+${Buffer.concat([Buffer.of(ED25519), seedOf(signer.privateKey)]).toString('base64')}`;

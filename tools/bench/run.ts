@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MODULES = ['build', 'photos', 'changes', 'search', 'http', 'mcp', 'websub', 'insights', 'abuse', 'import', 'lighthouse', 'proxy', 'install'];
+const MODULES = ['build', 'photos', 'log', 'search', 'http', 'mcp', 'websub', 'insights', 'abuse', 'import', 'lighthouse', 'proxy', 'install'];
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const rows: (BenchRow & { module: string })[] = [];
