@@ -22,6 +22,7 @@ export const UNIT_TESTS = [
   'tests/import/values.test.ts',
   'tests/media/encode-photos.test.ts',
   'tests/mcp/paging.test.ts',
+  'tests/outbound/fair-slots.test.ts',
   'tests/mcp/rating-summary.test.ts',
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',

@@ -69,6 +69,15 @@ const TrustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | st
   return entries;
 });
 
+/** An optional setting that a scheduler may pass empty when it is not set (a GitHub secret, a compose `${X:-}`). */
+const EmptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+/** An HTTPS address a client calls (the Google sync's endpoints), without a trailing slash. */
+const HttpsBaseUrl = z
+  .string()
+  .refine((raw) => URL.parse(raw)?.protocol === 'https:', 'must be an https:// URL')
+  .transform((raw) => raw.replace(/\/+$/, ''));
+
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -126,6 +135,18 @@ export const EnvSchema = z.object({
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
+  SHUTDOWN_DRAIN_SECONDS: WholeNumber(0).default(0),
+  GOOGLE_CLIENT_ID: EmptyIsUnset(z.string()),
+  GOOGLE_CLIENT_SECRET: EmptyIsUnset(z.string()),
+  GOOGLE_REFRESH_TOKEN: EmptyIsUnset(z.string()),
+  GOOGLE_LOCATION: EmptyIsUnset(
+    z.string().regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must be accounts/<account id>/locations/<location id> (npm run sync -- google --locations lists them)'),
+  ),
+  GOOGLE_API_URL: HttpsBaseUrl.default('https://mybusiness.googleapis.com/v4'),
+  GOOGLE_TOKEN_URL: HttpsBaseUrl.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_ACCOUNTS_API_URL: HttpsBaseUrl.default('https://mybusinessaccountmanagement.googleapis.com/v1'),
+  GOOGLE_LOCATIONS_API_URL: HttpsBaseUrl.default('https://mybusinessbusinessinformation.googleapis.com/v1'),
   LOG_SIGNING_KEY: z
     .string()
     .trim()
@@ -213,6 +234,26 @@ export const ConfigSchema = EnvSchema.transform((e) => {
      * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
      */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /**
+     * On SIGTERM/SIGINT, how long the listener still accepts (and answers, with `Connection: close`)
+     * while `/readyz` already says 503, so a proxy's health check moves traffic away before a connection
+     * can be refused. 0 (alone, nothing to move to): stop accepting at once. Behind a proxy: more than its
+     * health-check interval.
+     */
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
+    /** The Google sync (`npm run sync -- google`, docs/import.md "Sync"): the OAuth client, its token, the location, the endpoints. */
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+      /** Unset: the one `--authorize` stored in DATA_DIR. */
+      refreshToken: e.GOOGLE_REFRESH_TOKEN,
+      location: e.GOOGLE_LOCATION,
+      apiUrl: e.GOOGLE_API_URL,
+      tokenUrl: e.GOOGLE_TOKEN_URL,
+      authUrl: e.GOOGLE_AUTH_URL,
+      accountsApiUrl: e.GOOGLE_ACCOUNTS_API_URL,
+      locationsApiUrl: e.GOOGLE_LOCATIONS_API_URL,
+    },
   };
 });
 

@@ -5,6 +5,8 @@
  * The paths below are the site's own, under that base; the sidecar strips the base's path from each
  * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
+import { slugify } from './text.ts';
+
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 
 export const PATHS = {
@@ -125,19 +127,6 @@ export function isTopicPath(path: string): boolean {
   return TOPIC_PATHS.includes(path) || isSliceFeedPath(path);
 }
 
-/**
- * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
- * letter; anything else that is not a letter or digit becomes one hyphen.
- */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'x' : slug;
-}
 
 /** Each technician's slug, in the business's order; a name whose slug is taken gets `-2`, `-3`…. */
 export function assignTechnicianSlugs(names: readonly string[]): Map<string, string> {

@@ -1,7 +1,8 @@
 /**
  * The sidecar's entry point. `runSidecar` starts it from a parsed Config and stops it gracefully on
- * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, no new connection, requests in flight finish
- * within SHUTDOWN_TIMEOUT_SECONDS, one `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
+ * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, new connections still answered for
+ * SHUTDOWN_DRAIN_SECONDS, then none, requests in flight finish within SHUTDOWN_TIMEOUT_SECONDS, one
+ * `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
  * parses the environment here, once.
  */
 import type { Config } from '../core/config.ts';
@@ -32,9 +33,12 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
         process.exit(1);
       }
       stopping = true;
-      log.info('shutdown_started', { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
       void listening.then(async (sidecar) => {
-        const report = await sidecar.shutdown();
+        // Logged once the stop has begun (readiness 503; without a drain, the listener closed), so a
+        // client that reads the line and connects is not answered by the listener it is about to lose.
+        const stopped = sidecar.shutdown();
+        log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 });
+        const report = await stopped;
         log.info('shutdown', { signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections, ms: report.ms });
         process.exit(0);
       });

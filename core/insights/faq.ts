@@ -5,10 +5,11 @@
  */
 import type { AnalyzedReview } from './analyzed-review.ts';
 import type { InsightsEditorial } from './editorial.ts';
-import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
+import { lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { describeReviewCount, pluralize } from './verdicts.ts';
+import { describeReviewCount } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text.ts';
 
 /** Technicians with fewer reviews are not ranked; those under SMALL_SAMPLE are ranked with "only n reviews". */
 export const MIN_TECHNICIAN_REVIEWS = 3;
@@ -153,7 +154,7 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   const reviewed = entities.services.filter((s) => s.reviews > 0);
   if (reviewed.length === 0) return null;
   const top = reviewed.slice(0, 3);
-  const list = top.map((s) => `${s.name} (${pluralize(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
+  const list = top.map((s) => `${s.name} (${plural(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
   return {
     id: 'services',
     question: 'Which services do customers review most?',
@@ -173,7 +174,7 @@ function answerAreas({ entities, analyzed }: FaqInput): FaqEntry | null {
   const withArea = analyzed.filter((r) => r.review.service_area !== null).length;
   if (withArea * 2 <= analyzed.length) return null;
   const top = reviewed.slice(0, 3).map((a) => `${a.name} (${formatCount(a.reviews)})`);
-  let answer = `They list ${pluralize(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
+  let answer = `They list ${plural(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
   if (top.length > 0) answer += ` Most reviews come from ${joinList(top)}.`;
   return {
     id: 'service-areas',
@@ -209,7 +210,3 @@ function answerRecentTrend({ analyzed }: FaqInput): FaqEntry | null {
   };
 }
 
-function joinList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}

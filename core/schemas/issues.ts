@@ -36,6 +36,17 @@ const FORMATS: Readonly<Record<string, string>> = {
   cidrv6: 'an IPv6 range such as fd00::/8',
 };
 
+/**
+ * A URL field that takes only some schemes says which (`javascript:alert(1)` is an absolute URL, just
+ * not one a link may be): the schema's own `protocol` pattern, read from the issue's check.
+ */
+function describeUrlFormat(issue: { inst?: unknown }): string {
+  const protocol = (issue.inst as { _zod?: { def?: { protocol?: RegExp } } } | undefined)?._zod?.def?.protocol?.source;
+  if (protocol === '^https?$') return 'an absolute http(s) URL, e.g. https://example.com';
+  if (protocol === '^https$') return 'an absolute https URL, e.g. https://example.com';
+  return FORMATS.url!;
+}
+
 function sizeLimit(origin: string, bound: number | bigint, relation: 'at most' | 'at least' | 'less than' | 'more than' | 'exactly'): string {
   switch (origin) {
     case 'string':
@@ -67,6 +78,7 @@ export const describeZodIssue: z.core.$ZodErrorMap = (issue) => {
       if (issue.format === 'starts_with') return `must start with "${issue.prefix}"`;
       if (issue.format === 'ends_with') return `must end with "${issue.suffix}"`;
       if (issue.format === 'includes') return `must contain "${issue.includes}"`;
+      if (issue.format === 'url') return `must be ${describeUrlFormat(issue)}`;
       return `must be ${FORMATS[issue.format] ?? `a valid ${issue.format}`}`;
     }
     case 'not_multiple_of':

@@ -17,7 +17,7 @@ import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
-import type { Body, Representation } from '../http/send-representation.ts';
+import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
 import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
 
 export type LoadedBuild = {
@@ -59,7 +59,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
       identity: { body: identity, etag: entry.etag },
       variants,
     };
-    resources.set(urlPath, representation);
+    resources.set(urlPath, prepareRepresentation(representation));
     if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
   }
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);

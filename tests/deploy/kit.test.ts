@@ -40,6 +40,33 @@ describe('deploy/systemd/reviews.service', () => {
   });
 });
 
+describe('deploy/systemd/reviews-sync.service and .timer', () => {
+  it('runs the sync once an hour as the service user, committing, with the service hardening', async () => {
+    const unit = await read('deploy/systemd/reviews-sync.service');
+    const settings = new Map([...unit.matchAll(/^(\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+    expect(settings.get('Type')).toBe('oneshot');
+    expect(settings.get('ExecStart')).toBe('/opt/reviews/node_modules/.bin/node scripts/sync/main.ts google --commit');
+    expect(settings.get('EnvironmentFile')).toBe('/etc/reviews.env');
+    expect(settings.get('User')).toBe('reviews');
+    expect(settings.get('ProtectSystem')).toBe('strict');
+    expect(settings.get('ReadWritePaths')).toContain('/opt/reviews/content');
+    const timer = await read('deploy/systemd/reviews-sync.timer');
+    expect(timer).toMatch(/^OnCalendar=hourly$/m);
+    expect(timer).toMatch(/^Unit=reviews-sync.service$/m);
+  });
+
+  it('passes systemd-analyze verify, installed where this project is', async () => {
+    if (!has('systemd-analyze')) return expect(await read('deploy/systemd/reviews-sync.timer')).toContain('[Install]');
+    const dir = await mkdtemp(path.join(tmpdir(), 'reviews-unit-'));
+    for (const name of ['reviews-sync.service', 'reviews-sync.timer']) {
+      await writeFile(path.join(dir, name), (await read(`deploy/systemd/${name}`)).replaceAll('/opt/reviews', ROOT));
+    }
+    const run = spawnSync('systemd-analyze', ['verify', path.join(dir, 'reviews-sync.timer'), path.join(dir, 'reviews-sync.service')], { encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`.trim()).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
 describe('deploy/caddy/Caddyfile', () => {
   it('is valid at the root of a host and under a path, proxying with the path kept', async () => {
     const caddyfile = await read('deploy/caddy/Caddyfile');
@@ -80,5 +107,15 @@ describe('deploy/compose.yaml', () => {
     expect(services.postgres?.image).toMatch(/^postgres:/);
     expect(services.caddy?.environment?.REVIEWS_UPSTREAMS).toBe(sidecars.map(([name]) => `${name}:4321`).join(' '));
     expect(services.caddy?.volumes).toContain('./caddy/Caddyfile:/etc/caddy/Caddyfile:ro');
+  });
+
+  it('can run the Google sync on demand (profile sync) on the same image, writing the content folder', async () => {
+    type Sync = { image?: string; profiles?: string[]; command?: string[]; environment?: Record<string, string>; volumes?: string[] };
+    const { services } = parse(await read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Sync> };
+    expect(services.sync?.profiles).toEqual(['sync']);
+    expect(services.sync?.image).toBe(services['sidecar-1']?.image);
+    expect(services.sync?.command).toEqual(['node', 'scripts/sync/main.ts', 'google']);
+    expect(services.sync?.environment?.CONTENT_DIR).toBe('/app/content');
+    expect(services.sync?.volumes).toEqual(['../${CONTENT_DIR:-content}:/app/content']);
   });
 });
