@@ -37,6 +37,8 @@ import { connectHubStore, storeView, type StoreConnector } from './websub/store-
 import type { StoppedDeliveries } from './websub/delivery-worker.ts';
 import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/health-router.ts';
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
+import { openWitness, type Witness } from './witness/witness.ts';
+import { createWitnessRouter } from './witness/witness-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -106,7 +108,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin, witness: await openWitness(config) }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -177,10 +179,12 @@ type RouterDeps = {
   storeStatus: () => StoreStatus;
   draining: () => boolean;
   origin: string;
+  /** The witness of other instances' logs, when WITNESS_LOGS names some. */
+  witness: Witness | undefined;
 };
 
 /** Every router of the app, each reading the live build per request through one accessor. */
-function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin }: RouterDeps) {
+function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin, witness }: RouterDeps) {
   // A swapped-in build is seen by all routers at once. (The hub reads its topics through the build store
   // itself, because a publish ping must first load a newer build from disk.)
   const getBuild = () => builds.current();
@@ -196,6 +200,7 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
+    ...(witness ? [createWitnessRouter({ witness })] : []),
   ];
 }
 
