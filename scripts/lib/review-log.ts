@@ -176,7 +176,7 @@ export async function prepareReviewLog(
     entries,
     added: added.length,
     async write(buildDir) {
-      const { files } = buildLogFiles({ origin, entries: bytes, signer: key });
+      const { files } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
       for (const [rel, data] of files) {
         const file = path.join(buildDir, LOG_DIR, rel);
         await mkdir(path.dirname(file), { recursive: true });
