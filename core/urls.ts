@@ -5,6 +5,8 @@
  * The paths below are the site's own, under that base; the sidecar strips the base's path from each
  * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
+import { slugify } from './text/text-rules.ts';
+
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 
 export const PATHS = {
@@ -50,6 +52,9 @@ export const PATHS = {
   logPrefix: '/log/',
   logCheckpoint: '/log/checkpoint',
   logVkey: '/log/vkey',
+  /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
+  witnessAddCheckpoint: '/witness/add-checkpoint',
+  witnessVkey: '/witness/vkey',
 } as const;
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
@@ -122,19 +127,6 @@ export function isTopicPath(path: string): boolean {
   return TOPIC_PATHS.includes(path) || isSliceFeedPath(path);
 }
 
-/**
- * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
- * letter; anything else that is not a letter or digit becomes one hyphen.
- */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'x' : slug;
-}
 
 /** Each technician's slug, in the business's order; a name whose slug is taken gets `-2`, `-3`…. */
 export function assignTechnicianSlugs(names: readonly string[]): Map<string, string> {
@@ -201,6 +193,8 @@ export function createServiceUrls(base: string) {
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
+    /** The witness's submission prefix (C2SP tlog-witness), as other instances list it in LOG_WITNESSES. */
+    witness: at(PATHS.witnessAddCheckpoint.replace(/\/add-checkpoint$/, '')),
     /** An encoded photo file, by name (core/media/media-variants.ts). */
     media: (name: string) => at(mediaPath(name)),
     sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),

@@ -15,7 +15,7 @@ import { encodeLogEntry } from '../core/log/index.ts';
 import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
 import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
-import { formatContentProblems } from '../core/content/problems.ts';
+import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
@@ -57,6 +57,8 @@ export type BuildResult =
       ms: number;
       /** Photos encoded by this build, and photos taken from the cache unchanged. */
       photos: { encoded: number; cached: number; ms: number };
+      /** What the owner should know and the build went on despite (an original that carries a location), one line each. */
+      warnings: string[];
       /** The review log: its size, the entries this build appended, and the time it spent on the log. */
       log: { size: number; added: number; ms: number };
     }
@@ -72,6 +74,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
+    const source = await computeSourceFingerprint(options);
+    if (!source.ok) return source;
     const publicationFile = path.join(cacheDir, 'publication.json');
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options, urls, publicationFile, mediaCacheDir);
@@ -100,7 +105,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       urls,
       dataDate,
       previous,
-      source: await computeSourceFingerprint(options),
+      source: source.fingerprint,
     });
     const buildDir = path.join(buildsDir, `build-${id}`);
     await rename(staging, buildDir);
@@ -109,8 +114,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const notice = await reviewLog.step.commit();
     if (notice) (options.report ?? console.log)(notice);
     const { encoded, cached, ms } = photos;
+    const warnings = photos.warnings.map((w) => `Warning: ${formatContentProblem(w)}`);
     const log = { size: reviewLog.step.entries.length, added: reviewLog.step.added, ms: reviewLog.ms };
-    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms }, log };
+    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms }, warnings, log };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   } finally {
@@ -136,7 +142,7 @@ async function preparePublication(
       ok: true;
       dataDate: string | undefined;
       changeLog: string;
-      photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number };
+      photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number; warnings: ContentProblem[] };
       reviewLog: { step: Extract<ReviewLogStep, { ok: true }>; ms: number };
     }
   | { ok: false; message: string }
@@ -148,7 +154,7 @@ async function preparePublication(
   const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
   const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
-  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
+  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
   const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog);
@@ -187,6 +193,7 @@ if (import.meta.main) {
     console.error(result.message);
     process.exit(1);
   }
+  for (const warning of result.warnings) console.warn(warning);
   const count = Object.keys(result.manifest.files).length;
   console.log(`Built ${count} files into ${options.outDir}/ in ${(result.ms / 1000).toFixed(1)} s (build ${result.manifest.build_id}).`);
 }

@@ -34,6 +34,8 @@ export type ImportedReview = {
   remoteMedia?: RemoteMedia[];
   /** Media entries of the export that could not be read, reported on the review's line. */
   mediaProblems?: string[];
+  /** A part of the review the import left out (a reply it cannot hold), reported on the review's line. */
+  setAside?: string[];
 };
 
 /**
@@ -102,6 +104,19 @@ export function toImportedReview(
   const [first, ...rest] = issue.path.map(String);
   const field = [context.fieldNames[first as ReviewField] ?? first, ...rest].filter(Boolean).join('.');
   return { ok: false, skip: { origin: context.origin, reason: 'invalid', field: field || undefined, message: issue.message } };
+}
+
+/**
+ * A reply dated before its review is one the build refuses (core/content/parse-content.ts), and it
+ * would take the customer's review down with it: the review is kept and the reply left out, with a
+ * message saying what to fix. Removes `response` from `candidate` and returns the message.
+ */
+export function setAsideEarlyReply(candidate: { date?: unknown; response?: { date: string; text: string } }): string | undefined {
+  const reply = candidate.response;
+  if (reply === undefined || typeof candidate.date !== 'string' || reply.date >= candidate.date) return undefined;
+  delete candidate.response;
+  const excerpt = reply.text.length > 60 ? `${reply.text.slice(0, 57)}...` : reply.text;
+  return `the reply ("${excerpt}") is dated ${reply.date}, before the review (${candidate.date}): the review is imported without it; correct the reply's date in the export and import again`;
 }
 
 /** The reviews an importer made for `source` (its ids start with the source): what `--prune` may remove. */
