@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { parseContent } from '../core/content/parse-content.ts';
 import { formatContentProblem } from '../core/content/problems.ts';
+import { slugify } from '../core/text/text-rules.ts';
 import { DEMO_CONTENT_DIR, isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
 
 const USAGE = `usage: npm run init -- --name NAME --website URL --telephone PHONE --street STREET --city CITY
@@ -114,9 +115,6 @@ function readNamed(value: string): { name: string; aliases: string[] } {
   return { name: name.trim(), aliases: aliases.split(',').map((a) => a.trim()).filter(Boolean) };
 }
 
-function slugify(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 function describeProblem(problem: Parameters<typeof formatContentProblem>[0]): string {
   const field = problem.field ?? '';

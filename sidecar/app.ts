@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
   const serveStatic = createStaticHandler({ builds: deps.builds });
   const serve: RequestListener = (req, res) => {
-    if (serveStatic(req, res)) servedStatic.add(req);
+    if (serveStatic(req, res)) (req as Marked)[SERVED_STATIC] = true;
     else app(req, res);
   };
   const basePath = deps.basePath ?? '';
@@ -70,14 +70,17 @@ export function createApp(deps: AppDeps): RequestListener {
   };
 }
 
-const servedStatic = new WeakSet<IncomingMessage>();
+// A mark on the request rather than a WeakSet of requests: a weak collection costs the garbage collector
+// work for every request (issue 32).
+const SERVED_STATIC = Symbol('servedStatic');
+type Marked = IncomingMessage & { [SERVED_STATIC]?: true };
 
 /**
  * Which route answered a request, for metrics: the matched Express route's path, `static` for a built
  * file, `none` when nothing matched (a bounded set of labels, whatever paths clients ask for).
  */
 export function routeOf(req: IncomingMessage): string {
-  if (servedStatic.has(req)) return 'static';
+  if ((req as Marked)[SERVED_STATIC]) return 'static';
   const route = (req as IncomingMessage & { route?: { path?: unknown } }).route?.path;
   return typeof route === 'string' ? route : 'none';
 }

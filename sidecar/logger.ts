@@ -11,29 +11,31 @@
 export const LOG_EVENTS = {
   listening: 'The service accepts connections: `url`, `public_url`, `build`.',
   request: 'One per answered request (ACCESS_LOG): `method`, `path`, `status`, `bytes` (body), `ms`, `client` (as TRUST_PROXY allows), `completed: false` when the connection closed first.',
-  shutdown_started: 'SIGTERM or SIGINT: /readyz answers 503, no new connection is accepted, requests in flight finish: `signal`, `timeout_s`.',
-  shutdown: 'How the shutdown ended: `outcome` (`clean`, `forced` when connections were cut at the time limit, `interrupted` by a second signal), `in_flight`, `cut_connections`, `ms`.',
+  shutdown_started: 'SIGTERM or SIGINT: /readyz answers 503, new connections are still answered for `drain_s` seconds (then none is accepted), requests in flight finish within `timeout_s`: `signal`, `drain_s`, `timeout_s`.',
+  shutdown: 'How the shutdown ended: `outcome` (`clean`, `forced` when connections were cut at the time limit, `interrupted` by a second signal), `in_flight`, `cut_connections`, `deliveries_finished` and `deliveries_aborted` (WebSub deliveries in flight at the stop: answered within the time limit, or aborted and sent again by the next start), `ms`.',
   unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',
   build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
   build_recovered: 'At start there was no build at DIST_DIR, so the last good one in .builds/ was linked back: `build`, `dist_dir`.',
-  build_reload_failed: 'The build on disk could not be loaded; /readyz answers 503 naming it and the current one is still served: `dir`, `build` (when its manifest names it), `error`, `serving`.',
+  build_reload_failed: 'The build on disk could not be loaded; the current one is still served and /readyz names the failed one (`build.failed`): `dir`, `build` (when its manifest names it), `error`, `serving`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
   websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',
   websub_intent_not_verified: 'A verification failed, so nothing changed: `mode`, `topic`, `callback`, `why`.',
   websub_topic_changed: "A topic's bytes changed and its subscribers are queued: `topic`, `hash`, `subscribers`.",
+  websub_topics_recorded: 'The start-up comparison of every topic with the store, in one line: `topics`, `changed`, `subscribers` queued, and `changed_topics` when at most five changed.',
   websub_topic_unreadable: 'The hub could not read a topic from the build: `topic`, `error`.',
   websub_delivery_failed: 'One notification attempt failed: `topic`, `callback`, `failure`, `outcome` (`retry`, `removed`, or `lost-claim` when another instance took it over).',
   websub_subscription_gone: 'A callback answered 410 Gone, so its subscription was removed: `topic`, `callback`.',
   websub_topic_removed: 'A topic left the build (a technician or service removed), so its subscription was removed and the callback told `hub.mode=denied`: `topic`, `callback`.',
   websub_subscriptions_expired: 'Subscriptions whose lease ended were removed: `count`.',
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
-  websub_delivery_loop_failed: 'The delivery loop hit an unexpected error and carries on: `error`.',
+  websub_delivery_loop_failed: 'The delivery loop hit an error and carries on, logged once until the error changes: `error`.',
+  websub_delivery_loop_recovered: 'The delivery loop works again after `websub_delivery_loop_failed`: `was`, `repeats` (passes that failed the same way meanwhile).',
   websub_delivery_crashed: 'One delivery hit an unexpected error: `error`.',
   websub_store_unavailable: 'The hub could not reach its store and answers 503 (at start: `message`, naming DATA_DIR or DATABASE_URL; later: `error`).',
   websub_store_retry_failed: 'Opening the store failed again; the next try waits twice as long, up to a minute: `message`.',
   websub_store_opened: 'The store opened after failing at start: the hub accepts requests again.',
   websub_publish_not_recorded: 'A change could not be recorded in the store (a publish ping got 503); retried with backoff and when the store comes back: `topics`, `error`, `retry_in_ms`.',
-  websub_store_failing: 'A store check or operation failed: `/readyz` answers 503 and the hub refuses new requests until a check passes: `problem`.',
+  websub_store_failing: 'A store check or operation failed: `/readyz` reports it (`store.state` `failing`, still 200: the site serves), `reviews_websub_store_up` is 0, and the hub refuses new requests until a check passes: `problem`.',
   websub_store_recovered: 'The store passes its check again: every topic is compared with it and kept delivery outcomes are applied: `was`.',
   websub_store_recreated: 'An empty SQLite store was created where one existed before (its file was gone at start): `file`, `message`.',
   websub_outcomes_kept: 'Delivery outcomes the store could not record are held in memory until it comes back: `count`, `error`.',
@@ -47,12 +49,58 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 export type LogLevel = keyof typeof LEVELS;
 export type Logger = Record<Exclude<LogLevel, 'silent'>, (event: LogEvent, fields?: Record<string, unknown>) => void>;
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
-  const at = (name: Exclude<LogLevel, 'silent'>) => (event: LogEvent, fields: Record<string, unknown> = {}) => {
-    if (LEVELS[name] < LEVELS[level]) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: name, event, ...fields })}\n`);
+export function createLogger(level: LogLevel, write: (line: string) => void = writeStdout): Logger {
+  const at = (name: Exclude<LogLevel, 'silent'>) => {
+    if (LEVELS[name] < LEVELS[level]) return () => {};
+    const head = `","level":"${name}","event":"`;
+    return (event: LogEvent, fields?: Record<string, unknown>) => {
+      // The same line as JSON.stringify({ time, level, event, ...fields }), without copying the fields.
+      const rest = fields === undefined ? '}' : JSON.stringify(fields);
+      write(`{"time":"${isoNow()}${head}${event}"${rest.length > 2 ? `,${rest.slice(1)}` : '}'}\n`);
+    };
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+let isoMs = 0;
+let isoText = '';
+/** The time of a line, formatted once per millisecond however many lines share it. */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoMs = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
+}
+
+let pending = '';
+let flushing = false;
+/**
+ * Lines go to stdout in batches, one write per turn of the event loop (or per 64 KiB), instead of one
+ * system call per line: under load the access log writes a line per request. Whatever is pending is
+ * written when the process exits, also on an uncaught exception.
+ */
+function writeStdout(line: string): void {
+  if (!flushing) {
+    flushing = true;
+    setImmediate(flushStdout);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', flushStdout);
+    }
+  }
+  pending += line;
+  if (pending.length >= 65_536) flushStdout();
+}
+let exitHooked = false;
+
+function flushStdout(): void {
+  flushing = false;
+  if (pending === '') return;
+  const text = pending;
+  pending = '';
+  process.stdout.write(text);
 }
 
 export const silentLogger: Logger = createLogger('silent');

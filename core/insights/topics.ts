@@ -14,10 +14,11 @@
 import { normalizeScore, toPolarity } from './analyze-review.ts';
 import type { AspectModel } from './aspect-model.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
-import { compareText, computeMean, computeNetScore, countPolarity, createCounter } from './figures.ts';
+import { computeMean, computeNetScore, countPolarity, createCounter } from './figures.ts';
 import type { Topic } from '../schemas/insights.ts';
 import { GENERAL_LEXICON } from './lexicon.ts';
 import { tokenizeText } from './tokenize.ts';
+import { compareText } from '../text/text-rules.ts';
 
 const MAX_TOPICS = 20;
 const REVIEW_IDS_PER_TOPIC = 5;

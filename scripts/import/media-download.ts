@@ -2,8 +2,8 @@
  * Customers' photos fetched by an import (issue 22 item 2) and stored in the content folder under
  * `media/<review id>/<content hash>.<ext>`, never kept as a platform's link (those expire).
  *
- * Downloads go through the hub's own HTTPS client (sidecar/websub/callback-client.ts): HTTPS only, every
- * address the host resolves to checked by the hub's address rules (no cloud-metadata address ever, no
+ * Downloads go through the service's outbound client (sidecar/outbound/): HTTPS only, every
+ * address the host resolves to checked by the address rules (no cloud-metadata address ever, no
  * loopback or private one unless allowed), the socket pinned to the checked address, a time limit, and at
  * most MEDIA_LIMITS.maxBytes read. Redirects are followed here, at most MAX_REDIRECTS, each hop checked
  * the same way. A file is named by the hash of its bytes: the same photo imported again is the same
@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
+import { createOutboundClient } from '../../sidecar/outbound/outbound-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
 import type { MediaContent } from '../../core/schemas/content.ts';
 import { sniffImageExtension } from '../lib/media/image-format.ts';
@@ -38,8 +38,9 @@ export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; message:
 export type MediaDownloader = { download(url: string): Promise<DownloadResult>; close(): void };
 
 export function createMediaDownloader(options: { allowPrivate: boolean; ca?: string }): MediaDownloader {
-  const client = createCallbackClient({
-    allowPrivateCallbacks: options.allowPrivate,
+  const client = createOutboundClient({
+    subject: { noun: 'the photo', refusal: 'which imports do not fetch' },
+    allowPrivate: options.allowPrivate,
     ca: options.ca,
     maxResponseBytes: MEDIA_LIMITS.maxBytes + 1,
     connectTimeoutMs: 10_000,
@@ -51,7 +52,7 @@ export function createMediaDownloader(options: { allowPrivate: boolean; ca?: str
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const result = await client.send({ method: 'GET', url: current });
-      if (!result.ok) return { ok: false, message: result.message.replaceAll('the callback', 'the photo').replace('which the hub does not call', 'which imports do not fetch') };
+      if (!result.ok) return { ok: false, message: result.message };
       const { status, body, truncated, location } = result.response;
       if (status >= 300 && status < 400 && location !== undefined) {
         current = new URL(location, current).href;

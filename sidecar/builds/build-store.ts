@@ -104,7 +104,12 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
       // The link is replaced by a rename in the folder that holds it: an event there is the sooner signal.
       let watcher: FSWatcher | undefined;
       try {
-        watcher = watch(path.dirname(path.resolve(distDir)), { persistent: false }, () => void refresh());
+        // Only events that name the link (or name nothing): the folder may hold files written all the time,
+        // such as a log, and each check reads the disk.
+        const link = path.basename(path.resolve(distDir));
+        watcher = watch(path.dirname(path.resolve(distDir)), { persistent: false }, (_event, name) => {
+          if (name === null || name === link) void refresh();
+        });
         watcher.on('error', () => watcher?.close());
       } catch {
         // No file watch here (some network file systems): the timer alone notices new builds.

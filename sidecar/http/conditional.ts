@@ -33,6 +33,11 @@ function single(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+function matchesAny(ifNoneMatch: string, etag: string): boolean {
+  const { tags, any } = parseEntityTags(ifNoneMatch);
+  return any || tags.some((t) => t.opaque === opaqueOf(etag));
+}
+
 export function evaluatePreconditions(
   method: string,
   headers: Headers,
@@ -51,8 +56,8 @@ export function evaluatePreconditions(
   const ifNoneMatch = single(headers, 'if-none-match');
   if (ifNoneMatch !== undefined) {
     // §13.1.2: If-None-Match takes precedence; If-Modified-Since is then ignored.
-    const { tags, any } = parseEntityTags(ifNoneMatch);
-    const matches = any || tags.some((t) => t.opaque === opaqueOf(current.etag));
+    // The usual revalidation sends back exactly the ETag it was given: no list to parse.
+    const matches = ifNoneMatch === current.etag || matchesAny(ifNoneMatch, current.etag);
     if (!matches) return 'proceed';
     return isRead ? 'not-modified' : 'failed';
   }

@@ -11,14 +11,19 @@
  *   `reviews_websub_store_up` (1 when the hub's store is open);
  * - Node's process metrics (`process_*`, `nodejs_*`).
  *
+ * The two request metrics are counted here, in plain numbers per route, and written out only when
+ * `/metrics` is read: prom-client's labelled counters cost about a microsecond a request, which the
+ * serving benchmark measures (issue 32).
+ *
  * Who may read it: a request with `Authorization: Bearer <METRICS_TOKEN>`, or, without a token
- * configured, a client on loopback (its address as TRUST_PROXY allows, so a public request forwarded by
- * a local proxy is not mistaken for a local one when TRUST_PROXY names the proxy).
+ * configured, a request that came straight from loopback: judged by the socket's own address, never a
+ * forwarded one (with TRUST_PROXY=true any client could name 127.0.0.1), and never a request that carries
+ * `Forwarded` or `X-Forwarded-For` (a public request relayed by a proxy on the same machine).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpError, methodNotAllowed } from './errors.ts';
 import { createStrictRouter } from './strict-router.ts';
 import type { FinishedRequest } from './request-front.ts';
@@ -34,20 +39,13 @@ export type MetricsSources = {
 
 export type Metrics = {
   record(request: FinishedRequest, route: string): void;
-  router(access: { token: string | undefined; clientOf: (req: IncomingMessage) => string }): Router;
+  router(access: { token: string | undefined }): Router;
 };
 
 export function createMetrics(sources: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'reviews_http_requests_total', help: 'HTTP requests answered, by route and status.', labelNames: ['route', 'status'], registers: [registry] });
-  const duration = new Histogram({
-    name: 'reviews_http_request_duration_seconds',
-    help: 'Time from the request to the end of its answer, by route.',
-    labelNames: ['route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  const requests = createRequestCounts();
   let shownBuild: string | undefined;
   const buildInfo = new Gauge({
     name: 'reviews_build_info',
@@ -93,24 +91,23 @@ export function createMetrics(sources: MetricsSources): Metrics {
       if (value === undefined) gauge.reset();
       else gauge.set(value);
     }
-    return registry.metrics();
+    return `${await registry.metrics()}\n${requests.render()}`;
   };
 
   return {
     record(request, route) {
-      requests.inc({ route, status: String(request.status) });
-      duration.observe({ route }, request.durationMs / 1000);
+      requests.record(route, request.status, request.durationMs / 1000);
     },
-    router({ token, clientOf }) {
+    router({ token }) {
       const router = createStrictRouter();
       router
         .route(METRICS_PATH)
         .get(async (req, res) => {
-          if (!mayRead(req, token, clientOf)) {
+          if (!mayRead(req, token)) {
             throw new HttpError(
               403,
               'forbidden',
-              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers clients on loopback only (or set METRICS_TOKEN).',
+              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers requests made on loopback, not through a proxy (or set METRICS_TOKEN).',
               { cors: false },
             );
           }
@@ -125,13 +122,66 @@ export function createMetrics(sources: MetricsSources): Metrics {
   };
 }
 
-function mayRead(req: IncomingMessage, token: string | undefined, clientOf: (req: IncomingMessage) => string): boolean {
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+type RouteCounts = { statuses: Map<number, number>; buckets: Float64Array; count: number; sum: number };
+
+/**
+ * `reviews_http_requests_total{route,status}` and the histogram `reviews_http_request_duration_seconds{route}`,
+ * in the text format prom-client writes (buckets cumulative, `+Inf` last, then `_sum` and `_count`).
+ */
+function createRequestCounts() {
+  const routes = new Map<string, RouteCounts>();
+  return {
+    record(route: string, status: number, seconds: number): void {
+      let counts = routes.get(route);
+      if (counts === undefined) routes.set(route, (counts = { statuses: new Map(), buckets: new Float64Array(DURATION_BUCKETS.length + 1), count: 0, sum: 0 }));
+      counts.statuses.set(status, (counts.statuses.get(status) ?? 0) + 1);
+      let bucket = 0;
+      while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket++;
+      counts.buckets[bucket]! += 1;
+      counts.count += 1;
+      counts.sum += seconds;
+    },
+    render(): string {
+      const lines = [
+        '# HELP reviews_http_requests_total HTTP requests answered, by route and status.',
+        '# TYPE reviews_http_requests_total counter',
+      ];
+      for (const [route, counts] of routes) {
+        for (const [status, n] of counts.statuses) lines.push(`reviews_http_requests_total{route="${escapeLabel(route)}",status="${status}"} ${n}`);
+      }
+      lines.push(
+        '',
+        '# HELP reviews_http_request_duration_seconds Time from the request to the end of its answer, by route.',
+        '# TYPE reviews_http_request_duration_seconds histogram',
+      );
+      for (const [route, counts] of routes) {
+        const label = escapeLabel(route);
+        let cumulative = 0;
+        for (const [i, le] of [...DURATION_BUCKETS, '+Inf'].entries()) {
+          cumulative += counts.buckets[i]!;
+          lines.push(`reviews_http_request_duration_seconds_bucket{le="${le}",route="${label}"} ${cumulative}`);
+        }
+        lines.push(`reviews_http_request_duration_seconds_sum{route="${label}"} ${counts.sum}`, `reviews_http_request_duration_seconds_count{route="${label}"} ${counts.count}`);
+      }
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+function mayRead(req: IncomingMessage, token: string | undefined): boolean {
   if (token !== undefined) {
     const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
     const wanted = Buffer.from(token);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
-  return isLoopback(clientOf(req));
+  const forwarded = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined;
+  return !forwarded && isLoopback(req.socket.remoteAddress ?? '');
 }
 
 function isLoopback(address: string): boolean {

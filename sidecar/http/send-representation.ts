@@ -20,7 +20,11 @@ export type Representation = {
   variants?: Partial<Record<Encoding, Body>>;
   /** A live answer: brotli and gzip are made on demand (live-compression.ts) instead of `variants`. */
   compress?: boolean;
+  /** The answers' headers per coding, made once (prepareRepresentation) for a representation served many times. */
+  prepared?: { codings: readonly Encoding[]; headers: ReadonlyMap<Encoding | 'identity', AnswerHeaders> };
 };
+
+type AnswerHeaders = { ok: Readonly<Record<string, string>>; notModified: Readonly<Record<string, string>> };
 
 /** RFC 9110 §15.4.5: a 304 carries the validators and caching fields a 200 would, not the body's metadata. */
 const HEADERS_KEPT_ON_304 = new Set([
@@ -31,13 +35,23 @@ const HEADERS_KEPT_ON_304 = new Set([
   'x-content-type-options',
 ]);
 
+/**
+ * Makes a built file's headers once, at load, instead of per request (issue 32: the 304 revalidation is
+ * the hot path). A file dated in the future (a clock set back) keeps making them per request, so its
+ * Last-Modified never runs ahead of the clock.
+ */
+export function prepareRepresentation(rep: Representation): Representation {
+  if (rep.compress === true || rep.lastModifiedMs > Date.now()) return rep;
+  const codings = codingsOf(rep);
+  const headers = new Map<Encoding | 'identity', AnswerHeaders>();
+  for (const coding of ['identity', ...codings] as const) headers.set(coding, answerHeaders(rep, coding, coding === 'identity' ? rep.identity : rep.variants![coding]!));
+  return { ...rep, prepared: { codings, headers } };
+}
+
 export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
-  const live = rep.compress === true && rep.identity.body.length >= MIN_LIVE_COMPRESS_BYTES;
-  const available = live ? LIVE_CODINGS : (Object.keys(rep.variants ?? {}) as Encoding[]);
-  const coding = negotiateEncoding(headerValue(req.headers['accept-encoding']), available);
+  const available = rep.prepared?.codings ?? codingsOf(rep);
+  const coding = available.length === 0 ? 'identity' : negotiateEncoding(headerValue(req.headers['accept-encoding']), available);
   const selected = coding === 'identity' ? rep.identity : (rep.variants?.[coding] ?? compressLive(rep.identity, coding));
-  const lastModified = new Date(Math.min(rep.lastModifiedMs, Date.now())).toUTCString();
-  const vary = available.length > 0 ? { Vary: 'Accept-Encoding' } : undefined;
 
   const outcome = evaluatePreconditions(req.method ?? 'GET', req.headers, {
     etag: selected.etag,
@@ -47,21 +61,36 @@ export function sendRepresentation(req: IncomingMessage, res: ServerResponse, re
     sendError(res, 412, 'precondition_failed', 'The resource does not match the request preconditions.');
     return;
   }
+  const headers = rep.prepared?.headers.get(coding) ?? answerHeaders(rep, coding, selected);
   if (outcome === 'not-modified') {
-    const kept = Object.fromEntries(Object.entries(rep.headers).filter(([k]) => HEADERS_KEPT_ON_304.has(k.toLowerCase())));
-    res.writeHead(304, { ...kept, ...vary, ETag: selected.etag, 'Last-Modified': lastModified });
+    res.writeHead(304, headers.notModified);
     res.end();
     return;
   }
-  res.writeHead(200, {
-    ...rep.headers,
-    ...vary,
-    ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
-    ETag: selected.etag,
-    'Last-Modified': lastModified,
-    'Content-Length': String(selected.body.length),
-  });
+  res.writeHead(200, headers.ok);
   res.end(req.method === 'HEAD' ? undefined : selected.body);
+}
+
+function codingsOf(rep: Representation): readonly Encoding[] {
+  if (rep.compress === true) return rep.identity.body.length >= MIN_LIVE_COMPRESS_BYTES ? LIVE_CODINGS : [];
+  return rep.variants === undefined ? [] : (Object.keys(rep.variants) as Encoding[]);
+}
+
+function answerHeaders(rep: Representation, coding: Encoding | 'identity', selected: Body): AnswerHeaders {
+  const lastModified = new Date(Math.min(rep.lastModifiedMs, Date.now())).toUTCString();
+  const vary = codingsOf(rep).length > 0 ? { Vary: 'Accept-Encoding' } : undefined;
+  const kept = Object.fromEntries(Object.entries(rep.headers).filter(([k]) => HEADERS_KEPT_ON_304.has(k.toLowerCase())));
+  return {
+    notModified: { ...kept, ...vary, ETag: selected.etag, 'Last-Modified': lastModified },
+    ok: {
+      ...rep.headers,
+      ...vary,
+      ...(coding === 'identity' ? {} : { 'Content-Encoding': coding }),
+      ETag: selected.etag,
+      'Last-Modified': lastModified,
+      'Content-Length': String(selected.body.length),
+    },
+  };
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -2,7 +2,8 @@
  * Checks one POSTed body before any MCP server sees it, and turns each failure into the JSON-RPC 2.0
  * error the specification assigns (§5.1): -32700 for a body that is not JSON, -32600 for JSON that is
  * not one JSON-RPC message (batches included: MCP 2025-06-18 removed them), -32602 for a known method
- * whose params do not match the MCP schema. The SDK server would report those params as -32603.
+ * whose params do not match the MCP schema. The SDK server would report those params as -32603. Size,
+ * width and depth were checked on the raw bytes before (read-body.ts).
  */
 import {
   ClientRequestSchema,
@@ -50,14 +51,6 @@ export function checkMessage(text: string): MessageCheck {
   if (Array.isArray(value)) {
     return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported (removed in MCP 2025-06-18); send one message per request');
   }
-  const widest = widestObject(value);
-  if (widest > MAX_OBJECT_KEYS) {
-    // Refused before any schema sees it: validating and reporting tens of thousands of keys costs far
-    // more than the body's size suggests (issue 10: 60,000 unknown arguments, 330 ms, an 11 MB answer).
-    const message = `Invalid params: an object in the message has ${widest} keys; at most ${MAX_OBJECT_KEYS} are accepted`;
-    const id = requestIdOf(value);
-    return id === undefined ? refuse(400, ErrorCode.InvalidRequest, message) : { ok: false, status: 200, body: jsonRpcError(id, ErrorCode.InvalidParams, message) };
-  }
   const envelope = JSONRPCMessageSchema.safeParse(value);
   if (!envelope.success) {
     return refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
@@ -94,30 +87,8 @@ export function checkMessage(text: string): MessageCheck {
   return { ok: true, message };
 }
 
-/** Most keys one object of a message may have: tool arguments have about a dozen. */
-export const MAX_OBJECT_KEYS = 100;
 /** Longest `resources/read` URI: a review's is under 100 characters. */
 export const MAX_URI_LENGTH = 2_048;
-
-/** The largest number of keys of any object in a parsed JSON value (iterative: depth cannot overflow the stack). */
-function widestObject(root: unknown): number {
-  let widest = 0;
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    if (!Array.isArray(value)) widest = Math.max(widest, children.length);
-    for (const child of children) if (typeof child === 'object' && child !== null) stack.push(child);
-  }
-  return widest;
-}
-
-function requestIdOf(value: unknown): RequestId | undefined {
-  if (typeof value !== 'object' || value === null || !('method' in value) || !('id' in value)) return undefined;
-  const id = (value as { id: unknown }).id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : undefined;
-}
 
 function refuse(status: number, code: number, message: string): MessageCheck {
   return { ok: false, status, body: jsonRpcError(null, code, message) };

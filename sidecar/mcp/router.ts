@@ -12,13 +12,14 @@
  * stateless session cannot be terminated (both allowed by the specification). Browser origins that
  * pass the Origin check get CORS headers, with Mcp-Session-Id exposed so browser clients can read it.
  */
-import express, { type RequestHandler, type Response, type Router } from 'express';
+import type { RequestHandler, Response, Router } from 'express';
 import { ErrorCode, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { LiveData } from '../../core/dataset/live-data.ts';
 import { NOSNIFF_HEADERS } from '../../core/publishing/headers.ts';
 import { PATHS } from '../../core/urls.ts';
 import type { Config } from '../../core/config.ts';
 import { checkMessage, jsonRpcError, SESSION_NOT_FOUND, TRANSPORT_ERROR, type JsonRpcErrorBody } from './json-rpc.ts';
+import { leadingRequestId, MAX_BODY_BYTES, readMcpBody, type BodyRead } from './read-body.ts';
 import { createOriginPolicy } from './origin.ts';
 import { createSessionIds } from './session-id.ts';
 import { serveMessage } from './transport.ts';
@@ -32,7 +33,6 @@ export type McpRouterDeps = {
   rateLimit?: RateLimitOptions;
 };
 
-const MAX_BODY_BYTES = 1024 * 1024;
 const ALLOW = 'POST, OPTIONS';
 const CORS_ALLOW_HEADERS = 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
 
@@ -70,8 +70,10 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
       res.setHeader('Allow', ALLOW);
       res.status(204).end();
     })
-    .post(limitRate, checkHeaders, readBody, async (req, res) => {
-      const checked = checkMessage(typeof req.body === 'string' ? req.body : '');
+    .post(limitRate, checkHeaders, async (req, res) => {
+      const read = await readMcpBody(req);
+      if (!read.ok) return refuseBody(res, read);
+      const checked = checkMessage(read.text);
       if (!checked.ok) return sendError(res, checked.status, checked.body);
       const { message } = checked;
       if (isInitializeRequest(message)) {
@@ -101,19 +103,21 @@ export function createMcpRouter(deps: McpRouterDeps): Router {
   return router;
 }
 
-const parseText = express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' });
-
-/** Body errors answered here, in JSON-RPC, rather than by the app's error middleware. */
-const readBody: RequestHandler = (req, res, next) => {
-  parseText(req, res, (error?: unknown) => {
-    if (error === undefined || error === null) return next();
-    const status = (error as { status?: unknown }).status;
-    if (status === 413) return sendError(res, 413, jsonRpcError(null, TRANSPORT_ERROR, `Payload Too Large: at most ${MAX_BODY_BYTES} bytes`));
-    if (status === 415) return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: the body must be UTF-8 JSON'));
-    if (typeof status === 'number' && status < 500) return sendError(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body could not be read'));
-    next(error);
-  });
-};
+/** A body refused before it was parsed, in JSON-RPC, rather than by the app's error middleware. */
+function refuseBody(res: Response, read: Exclude<BodyRead, { ok: true }>): void {
+  // The rest of a refused body is dropped, not read: the connection is not reused after it.
+  res.setHeader('Connection', 'close');
+  if (read.reason === 'too-large') return sendError(res, 413, jsonRpcError(null, TRANSPORT_ERROR, `Payload Too Large: at most ${MAX_BODY_BYTES} bytes`));
+  if (read.reason === 'unsupported-encoding') {
+    return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: the body must be sent without Content-Encoding'));
+  }
+  if (read.reason === 'aborted') return sendError(res, 400, jsonRpcError(null, ErrorCode.ParseError, 'Parse error: the body could not be read'));
+  // Refused before any schema sees it: validating and reporting tens of thousands of keys costs far more
+  // than the body's size suggests (issue 10: 60,000 unknown arguments, 330 ms, an 11 MB answer).
+  const id = leadingRequestId(read.prefix);
+  if (id === undefined) return sendError(res, 400, jsonRpcError(null, ErrorCode.InvalidRequest, `Invalid Request: ${read.message}`));
+  sendError(res, 200, jsonRpcError(id, ErrorCode.InvalidParams, `Invalid params: ${read.message}`));
+}
 
 /** MCP 2025-06-18 "Sending Messages to the Server": the client MUST accept both types, and send JSON. */
 const checkHeaders: RequestHandler = (req, res, next) => {
@@ -121,8 +125,13 @@ const checkHeaders: RequestHandler = (req, res, next) => {
   if (!acceptsMediaType(accept, 'application/json') || !acceptsMediaType(accept, 'text/event-stream')) {
     return sendError(res, 406, jsonRpcError(null, TRANSPORT_ERROR, 'Not Acceptable: Accept must list both application/json and text/event-stream'));
   }
-  if (mediaTypeOf(req.get('content-type') ?? '') !== 'application/json') {
+  const contentType = req.get('content-type') ?? '';
+  if (mediaTypeOf(contentType) !== 'application/json') {
     return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: Content-Type must be application/json'));
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return sendError(res, 415, jsonRpcError(null, TRANSPORT_ERROR, 'Unsupported Media Type: the body must be UTF-8 JSON'));
   }
   // Media types are case-insensitive (RFC 9110 §8.3.1); the SDK transport checks them again as written.
   req.headers.accept = 'application/json, text/event-stream';

@@ -3,6 +3,7 @@
  * validation, errors list at most 20 problems, /mcp is rate-limited per address, malformed resource URIs
  * get the JSON-RPC codes the specification assigns, and `initialize` advertises only what is true.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initializeRaw, loadFixtureLive, postMcp, startMcpApp, type RunningApp } from './mcp-fixture.ts';
 
@@ -35,7 +36,71 @@ describe('search_reviews with many unknown keys', () => {
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text.length).toBeLessThan(1_000);
-    expect(JSON.parse(text)).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringMatching(/60000 keys; at most 100/) } });
+    expect(JSON.parse(text)).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringMatching(/more than 100 keys; at most 100 are accepted/) } });
+  });
+
+  it('refuses a wide object as soon as its bytes arrive, before the rest of the body is sent', async () => {
+    // The first chunk already holds 101 keys; the body is never finished, so only a refusal made on the
+    // bytes as they arrive can answer (a refusal after JSON.parse would wait for the end for ever).
+    const wide = JSON.stringify(call(9, 'search_reviews', Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 1])))).slice(0, -2);
+    let hold!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        hold = controller;
+        controller.enqueue(new TextEncoder().encode(wide));
+      },
+    });
+    const response = await fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...withSession() },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 9, error: { code: -32602, message: expect.stringMatching(/more than 100 keys/) } });
+    hold.close();
+  });
+
+  it('judges the width on the bytes, before parsing: a wide object followed by garbage is refused for its width', async () => {
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, 1])));
+    const response = await fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...withSession() },
+      body: `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"search_reviews","arguments":${wide}} not json at all`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/more than 100 keys/) } });
+  });
+
+  it('refuses nesting deeper than 64 levels', async () => {
+    const response = await fetch(app.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...withSession() },
+      body: `{"jsonrpc":"2.0","id":4,"method":"ping","params":${'['.repeat(100)}${']'.repeat(100)}}`,
+    });
+    expect(await response.json()).toMatchObject({ id: 4, error: { code: -32602, message: expect.stringMatching(/nested more than 64 levels/) } });
+  });
+
+  it('refuses a body declared over 1 MiB before reading it', async () => {
+    const response = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(app.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(2 * 1024 * 1024), ...withSession() },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      // Headers only: the answer comes without any of the announced body.
+      req.flushHeaders();
+    });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.text)).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/at most 1048576 bytes/) } });
   });
 
   it('names at most 20 unknown arguments and counts the rest', async () => {

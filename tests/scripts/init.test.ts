@@ -19,6 +19,7 @@ const FLAGS = [
   '--country', 'US',
   '--service', 'Drain Cleaning=drain,clogged drain',
   '--service', 'water-heater:Water Heaters',
+  '--service', 'Calefacción',
   '--technician', 'Dana Smith=Dana,D.S.',
   '--area', 'Springfield',
   '--area', 'Chatham',
@@ -108,6 +109,8 @@ describe('npm run init', () => {
       services: [
         { id: 'drain-cleaning', name: 'Drain Cleaning', aliases: ['drain', 'clogged drain'] },
         { id: 'water-heater', name: 'Water Heaters', aliases: [] },
+        // The id is the slug the pages use (core/text/text-rules.ts), accents folded, not split.
+        { id: 'calefaccion', name: 'Calefacción', aliases: [] },
       ],
       technicians: [{ name: 'Dana Smith', aliases: ['Dana', 'D.S.'] }],
       service_areas: ['Springfield', 'Chatham'],

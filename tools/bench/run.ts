@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark module, prints one table and writes the rows as JSON to
- * bench-results/latest.json. `npm run bench -- build http` runs only the named modules.
+ * bench-results/latest.json. `npm run bench -- build http` runs only the named modules; options are for
+ * the modules (`npm run bench -- serve --against <git ref>`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,9 +9,12 @@ import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MODULES = ['build', 'photos', 'changes', 'search', 'http', 'mcp', 'websub', 'insights', 'abuse', 'import', 'lighthouse', 'proxy', 'install'];
+const MODULES = ['build', 'photos', 'log', 'search', 'http', 'serve', 'mcp', 'websub', 'insights', 'abuse', 'import', 'sync', 'lighthouse', 'proxy', 'install'];
+/** Options that take a value: the value is not a module name. */
+const VALUED_OPTIONS = ['--against'];
 
-const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const args = process.argv.slice(2);
+const only = args.filter((a, i) => !a.startsWith('-') && !VALUED_OPTIONS.includes(args[i - 1] ?? ''));
 const rows: (BenchRow & { module: string })[] = [];
 for (const name of MODULES) {
   if (only.length > 0 && !only.includes(name)) continue;

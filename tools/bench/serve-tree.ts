@@ -1,0 +1,88 @@
+/**
+ * One version of the project for `npm run bench -- serve --against <ref>`: this checkout, or a git ref
+ * checked out beside it (`.bench-against/<commit>`, its own `npm ci`), which builds a content folder and
+ * serves it with its own Node, build script and sidecar. A served version writes its log to a file, as a
+ * service under a supervisor would, so its access log costs what it costs in production.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const run = promisify(execFile);
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type Tree = { label: string; dir: string; node: string };
+
+export function currentTree(): Tree {
+  return { label: 'today', dir: ROOT, node: process.execPath };
+}
+
+/** Checks `ref` out beside this checkout (once per commit) and installs its dependencies. */
+export async function treeAt(ref: string): Promise<Tree> {
+  const commit = (await run('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: ROOT })).stdout.trim();
+  const dir = path.join(ROOT, '.bench-against', commit.slice(0, 12));
+  if (!existsSync(path.join(dir, 'package.json'))) {
+    await run('git', ['worktree', 'add', '--force', '--detach', dir, commit], { cwd: ROOT });
+  }
+  const node = path.join(dir, 'node_modules', '.bin', 'node');
+  if (!existsSync(node)) {
+    console.error(`  installing the dependencies of ${ref} (${commit.slice(0, 12)}) in ${path.relative(ROOT, dir)}`);
+    // An older commit's lock file may be out of step with its package.json; `npm install` then settles it.
+    await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 1 << 26 }).catch(() =>
+      run('npm', ['install', '--no-audit', '--no-fund'], { cwd: dir, maxBuffer: 1 << 26 }),
+    );
+  }
+  return { label: ref, dir, node };
+}
+
+/** Builds `contentDir` into `outDir` with the tree's own build script. */
+export async function buildWith(tree: Tree, contentDir: string, outDir: string, publicUrl: string): Promise<void> {
+  await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
+    cwd: tree.dir,
+    env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: outDir, PUBLIC_URL: publicUrl },
+    maxBuffer: 1 << 26,
+  });
+}
+
+export type Served = { url: string; child: ChildProcess; logFile: string; log(): Promise<string>; stop(): Promise<void> };
+
+/** Starts the tree's sidecar on a free port, its stdout (the JSON log, access log included) into `logFile`. */
+export async function serveWith(tree: Tree, env: Record<string, string>, logFile: string): Promise<Served> {
+  const fd = openSync(logFile, 'w');
+  const child = spawn(tree.node, [path.join(tree.dir, 'sidecar/main.ts')], {
+    cwd: tree.dir,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', fd, 'inherit'],
+  });
+  closeSync(fd);
+  const log = () => readFile(logFile, 'utf8');
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${tree.label}: the sidecar exited with ${code}`))));
+  const url = await Promise.race([exited, waitFor(async () => /"event":"listening","url":"([^"]+)"/.exec(await log())?.[1])]);
+  exited.catch(() => {});
+  return {
+    url,
+    child,
+    logFile,
+    log,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Polls `probe` every 20 ms until it gives a value (at most `timeoutMs`). */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const until = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (performance.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
