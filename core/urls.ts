@@ -5,7 +5,7 @@
  * The paths below are the site's own, under that base; the sidecar strips the base's path from each
  * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
-import { slugify } from './text.ts';
+import { slugify } from './text/text-rules.ts';
 
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 

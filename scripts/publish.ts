@@ -32,6 +32,7 @@ import type { HubStore } from '../sidecar/websub/hub-store.ts';
 import { describeStoreFailure, openHubStore } from '../sidecar/websub/open-store.ts';
 import { recordTopicContents } from '../sidecar/websub/record-topics.ts';
 import { silentLogger } from '../sidecar/logger.ts';
+import { plural } from '../core/text/text-rules.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -252,7 +253,7 @@ if (import.meta.main) {
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
-        `(${result.queued} ${result.queued === 1 ? 'notification' : 'notifications'} queued); the next start serves this build and sends them.`,
+        `(${plural(result.queued, 'notification')} queued); the next start serves this build and sends them.`,
     );
     if (requireService) {
       // The git hooks ask for a running service: a deployment elsewhere (containers) got nothing.
