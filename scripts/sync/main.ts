@@ -20,6 +20,7 @@ import { applyImport, type ImportIo, type ImportSettings } from '../import/apply
 import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, usageLine, type CommonRunOptions } from '../import/cli-options.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
+import { createMediaDownloader } from '../import/media-download.ts';
 import { commitSync } from './commit.ts';
 import { recordWithdrawals } from './withdraw.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
@@ -96,7 +97,7 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
   const applied = await applyImport(
     { mapped: reading.mapped },
     { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside, beforeRemoving: (ids) => recordWithdrawals(io.contentDir, ids) },
-    io,
+    { ...io, downloader: io.downloader ?? (() => createMediaDownloader({ allowPrivate: options.allowPrivateDownloads, ca: io.ca })) },
   );
   if (applied.code !== 0) return failed('the merge was refused (see above)');
   const { added, updated, removed, skipped } = applied.summary;
