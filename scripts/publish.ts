@@ -27,6 +27,7 @@ import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
 import { recordPublishWithoutService } from '../sidecar/websub/record-publish.ts';
+import { plural } from '../core/text/text-rules.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -220,7 +221,7 @@ if (import.meta.main) {
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
-        `(${result.queued} ${result.queued === 1 ? 'notification' : 'notifications'} queued); the next start serves this build and sends them.`,
+        `(${plural(result.queued, 'notification')} queued); the next start serves this build and sends them.`,
     );
     if (requireService) {
       // The git hooks ask for a running service: a deployment elsewhere (containers) got nothing.

@@ -37,6 +37,8 @@ import { connectHubStore, storeView, type StoreConnector } from './websub/store-
 import type { StoppedDeliveries } from './websub/delivery-worker.ts';
 import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/health-router.ts';
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
+import { openWitness, type Witness } from './witness/witness.ts';
+import { createWitnessRouter } from './witness/witness-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -106,7 +108,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin, witness: await openWitness(config) }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -115,18 +117,11 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   });
   const server = createHttpServer(front.listener, config.connections);
   const graceful = prepareGracefulClose(server, front);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
+  const url = await listen(server, config);
   // A build swapped in without a ping (a publish killed before its pings, another instance's publish
   // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
-  builds.watch({
-    intervalMs: config.buildCheckIntervalMs,
-    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const onSwap = () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) }));
+  builds.watch({ intervalMs: config.buildCheckIntervalMs, onSwap });
   log.info('listening', { url, public_url: config.publicUrl, build: builds.current().id });
   // Notifies topics whose bytes changed while the service was down (a publish with no service running);
   // with the store unavailable, once it opens. A stop waits for it (stopHub).
@@ -165,6 +160,16 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   return running;
 }
 
+/** Opens the port; resolves with the address it listens on, e.g. `http://127.0.0.1:41234`. */
+async function listen(server: Server, config: Config): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+}
+
 type RouterDeps = {
   config: Config;
   options: SidecarOptions;
@@ -174,10 +179,12 @@ type RouterDeps = {
   storeStatus: () => StoreStatus;
   draining: () => boolean;
   origin: string;
+  /** The witness of other instances' logs, when WITNESS_LOGS names some. */
+  witness: Witness | undefined;
 };
 
 /** Every router of the app, each reading the live build per request through one accessor. */
-function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin }: RouterDeps) {
+function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin, witness }: RouterDeps) {
   // A swapped-in build is seen by all routers at once. (The hub reads its topics through the build store
   // itself, because a publish ping must first load a newer build from disk.)
   const getBuild = () => builds.current();
@@ -193,6 +200,7 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
+    ...(witness ? [createWitnessRouter({ witness })] : []),
   ];
 }
 

@@ -12,6 +12,7 @@ import { createMediaDownloader, type MediaDownloader } from './media-download.ts
 import { combineExports, describeOrigin, planImport, type MergeOptions } from './merge.ts';
 import type { MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary, type Summary } from './report.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 export type ImportIo = {
   contentDir: string;
@@ -33,6 +34,8 @@ export type ImportSettings = {
    * run writes anything at all.
    */
   alongside?: ReadonlyMap<string, string>;
+  /** Called with the ids the run removes, before anything is written (a sync records why: withdraw.ts). */
+  beforeRemoving?: (ids: readonly string[]) => Promise<void>;
 };
 
 export type AppliedImport = { code: 0 | 1; summary: Summary };
@@ -88,12 +91,14 @@ export async function applyImport(
     for (const change of plan.changes) if (settings.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (settings.strict && invalid > 0) {
-      io.err(`Refused (--strict): ${invalid} invalid review${invalid === 1 ? '' : 's'}; nothing was written.`);
+      io.err(`Refused (--strict): ${plural(invalid, 'invalid review')}; nothing was written.`);
       const result = { ...summary, outcome: 'refused' as const };
       io.out(formatSummary(result));
       return { code: 1, summary: result };
     }
     if (!settings.dryRun) {
+      const removed = plan.changes.filter((c) => c.kind === 'removed').map((c) => c.id);
+      if (removed.length > 0) await settings.beforeRemoving?.(removed);
       const writes = new Map(plan.writes);
       if (writes.size > 0) for (const [name, text] of settings.alongside ?? []) writes.set(name, text);
       await writeReviewFiles(io.contentDir, writes);

@@ -156,7 +156,11 @@ export async function prepareReviewLog(
   }
 
   if (previous && signer && formatVerifierKey(previous.verifier) !== formatVerifierKey(signer)) {
-    return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; docs/log.md says how to rotate a key.` };
+    // A rotation (docs/log.md): the owner lists the key being retired, so the log goes on under the new one.
+    const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim());
+    if (!retired.includes(formatVerifierKey(previous.verifier))) {
+      return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; to rotate to this one, list the old verifier key in ${keyFile}.previous (docs/log.md).` };
+    }
   }
   if (previous && !signer) {
     return { ok: false, message: `The review log for ${origin} (signed by ${formatVerifierKey(previous.verifier)}) cannot be continued: this machine does not have its key. Set LOG_SIGNING_KEY, or put the key file back at ${keyFile}.` };
@@ -176,7 +180,7 @@ export async function prepareReviewLog(
     entries,
     added: added.length,
     async write(buildDir) {
-      const { files } = buildLogFiles({ origin, entries: bytes, signer: key });
+      const { files } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
       for (const [rel, data] of files) {
         const file = path.join(buildDir, LOG_DIR, rel);
         await mkdir(path.dirname(file), { recursive: true });

@@ -1,6 +1,6 @@
 /**
  * `npm run sync -- google` (issue 28) against a local HTTPS stand-in for Google's token endpoint and
- * reviews API (tests/sync/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
+ * reviews API (tools/lib/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
  * reviews as `npm run import -- google` of the same pages), incremental paging that stops at what the
  * content has, the API's real failures (401 mid-paging, 429, 503, invalid_grant, 403), --full with and
  * without a complete listing, and --commit with and without changes.
@@ -15,7 +15,7 @@ import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { runGit } from '../helpers/git.ts';
 import { copySmallContent, readReviews, runImport, snapshot } from '../import/harness.ts';
-import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
+import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from '../../tools/lib/google-stand-in.ts';
 
 let ca: TestCa;
 let google: GoogleStandIn;
@@ -160,6 +160,8 @@ describe('npm run sync -- google', () => {
     expect(complete.last).toBe('sync google: 0 added, 0 updated, 1 withdrawn, 0 skipped; 3 pages read');
     const after = await readReviews(content);
     expect(after.has(goneId)).toBe(false);
+    // The review log records why it left (core/content/read-withdrawn.ts).
+    expect(JSON.parse(await readFile(path.join(content, 'withdrawn.json'), 'utf8'))).toEqual({ [goneId]: 'removed_at_source' });
     // The owner's reviews of other sources are never withdrawn.
     expect([...after.values()].filter((r) => r.source !== 'google').length).toBeGreaterThan(0);
   });

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { startHttpsCallbackServer, type HttpsCallbackServer, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
+import { startHttpsCallbackServer, type HttpsCallbackServer, type RecordedRequest, type TestCa } from './https-ca.ts';
 
 export const LOCATION = 'accounts/1/locations/2';
 export const REFRESH_TOKEN = 'refresh-token-of-the-owner';
