@@ -20,7 +20,10 @@ COPY . .
 # with --build-arg CONTENT_DIR=examples/demo) and the public URL the build writes into every link.
 ARG CONTENT_DIR=content
 ARG PUBLIC_URL=http://localhost:4321
+# ENV_FILE=none: configuration comes from the container's environment only; no `.env` is read, even one
+# that a mount brings (.dockerignore keeps every .env out of the build context).
 ENV NODE_ENV=production \
+    ENV_FILE=none \
     HOST=0.0.0.0 \
     PORT=4321 \
     CONTENT_DIR=${CONTENT_DIR} \
@@ -42,5 +45,7 @@ VOLUME /app/data
 EXPOSE 4321
 HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Node itself as PID 1 gets SIGTERM and stops the service cleanly (run with --init for zombie reaping).
+# Node itself as PID 1 gets SIGTERM and stops the service cleanly (run with --init for zombie reaping):
+# give the engine a stop timeout above SHUTDOWN_DRAIN_SECONDS + SHUTDOWN_TIMEOUT_SECONDS (--stop-timeout,
+# compose's stop_grace_period).
 CMD ["node", "scripts/start.ts"]

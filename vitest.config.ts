@@ -22,11 +22,13 @@ export const UNIT_TESTS = [
   'tests/import/values.test.ts',
   'tests/media/encode-photos.test.ts',
   'tests/mcp/paging.test.ts',
+  'tests/outbound/fair-slots.test.ts',
   'tests/mcp/rating-summary.test.ts',
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
   'tests/site/stars.test.ts',
+  'tests/websub/admission.test.ts',
 ];
 
 export default defineConfig({

@@ -14,6 +14,8 @@
  */
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from './schemas/issues.ts';
+import { parsePrivateKey, parseVerifierKey } from './log/note.ts';
+import { parseCosignerKey } from './witness/cosignature.ts';
 
 const BooleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -67,6 +69,15 @@ const TrustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | st
   return entries;
 });
 
+/** An optional setting that a scheduler may pass empty when it is not set (a GitHub secret, a compose `${X:-}`). */
+const EmptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+
+/** An HTTPS address a client calls (the Google sync's endpoints), without a trailing slash. */
+const HttpsBaseUrl = z
+  .string()
+  .refine((raw) => URL.parse(raw)?.protocol === 'https:', 'must be an https:// URL')
+  .transform((raw) => raw.replace(/\/+$/, ''));
+
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -100,11 +111,47 @@ export const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: WholeNumber(0).default(256),
   MCP_SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  WITNESS_LOGS: z
+    .string()
+    .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
+    .refine((keys) => keys.every((k) => parseVerifierKey(k).ok), 'must be a comma-separated list of review log keys, each <name>+<id>+<key> as the log serves it at /log/vkey')
+    .optional(),
+  WITNESS_KEY: z
+    .string()
+    .trim()
+    .refine((k) => parsePrivateKey(k).ok, "must be the witness's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .optional(),
+  LOG_WITNESSES: z
+    .string()
+    .transform((s) => s.split(',').map((w) => w.trim()).filter(Boolean).map((w) => w.split(/\s+/)))
+    .refine(
+      (pairs) => pairs.every((p) => p.length === 2 && /^https?:\/\//.test(p[0]!) && parseCosignerKey(p[1]!).ok),
+      "must be a comma-separated list of '<witness URL> <witness key>', the key as the witness serves it at /witness/vkey",
+    )
+    .transform((pairs) => pairs.map(([url, key]) => ({ url: url!.replace(/\/+$/, ''), key: key! })))
+    .optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ACCESS_LOG: BooleanFromEnv.default(true),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   SHUTDOWN_TIMEOUT_SECONDS: WholeNumber(0).default(10),
+  SHUTDOWN_DRAIN_SECONDS: WholeNumber(0).default(0),
+  GOOGLE_CLIENT_ID: EmptyIsUnset(z.string()),
+  GOOGLE_CLIENT_SECRET: EmptyIsUnset(z.string()),
+  GOOGLE_REFRESH_TOKEN: EmptyIsUnset(z.string()),
+  GOOGLE_LOCATION: EmptyIsUnset(
+    z.string().regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must be accounts/<account id>/locations/<location id> (npm run sync -- google --locations lists them)'),
+  ),
+  GOOGLE_API_URL: HttpsBaseUrl.default('https://mybusiness.googleapis.com/v4'),
+  GOOGLE_TOKEN_URL: HttpsBaseUrl.default('https://oauth2.googleapis.com/token'),
+  GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_ACCOUNTS_API_URL: HttpsBaseUrl.default('https://mybusinessaccountmanagement.googleapis.com/v1'),
+  GOOGLE_LOCATIONS_API_URL: HttpsBaseUrl.default('https://mybusinessbusinessinformation.googleapis.com/v1'),
+  LOG_SIGNING_KEY: z
+    .string()
+    .trim()
+    .regex(/^PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -120,6 +167,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     contentDir: e.CONTENT_DIR,
     dataDir: e.DATA_DIR,
     distDir: e.DIST_DIR,
+    /** The review log's Ed25519 key (docs/log.md); without it, the key file in DATA_DIR. Never logged. */
+    logSigningKey: e.LOG_SIGNING_KEY,
     /**
      * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
      * watch and the publish ping: the longest a build swapped in without a ping waits to be served.
@@ -167,6 +216,14 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       /** `/mcp` requests per client address (IPv6 by /64). */
       rateLimit: e.MCP_RATE_LIMIT,
     },
+    witness: {
+      /** The review logs (their vkeys) this sidecar cosigns for at /witness/add-checkpoint; empty: no witness. */
+      logs: e.WITNESS_LOGS ?? [],
+      /** The witness's Ed25519 key; without it, the key file in DATA_DIR, created on first use. Never logged. */
+      key: e.WITNESS_KEY,
+    },
+    /** Witnesses each publish asks to cosign the new checkpoint (C2SP tlog-witness). */
+    logWitnesses: e.LOG_WITNESSES ?? [],
     logLevel: e.LOG_LEVEL,
     /** One `request` log line per request (at level info). */
     accessLog: e.ACCESS_LOG,
@@ -177,6 +234,26 @@ export const ConfigSchema = EnvSchema.transform((e) => {
      * closed; idle keep-alive connections close at their keep-alive timeout (5 s) or sooner.
      */
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    /**
+     * On SIGTERM/SIGINT, how long the listener still accepts (and answers, with `Connection: close`)
+     * while `/readyz` already says 503, so a proxy's health check moves traffic away before a connection
+     * can be refused. 0 (alone, nothing to move to): stop accepting at once. Behind a proxy: more than its
+     * health-check interval.
+     */
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
+    /** The Google sync (`npm run sync -- google`, docs/import.md "Sync"): the OAuth client, its token, the location, the endpoints. */
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+      /** Unset: the one `--authorize` stored in DATA_DIR. */
+      refreshToken: e.GOOGLE_REFRESH_TOKEN,
+      location: e.GOOGLE_LOCATION,
+      apiUrl: e.GOOGLE_API_URL,
+      tokenUrl: e.GOOGLE_TOKEN_URL,
+      authUrl: e.GOOGLE_AUTH_URL,
+      accountsApiUrl: e.GOOGLE_ACCOUNTS_API_URL,
+      locationsApiUrl: e.GOOGLE_LOCATIONS_API_URL,
+    },
   };
 });
 

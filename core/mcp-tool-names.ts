@@ -2,6 +2,8 @@
  * The MCP server's tools by name. The developer page and llms.txt name them from here;
  * tests/mcp/client.test.ts checks that the server registers exactly these (sidecar/mcp/tools/).
  */
+import { joinList } from './text/text-rules.ts';
+
 export const MCP_TOOL_NAMES = [
   'get_business',
   'search_reviews',
@@ -15,6 +17,5 @@ export const MCP_TOOL_NAMES = [
 
 /** `a, b and c`, each in `wrap` (code tags on a page, nothing in plain text). */
 export function listMcpToolNames(wrap: (name: string) => string = (name) => name): string {
-  const names = MCP_TOOL_NAMES.map(wrap);
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return joinList(MCP_TOOL_NAMES.map(wrap));
 }

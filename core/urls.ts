@@ -5,6 +5,8 @@
  * The paths below are the site's own, under that base; the sidecar strips the base's path from each
  * request (`stripBasePath`), and the built pages' root-relative links get it (`prefixRootRelativeUrls`).
  */
+import { slugify } from './text/text-rules.ts';
+
 export type ServiceUrls = ReturnType<typeof createServiceUrls>;
 
 export const PATHS = {
@@ -46,6 +48,13 @@ export const PATHS = {
   feedsPrefix: '/feeds/',
   /** The customers' photos, one file per width and format, named by content hash (core/media/). */
   mediaPrefix: '/media/',
+  /** The review log's static files (C2SP tlog-tiles, docs/log.md): `checkpoint`, `vkey`, `tile/…`. */
+  logPrefix: '/log/',
+  logCheckpoint: '/log/checkpoint',
+  logVkey: '/log/vkey',
+  /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
+  witnessAddCheckpoint: '/witness/add-checkpoint',
+  witnessVkey: '/witness/vkey',
 } as const;
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
@@ -107,27 +116,17 @@ export function reviewPath(review: { id: string; date: string }): string {
   return `${archivePath(review.date.slice(0, 7))}#${review.id}`;
 }
 
-/** The three seed topics' paths, which track every review (interface.md "Events"); slice feeds are topics too. */
-export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson];
+/**
+ * The seed topics' paths: the three that track every review (interface.md "Events"), and the review log's
+ * checkpoint, so monitors are pushed each new tree head (docs/log.md); slice feeds are topics too.
+ */
+export const TOPIC_PATHS: readonly string[] = [PATHS.feedXml, PATHS.feedJson, PATHS.reviewsJson, PATHS.logCheckpoint];
 
 /** Whether a site path is a WebSub topic (its responses carry the hub `Link` header): a seed topic or a slice feed. */
 export function isTopicPath(path: string): boolean {
   return TOPIC_PATHS.includes(path) || isSliceFeedPath(path);
 }
 
-/**
- * A person's name as a URL segment: "Tomás Herrera" → "tomas-herrera". Accents fold to their base
- * letter; anything else that is not a letter or digit becomes one hyphen.
- */
-export function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug === '' ? 'x' : slug;
-}
 
 /** Each technician's slug, in the business's order; a name whose slug is taken gets `-2`, `-3`…. */
 export function assignTechnicianSlugs(names: readonly string[]): Map<string, string> {
@@ -194,6 +193,8 @@ export function createServiceUrls(base: string) {
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
+    /** The witness's submission prefix (C2SP tlog-witness), as other instances list it in LOG_WITNESSES. */
+    witness: at(PATHS.witnessAddCheckpoint.replace(/\/add-checkpoint$/, '')),
     /** An encoded photo file, by name (core/media/media-variants.ts). */
     media: (name: string) => at(mediaPath(name)),
     sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),

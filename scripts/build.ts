@@ -7,13 +7,15 @@ import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
-import { deriveReviewTimes } from '../core/content/review-history.ts';
-import { readContentHistory } from './lib/content-history.ts';
+import { resolveUpdated } from '../core/content/review-history.ts';
+import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
-import { compactChangeLog, createChangeLogWithoutHistory, renderChangeLog } from '../core/dataset/change-log.ts';
+import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
+import { encodeLogEntry } from '../core/log/index.ts';
+import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
 import { getNewestChange } from '../core/review-changes.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
-import { formatContentProblems } from '../core/content/problems.ts';
+import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
@@ -27,8 +29,6 @@ import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts'
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
-/** The content's replayed git history, kept between builds (scripts/lib/content-history-cache.ts). */
-const HISTORY_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-history/', import.meta.url));
 /** Encoded photos by the hash of their source, kept across builds (scripts/lib/media/encode-photos.ts). */
 export const MEDIA_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-media/', import.meta.url));
 
@@ -39,6 +39,14 @@ export type BuildOptions = {
   verbose?: boolean;
   /** Where encoded photos are cached; MEDIA_CACHE_DIR by default. */
   mediaCacheDir?: string;
+  /** DATA_DIR, where the review log's key is kept (docs/log.md); `.data` beside outDir by default. */
+  dataDir?: string;
+  /** LOG_SIGNING_KEY: the review log's key, which then takes precedence over the key file. */
+  logSigningKey?: string | undefined;
+  /** The clock the review log's new entries read. */
+  now?: () => Date;
+  /** Where the build says what the owner must know (a new log key to back up); console.log by default. */
+  report?: (line: string) => void;
 };
 export type BuildResult =
   | {
@@ -49,6 +57,10 @@ export type BuildResult =
       ms: number;
       /** Photos encoded by this build, and photos taken from the cache unchanged. */
       photos: { encoded: number; cached: number; ms: number };
+      /** What the owner should know and the build went on despite (an original that carries a location), one line each. */
+      warnings: string[];
+      /** The review log: its size, the entries this build appended, and the time it spent on the log. */
+      log: { size: number; added: number; ms: number };
     }
   | { ok: false; message: string };
 
@@ -62,11 +74,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheDir = path.join(BUILD_CACHE_DIR, id);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
+    // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
+    const source = await computeSourceFingerprint(options);
+    if (!source.ok) return source;
     const publicationFile = path.join(cacheDir, 'publication.json');
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
-    const prepared = await preparePublication(options.contentDir, urls, publicationFile, mediaCacheDir);
+    const prepared = await preparePublication(options, urls, publicationFile, mediaCacheDir);
     if (!prepared.ok) return prepared;
-    const { dataDate, changeLog, photos } = prepared;
+    const { dataDate, changeLog, photos, reviewLog } = prepared;
     const { maxRssBytes } = await runAstroBuild({
       contentDir: options.contentDir,
       publicUrl: options.publicUrl,
@@ -79,6 +94,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
+    const logWriteStarted = performance.now();
+    await reviewLog.step.write(staging);
+    reviewLog.ms += performance.now() - logWriteStarted;
     const copyStarted = performance.now();
     await copyPublishedPhotos({ catalog: photos.catalog, files: photos.published, cacheDir: mediaCacheDir, outDir: staging });
     photos.ms += performance.now() - copyStarted;
@@ -87,14 +105,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       urls,
       dataDate,
       previous,
-      source: await computeSourceFingerprint(options),
+      source: source.fingerprint,
     });
     const buildDir = path.join(buildsDir, `build-${id}`);
     await rename(staging, buildDir);
     await activateBuild(buildDir, outDir);
     await removeStaleBuildFolders(outDir);
+    const notice = await reviewLog.step.commit();
+    if (notice) (options.report ?? console.log)(notice);
     const { encoded, cached, ms } = photos;
-    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms } };
+    const warnings = photos.warnings.map((w) => `Warning: ${formatContentProblem(w)}`);
+    const log = { size: reviewLog.step.entries.length, added: reviewLog.step.added, ms: reviewLog.ms };
+    return { ok: true, manifest, previous, maxRssBytes, ms: performance.now() - started, photos: { encoded, cached, ms }, warnings, log };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   } finally {
@@ -111,33 +133,54 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
  * rendered) stay here, so the content and the publication are freed while Astro renders.
  */
 async function preparePublication(
-  contentDir: string,
+  options: BuildOptions,
   urls: ServiceUrls,
   file: string,
   mediaCacheDir: string,
 ): Promise<
-  | { ok: true; dataDate: string | undefined; changeLog: string; photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number } }
+  | {
+      ok: true;
+      dataDate: string | undefined;
+      changeLog: string;
+      photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number; warnings: ContentProblem[] };
+      reviewLog: { step: Extract<ReviewLogStep, { ok: true }>; ms: number };
+    }
   | { ok: false; message: string }
 > {
+  const { contentDir } = options;
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
   const photosStarted = performance.now();
   const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
   const published = new Set(content.value.reviews.filter((r) => r.verified).flatMap((r) => (r.media ?? []).map(mediaFileOf)));
-  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted };
-  const history = await readContentHistory(contentDir, content.value.reviews, { cacheDir: HISTORY_CACHE_DIR });
-  const times = history && deriveReviewTimes(history);
-  const { dataset, insights } = buildPublication(content.value, urls, times?.updated, encoded.catalog);
+  const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
+  const reasons = await readWithdrawnReasons(contentDir);
+  if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
+  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog);
+  // The review log's digests cover only what the content says (core/log/entry.ts), so `updated`, which the
+  // log decides, is set after it.
+  const logStarted = performance.now();
+  const step = await prepareReviewLog(dataset.reviews, reasons.value, {
+    publicUrl: options.publicUrl,
+    outDir: path.resolve(options.outDir),
+    dataDir: options.dataDir ?? path.join(path.dirname(path.resolve(options.outDir)), '.data'),
+    signingKey: options.logSigningKey,
+    demo: isDemoContent(contentDir),
+    now: options.now,
+  });
+  if (!step.ok) return step;
+  for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
+  const changeLog = renderChangeLog(createChangeLog(step.entries, step.entries.map(encodeLogEntry)));
+  const logMs = performance.now() - logStarted;
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
-  const changeLog = history && times ? compactChangeLog(times.changes, history.map((v) => v.key)) : createChangeLogWithoutHistory(dataset.reviews);
-  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog: renderChangeLog(changeLog), photos };
+  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog, photos, reviewLog: { step, ms: logMs } };
 }
 
 /** What a build takes from the configuration. */
-export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir'>): BuildOptions {
-  return { contentDir: config.contentDir, publicUrl: config.publicUrl, outDir: config.distDir };
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey'>): BuildOptions {
+  return { contentDir: config.contentDir, publicUrl: config.publicUrl, outDir: config.distDir, dataDir: config.dataDir, logSigningKey: config.logSigningKey };
 }
 
 if (import.meta.main) {
@@ -150,6 +193,7 @@ if (import.meta.main) {
     console.error(result.message);
     process.exit(1);
   }
+  for (const warning of result.warnings) console.warn(warning);
   const count = Object.keys(result.manifest.files).length;
   console.log(`Built ${count} files into ${options.outDir}/ in ${(result.ms / 1000).toFixed(1)} s (build ${result.manifest.build_id}).`);
 }

@@ -6,7 +6,8 @@
  *     --service "Drain Cleaning=drain,clogged drain" --service "water-heater:Water Heaters" \
  *     --technician "Dana Smith=Dana" --area Springfield
  *
- * A value not given as a flag is asked for on a terminal (and is a problem elsewhere). Everything is
+ * A value not given as a flag is asked for on a terminal (and is a problem elsewhere); on a terminal an
+ * invalid answer is explained and asked again, the valid ones kept. Everything is
  * checked first, with the build's own rules, one line per problem; nothing is written unless all is
  * valid. It writes business.json, an empty reviews/ folder, the default aspect set (aspects.json) and
  * the editor's insights files, then prints the next steps. An existing folder is left alone unless
@@ -19,12 +20,14 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { parseContent } from '../core/content/parse-content.ts';
 import { formatContentProblem } from '../core/content/problems.ts';
+import { slugify } from '../core/text/text-rules.ts';
 import { DEMO_CONTENT_DIR, isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
 
 const USAGE = `usage: npm run init -- --name NAME --website URL --telephone PHONE --street STREET --city CITY
          --region REGION --postal-code CODE --country CC --service "[id:]Name[=alias,alias]" ...
-         [--technician "Name[=alias,alias]" ...] [--area AREA ...] [--force]
-Creates CONTENT_DIR (default content/) for your business. On a terminal, what is missing is asked for.`;
+         [--technician "Name[=alias,alias]" ...] [--area AREA ...] [--force] [--help]
+Creates CONTENT_DIR (default content/) for your business. On a terminal, what is missing is asked for,
+and an invalid answer is asked again (the others are kept).`;
 
 const TEXT_FLAGS = {
   name: 'Business name',
@@ -69,13 +72,15 @@ export function composeBusiness(answers: InitAnswers): { ok: true; business: obj
   if ((answers.service ?? []).length === 0) problems.push('--service: give at least one service, e.g. --service "Drain Cleaning=drain,clogged drain"');
   const website = answers.website?.trim() ?? '';
   if (website && !/^https?:\/\/[^/\s]+/.test(website)) problems.push(`--website: "${website}" must be an http(s) URL, e.g. https://www.example.com`);
+  const country = answers.country?.trim() ?? '';
+  if (country && !isCountryCode(country.toUpperCase())) problems.push(`--country: "${country}" must be a two-letter ISO 3166-1 country code, e.g. US, CA, GB, DE${country.toUpperCase() === 'UK' ? ' (the United Kingdom is GB)' : ''}`);
 
   const text = (flag: TextFlag) => answers[flag]?.trim() ?? '';
   const business = {
     name: text('name'),
     url: text('website'),
     telephone: text('telephone'),
-    address: { street: text('street'), locality: text('city'), region: text('region'), postal_code: text('postal-code'), country: text('country') },
+    address: { street: text('street'), locality: text('city'), region: text('region'), postal_code: text('postal-code'), country: text('country').toUpperCase() },
     services: (answers.service ?? []).map(readService),
     technicians: (answers.technician ?? []).map((value) => readNamed(value)),
     service_areas: (answers.area ?? []).map((a) => a.trim()),
@@ -85,6 +90,15 @@ export function composeBusiness(answers: InitAnswers): { ok: true; business: obj
   const named = new Set(problems.map((p) => p.split(':')[0]));
   if (!parsed.ok) problems.push(...parsed.problems.map(describeProblem).filter((line) => !named.has(line.split(':')[0]!.split(' ')[0])));
   return problems.length === 0 ? { ok: true, business } : { ok: false, problems };
+}
+
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+/** Codes Intl names that are not countries of ISO 3166-1 (reserved or "unknown"). */
+const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO', 'UK']);
+
+/** An assigned ISO 3166-1 alpha-2 code: Intl knows its name (a free code such as QQ is named by itself). */
+function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && REGION_NAMES.of(code) !== code;
 }
 
 /** `[id:]Name[=alias,alias]`; the id defaults to the name as a slug. */
@@ -101,9 +115,6 @@ function readNamed(value: string): { name: string; aliases: string[] } {
   return { name: name.trim(), aliases: aliases.split(',').map((a) => a.trim()).filter(Boolean) };
 }
 
-function slugify(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 function describeProblem(problem: Parameters<typeof formatContentProblem>[0]): string {
   const field = problem.field ?? '';
@@ -148,34 +159,55 @@ async function exists(file: string): Promise<boolean> {
   return (await readdir(path.dirname(file)).catch(() => [] as string[])).includes(path.basename(file));
 }
 
-/** Asks on the terminal for what the flags left out. */
-async function askForMissing(answers: InitAnswers): Promise<InitAnswers> {
+/**
+ * Asks on the terminal for what the flags left out; then, while an answer is invalid, says why and asks
+ * that one again, keeping every valid answer. Gives up (and lets the problems be reported) only when a
+ * problem names no question.
+ */
+async function askOnTerminal(answers: InitAnswers): Promise<InitAnswers> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const filled: InitAnswers = { ...answers };
-    for (const [flag, question] of Object.entries(TEXT_FLAGS) as [TextFlag, string][]) {
-      while (!filled[flag]?.trim()) filled[flag] = (await rl.question(`${question}: `)).trim();
+    let filled = await askForMissing(rl, answers);
+    for (;;) {
+      const composed = composeBusiness(filled);
+      if (composed.ok) return filled;
+      const flags = new Set(composed.problems.map((p) => /^--([a-z-]+)/.exec(p)?.[1]));
+      if ([...flags].some((flag) => flag === undefined || !(flag in TEXT_FLAGS || flag in LIST_FLAGS))) return filled;
+      for (const problem of composed.problems) console.log(problem);
+      filled = { ...filled };
+      for (const flag of flags) delete filled[flag as TextFlag | ListFlag];
+      filled = await askForMissing(rl, filled);
     }
-    for (const [flag, question] of Object.entries(LIST_FLAGS) as [ListFlag, string][]) {
-      if ((filled[flag] ?? []).length > 0) continue;
-      const values: string[] = [];
-      for (;;) {
-        const value = (await rl.question(`${question}: `)).trim();
-        if (value === '') {
-          if (flag === 'service' && values.length === 0) continue;
-          break;
-        }
-        values.push(value);
-      }
-      filled[flag] = values;
-    }
-    return filled;
   } finally {
     rl.close();
   }
 }
 
-function readFlags(argv: string[]): { answers: InitAnswers; force: boolean } | { error: string } {
+/** Asks for each answer still missing, one question at a time. */
+async function askForMissing(rl: ReturnType<typeof createInterface>, answers: InitAnswers): Promise<InitAnswers> {
+  const filled: InitAnswers = { ...answers };
+  for (const [flag, question] of Object.entries(TEXT_FLAGS) as [TextFlag, string][]) {
+    while (!filled[flag]?.trim()) filled[flag] = (await rl.question(`${question}: `)).trim();
+  }
+  for (const [flag, question] of Object.entries(LIST_FLAGS) as [ListFlag, string][]) {
+    // An empty list answered already (no technicians) is an answer; services need one.
+    const given = filled[flag];
+    if (given !== undefined && (given.length > 0 || flag !== 'service')) continue;
+    const values: string[] = [];
+    for (;;) {
+      const value = (await rl.question(`${question}: `)).trim();
+      if (value === '') {
+        if (flag === 'service' && values.length === 0) continue;
+        break;
+      }
+      values.push(value);
+    }
+    filled[flag] = values;
+  }
+  return filled;
+}
+
+function readFlags(argv: string[]): { answers: InitAnswers; force: boolean; help: boolean } | { error: string } {
   try {
     const { values } = parseArgs({
       args: argv,
@@ -184,10 +216,11 @@ function readFlags(argv: string[]): { answers: InitAnswers; force: boolean } | {
         ...Object.fromEntries(Object.keys(TEXT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
         ...Object.fromEntries(Object.keys(LIST_FLAGS).map((flag) => [flag, { type: 'string' as const, multiple: true as const }])),
         force: { type: 'boolean' as const, default: false },
+        help: { type: 'boolean' as const, short: 'h', default: false },
       },
     });
-    const { force, ...answers } = values as InitAnswers & { force: boolean };
-    return { answers, force };
+    const { force, help, ...answers } = values as InitAnswers & { force: boolean; help: boolean };
+    return { answers, force, help };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -210,8 +243,12 @@ if (import.meta.main) {
     console.error(`${flags.error}\n${USAGE}`);
     process.exit(2);
   }
+  if (flags.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const dir = path.resolve(readConfigOrExit().contentDir);
-  const answers = process.stdin.isTTY ? await askForMissing(flags.answers) : flags.answers;
+  const answers = process.stdin.isTTY ? await askOnTerminal(flags.answers) : flags.answers;
   const composed = composeBusiness(answers);
   if (!composed.ok) {
     for (const problem of composed.problems) console.error(problem);

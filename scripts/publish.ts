@@ -18,6 +18,7 @@
  * topics under PUBLIC_URL. With a build in DIST_DIR it then waits until the sidecar serves that build,
  * so a sidecar that was not given the new build is reported rather than silently notifying nobody.
  */
+import { ReadinessSchema, type Readiness } from '../core/schemas/readiness.ts';
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
@@ -31,6 +32,7 @@ import type { HubStore } from '../sidecar/websub/hub-store.ts';
 import { describeStoreFailure, openHubStore } from '../sidecar/websub/open-store.ts';
 import { recordTopicContents } from '../sidecar/websub/record-topics.ts';
 import { silentLogger } from '../sidecar/logger.ts';
+import { plural } from '../core/text/text-rules.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
 
@@ -165,17 +167,19 @@ function readErrorMessage(text: string): { error: string; message: string } | un
 /**
  * Waits until the service serves this very build: its `/readyz` names the build (when the sidecar
  * shows it; a proxy may hide it) and every topic answers with its new ETag. A build the service could
- * not load ends the wait at once with the service's own reason (`/readyz` answers 503 naming it).
+ * not load ends the wait at once with the service's own reason (`/readyz`'s `build.failed` names it).
  */
 async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: TopicChange[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   const pending = new Set(topics.map((t) => t.path));
   for (;;) {
     const readiness = await readReadiness(serviceUrl);
-    if (readiness.failed?.includes(`build ${manifest.build_id} `)) {
-      return { ok: false, message: `the service at ${serviceUrl} could not load build ${manifest.build_id}: ${readiness.failed}` } as const;
+    const failed = readiness?.build.failed;
+    if (failed?.build === manifest.build_id) {
+      return { ok: false, message: `the service at ${serviceUrl} could not load build ${manifest.build_id} (${failed.dir}): ${failed.message}; it still serves build ${readiness!.build.served}` } as const;
     }
-    if (readiness.build === undefined || readiness.build === manifest.build_id) {
+    const served = readiness?.build.served;
+    if (served === undefined || served === manifest.build_id) {
       for (const path of [...pending]) {
         const response = await fetch(`${serviceUrl}${path}`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } }).catch(() => undefined);
         if (response?.headers.get('etag') === manifest.files[path]?.etag) pending.delete(path);
@@ -183,7 +187,7 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
       if (pending.size === 0) return { ok: true } as const;
     }
     if (Date.now() > deadline) {
-      const serving = readiness.build === undefined ? `still serves other bytes for ${[...pending].join(', ')}` : `still serves build ${readiness.build}`;
+      const serving = served === undefined ? `still serves other bytes for ${[...pending].join(', ')}` : `still serves build ${served}`;
       return {
         ok: false,
         message: `the service at ${serviceUrl} accepted the pings but ${serving} after ${timeoutMs / 1000} s; does it serve the same DIST_DIR and PUBLIC_URL?`,
@@ -193,17 +197,16 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
   }
 }
 
-/** What `/readyz` says about builds: the one served (200), or the reason it is not ready (503). */
-async function readReadiness(serviceUrl: string): Promise<{ build?: string; failed?: string }> {
+/** `/readyz`'s typed answer (the same shape at 200 and 503), or undefined when there is none to read. */
+async function readReadiness(serviceUrl: string): Promise<Readiness | undefined> {
   try {
     const response = await fetch(`${serviceUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
-    const body = (await response.json()) as { checks?: { build?: unknown }; message?: unknown };
-    if (response.status === 200 && typeof body.checks?.build === 'string') return { build: body.checks.build };
-    if (response.status === 503 && typeof body.message === 'string') return { failed: body.message };
+    const parsed = ReadinessSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : undefined;
   } catch {
     // No readiness answer (an older sidecar, a proxy that hides it): the ETags alone decide.
+    return undefined;
   }
-  return {};
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -215,7 +218,7 @@ function errorCode(error: unknown): string | undefined {
 if (import.meta.main) {
   const env = readEnvironment();
   const { config } = resolveContent(readConfigOrExit(env), env);
-  const pingOnly = readPingOnlyArgument(process.argv.slice(2));
+  const { pingOnly, requireService } = readArguments(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config);
   const mismatch = await findPublicUrlMismatch(config.serviceUrl, config.publicUrl);
   if (mismatch) {
@@ -250,8 +253,15 @@ if (import.meta.main) {
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
-        `(${result.queued} ${result.queued === 1 ? 'notification' : 'notifications'} queued); the next start serves this build and sends them.`,
+        `(${plural(result.queued, 'notification')} queued); the next start serves this build and sends them.`,
     );
+    if (requireService) {
+      // The git hooks ask for a running service: a deployment elsewhere (containers) got nothing.
+      console.error(
+        `No running service received build ${result.manifest.build_id}. If the service runs elsewhere (in containers), this commit reached nothing: deploy it there (docs/deploy.md "Publishing into containers").`,
+      );
+      process.exit(3);
+    }
   } else {
     console.log(
       `The service at ${serviceUrl} now serves build ${result.manifest.build_id}` +
@@ -260,20 +270,24 @@ if (import.meta.main) {
   }
 }
 
-/** The sidecar URL after `--ping-only`, or undefined for a whole publish; a bad command line exits 2. */
-function readPingOnlyArgument(argv: string[]): string | undefined {
-  let value: string | undefined;
+/**
+ * `--ping-only <sidecar URL>` (undefined for a whole publish) and `--require-service` (exit 3 when no
+ * service answers, the git hooks' choice); a bad command line exits 2.
+ */
+function readArguments(argv: string[]): { pingOnly: string | undefined; requireService: boolean } {
+  let values: { 'ping-only'?: string; 'require-service'?: boolean };
   try {
-    value = parseArgs({ args: argv, options: { 'ping-only': { type: 'string' } }, strict: true }).values['ping-only'];
+    values = parseArgs({ args: argv, options: { 'ping-only': { type: 'string' }, 'require-service': { type: 'boolean' } }, strict: true }).values;
   } catch (error) {
-    console.error(`${(error as Error).message}\nusage: npm run publish [-- --ping-only <sidecar URL>]`);
+    console.error(`${(error as Error).message}\nusage: npm run publish [-- --require-service | -- --ping-only <sidecar URL>]`);
     process.exit(2);
   }
+  const value = values['ping-only'];
   if (value !== undefined && !/^https?:\/\/[^/]/.test(value)) {
     console.error(`--ping-only: "${value}" is not an http(s) URL of a sidecar, e.g. https://reviews.example.com`);
     process.exit(2);
   }
-  return value?.replace(/\/+$/, '');
+  return { pingOnly: value?.replace(/\/+$/, ''), requireService: values['require-service'] ?? false };
 }
 
 async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {

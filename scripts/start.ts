@@ -26,8 +26,12 @@ const options = buildOptionsFor(config);
 const recovered = await recoverBuild(config.distDir);
 if (recovered) console.log(`No build at ${config.distDir}/: restored the last good build (${recovered}) from .builds/.`);
 const manifest = await readManifest(config.distDir);
-const fingerprint = await computeSourceFingerprint(options);
-if (manifest?.source !== fingerprint) {
+const source = await computeSourceFingerprint(options);
+if (!source.ok) {
+  console.error(source.message);
+  if (!manifest) process.exit(1);
+  console.error('Serving the last good build.');
+} else if (manifest?.source !== source.fingerprint) {
   console.log(manifest ? 'Content or code changed since the last build: rebuilding…' : 'No build yet: building…');
   const result = await buildSite(options);
   if (!result.ok) {
@@ -35,6 +39,7 @@ if (manifest?.source !== fingerprint) {
     if (!manifest) process.exit(1);
     console.error('Serving the last good build.');
   } else {
+    for (const warning of result.warnings) console.warn(warning);
     console.log(`Built ${Object.keys(result.manifest.files).length} files in ${(result.ms / 1000).toFixed(1)} s.`);
   }
 }

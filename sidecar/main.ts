@@ -1,7 +1,8 @@
 /**
  * The sidecar's entry point. `runSidecar` starts it from a parsed Config and stops it gracefully on
- * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, no new connection, requests in flight finish
- * within SHUTDOWN_TIMEOUT_SECONDS, one `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
+ * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, new connections still answered for
+ * SHUTDOWN_DRAIN_SECONDS, then none, requests in flight finish within SHUTDOWN_TIMEOUT_SECONDS, one
+ * `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
  * parses the environment here, once.
  */
 import type { Config } from '../core/config.ts';
@@ -9,8 +10,12 @@ import { readConfigOrExit } from './read-config.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
+import { StoreLockedError } from './websub/store-connector.ts';
 
-/** A port in use or an unknown HOST ends the process with one line naming the variable to change. */
+/**
+ * A port in use, an unknown HOST, or a DATA_DIR another running service holds ends the process with one
+ * line naming what to change.
+ */
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
   const log = createLogger(config.logLevel);
   // The handlers are in place before the port opens, and a shutdown begins as soon as it is open, even
@@ -18,7 +23,7 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
   let opened!: (sidecar: RunningSidecar) => void;
   const listening = new Promise<RunningSidecar>((resolve) => (opened = resolve));
   const started = startSidecar(config, { onListening: opened }).catch((error: unknown) => {
-    const problem = describeListenError(error, config);
+    const problem = error instanceof StoreLockedError ? error.message : describeListenError(error, config);
     if (!problem) throw error;
     console.error(problem);
     process.exit(1);
@@ -32,10 +37,17 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
         process.exit(1);
       }
       stopping = true;
-      log.info('shutdown_started', { signal, timeout_s: config.shutdownTimeoutMs / 1000 });
       void listening.then(async (sidecar) => {
-        const report = await sidecar.shutdown();
-        log.info('shutdown', { signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections, ms: report.ms });
+        // Logged once the stop has begun (readiness 503; without a drain, the listener closed), so a
+        // client that reads the line and connects is not answered by the listener it is about to lose.
+        const stopped = sidecar.shutdown();
+        log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 });
+        const report = await stopped;
+        const { deliveries } = report;
+        log.info('shutdown', {
+          signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections,
+          deliveries_finished: deliveries.finished, deliveries_aborted: deliveries.aborted, ms: report.ms,
+        });
         process.exit(0);
       });
     });

@@ -20,11 +20,17 @@ export const INIT_COMMAND = 'npm run init';
 
 type Env = Record<string, string | undefined>;
 
+/** The ENV_FILE value that reads no file. */
+export const NO_ENV_FILE = 'none';
+
 /**
  * The `.env` file's variables under the process environment's (which win). No file: the environment
- * alone. ENV_FILE names another file (a secrets mount; the tests' own).
+ * alone. ENV_FILE names another file (a secrets mount; the tests' own); ENV_FILE=none reads no file at
+ * all (the container image sets it: its configuration comes from its environment only, whatever file a
+ * build context or a mount brings).
  */
 export function readEnvironment(env: Env = process.env): Env {
+  if (env.ENV_FILE === NO_ENV_FILE) return env;
   const file = envFileOf(env);
   if (!existsSync(file)) {
     if (!env.ENV_FILE) return env;
@@ -72,6 +78,11 @@ export function listConfigWarnings(config: Config, env: Env): string[] {
   if (!isLoopback(config.host) && !env.PUBLIC_URL) {
     warnings.push(
       `Warning: HOST=${config.host} accepts connections from other machines, but PUBLIC_URL is not set: every feed, canonical link and topic URL will say ${config.publicUrl}. Set PUBLIC_URL to the address people use (in .env).`,
+    );
+  }
+  if (config.trustProxy === true) {
+    warnings.push(
+      'Warning: TRUST_PROXY=true believes X-Forwarded-For from anyone: every client then chooses its own address, for the rate limits and the access log. Name your proxy instead (TRUST_PROXY=loopback, uniquelocal or its address).',
     );
   }
   return warnings;

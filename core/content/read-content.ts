@@ -1,6 +1,10 @@
-/** Reads the content folder from disk: business.json and reviews/*.json (sorted by name). */
-import { readFile, readdir } from 'node:fs/promises';
+/**
+ * Reads the content folder from disk: business.json and reviews/*.json (sorted by name), each through
+ * core/read-content-file.ts (regular files only, links only inside the folder, a size cap).
+ */
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { inspectContentEntry, MAX_CONTENT_JSON_BYTES, readContentFile } from '../read-content-file.ts';
 import type { ContentProblem } from './problems.ts';
 import type { RawContent, RawFile } from './parse-content.ts';
 
@@ -12,10 +16,17 @@ export async function readContentFolder(dir: string): Promise<{ raw: Partial<Raw
   const problems: ContentProblem[] = [];
   const business = await readJsonFile(dir, 'business.json', problems);
   let names: string[] = [];
-  try {
-    names = (await readdir(path.join(dir, 'reviews'))).filter((n) => n.endsWith('.json')).sort();
-  } catch (error) {
-    problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${(error as Error).message}` });
+  const folder = await inspectContentEntry(dir, path.join(dir, 'reviews'));
+  if (folder.ok && folder.kind !== 'directory') {
+    problems.push({ file: 'reviews/', message: 'cannot read the reviews folder: it is a link; the reviews folder must be a folder' });
+  } else if (!folder.ok) {
+    problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${folder.reason}` });
+  } else {
+    try {
+      names = (await readdir(path.join(dir, 'reviews'))).filter((n) => n.endsWith('.json')).sort();
+    } catch (error) {
+      problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${(error as Error).message}` });
+    }
   }
   const reviewFiles: RawFile[] = [];
   for (const name of names) {
@@ -26,13 +37,12 @@ export async function readContentFolder(dir: string): Promise<{ raw: Partial<Raw
 }
 
 async function readJsonFile(dir: string, file: string, problems: ContentProblem[]): Promise<RawFile | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path.join(dir, file), 'utf8');
-  } catch (error) {
-    problems.push({ file, message: `cannot read: ${(error as Error).message}` });
+  const read = await readContentFile(dir, file, MAX_CONTENT_JSON_BYTES);
+  if (!read.ok) {
+    problems.push({ file, message: read.missing ? `cannot read: ${read.reason}` : read.reason });
     return undefined;
   }
+  const text = read.bytes.toString('utf8');
   try {
     // A byte order mark is allowed (editors on Windows write one); JSON.parse would call it an unexpected token.
     return { file, data: JSON.parse(text.replace(/^\uFEFF/, '')) };

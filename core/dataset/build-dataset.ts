@@ -15,7 +15,7 @@ import type { MediaCatalog } from '../media/media-variants.ts';
 
 export type Publication = { dataset: ReviewsDataset; insights: Insights };
 
-/** `changedAt`: each review's last change in the content's history (scripts/lib/content-history.ts), when in git. */
+/** `changedAt`: each review's latest time in the review log (core/log/), when known. */
 export function buildPublication(
   content: LoadedContent,
   urls: ServiceUrls,

@@ -14,8 +14,11 @@ export type ChangesOutcome =
   | { ok: false; expired: false; issues: ErrorIssue[] }
   | { ok: false; expired: true; message: string; issues: ErrorIssue[] };
 
-export function readChanges(live: Pick<LiveData, 'changes' | 'byId'>, query: { since?: string | undefined; limit: number }): ChangesOutcome {
-  const page = readChangePage(live.changes, live.byId, query.since, query.limit);
+export function readChanges(
+  live: Pick<LiveData, 'changes' | 'byId'>,
+  query: { since?: string | undefined; limit: number; include_reviews?: boolean | undefined },
+): ChangesOutcome {
+  const page = readChangePage(live.changes, live.byId, query.since, query.limit, { compact: query.include_reviews === false });
   if (page.ok) {
     const { changes, next_token, has_more } = page;
     return { ok: true, result: { changes, count: changes.length, limit: query.limit, next_token, has_more } };

@@ -6,10 +6,11 @@
  */
 import type { AspectModel } from './aspect-model.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
-import { compareText, computeMean, countPolarity, createCounter, toStats } from './figures.ts';
+import { computeMean, countPolarity, createCounter, toStats } from './figures.ts';
 import type { PolarityCounter } from './figures.ts';
 import type { EntityInsight } from '../schemas/insights.ts';
 import { selectVerdicts } from './verdicts.ts';
+import { compareText } from '../text/text-rules.ts';
 
 /** The business's own lists, so entities without reviews appear too, and services get their names. */
 export type BusinessEntities = {

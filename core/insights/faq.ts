@@ -5,10 +5,11 @@
  */
 import type { AnalyzedReview } from './analyzed-review.ts';
 import type { InsightsEditorial } from './editorial.ts';
-import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
+import { lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { describeReviewCount, pluralize } from './verdicts.ts';
+import { describeReviewCount } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
 /** Technicians with fewer reviews are not ranked; those under SMALL_SAMPLE are ranked with "only n reviews". */
 export const MIN_TECHNICIAN_REVIEWS = 3;
@@ -67,7 +68,7 @@ function answerOverall({ analyzed, basis, businessName }: FaqInput): FaqEntry {
   const answer =
     n === 0 || basis.average_rating === null
       ? 'There are no verified reviews yet.'
-      : `${formatCount(n)} verified ${n === 1 ? 'review gives' : 'reviews give'} an average of ${formatRating(basis.average_rating)} out of 5: ` +
+      : `${plural(n, 'verified review gives', { many: 'verified reviews give' })} an average of ${formatRating(basis.average_rating)} out of 5: ` +
         `${getPercent(five, n)}% give five stars and ${getPercent(low, n)}% one or two. The newest is from ${basis.last_date}.`;
   return {
     id: 'overall-rating',
@@ -134,7 +135,7 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   const labels = new Map(model.aspects.map((a) => [a.id, lowerFirst(a.label)]));
   const praise = best.strengths.slice(0, 2).map((s) => labels.get(s) ?? s);
   let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${describeReviewCount(best.reviews)}`;
-  answer += praise.length > 0 ? `, praised most for ${praise.join(' and ')}.` : '.';
+  answer += praise.length > 0 ? `, praised most for ${joinList(praise)}.` : '.';
   const runnersUp = others.slice(0, 2).map((t) => `${t.name} (${formatRating(t.average_rating ?? 0)} over ${formatCount(t.reviews)})`);
   if (runnersUp.length > 0) answer += ` Next: ${runnersUp.join(', ')}.`;
   answer += ` Technicians with fewer than ${MIN_TECHNICIAN_REVIEWS} reviews are not ranked.`;
@@ -153,11 +154,11 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   const reviewed = entities.services.filter((s) => s.reviews > 0);
   if (reviewed.length === 0) return null;
   const top = reviewed.slice(0, 3);
-  const list = top.map((s) => `${s.name} (${pluralize(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
+  const list = top.map((s) => `${s.name} (${plural(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
   return {
     id: 'services',
     question: 'Which services do customers review most?',
-    answer: `${reviewed.length === 1 ? '1 service has' : `${reviewed.length} services have`} reviews; the most reviewed are ${joinList(list)}.`,
+    answer: `${plural(reviewed.length, 'service has', { many: 'services have' })} reviews; the most reviewed are ${joinList(list)}.`,
     source: 'data',
     aspect: null,
     figures: Object.fromEntries(top.map((s) => [s.id ?? s.name, s.reviews])),
@@ -173,7 +174,7 @@ function answerAreas({ entities, analyzed }: FaqInput): FaqEntry | null {
   const withArea = analyzed.filter((r) => r.review.service_area !== null).length;
   if (withArea * 2 <= analyzed.length) return null;
   const top = reviewed.slice(0, 3).map((a) => `${a.name} (${formatCount(a.reviews)})`);
-  let answer = `They list ${pluralize(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
+  let answer = `They list ${plural(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
   if (top.length > 0) answer += ` Most reviews come from ${joinList(top)}.`;
   return {
     id: 'service-areas',
@@ -209,7 +210,3 @@ function answerRecentTrend({ analyzed }: FaqInput): FaqEntry | null {
   };
 }
 
-function joinList(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
-}

@@ -57,23 +57,9 @@ export function computeMean(sum: number, count: number): number | null {
 }
 
 /** Whole percent of `part` in `whole` (0 when whole is 0). */
-export function getPercent(part: number, whole: number): number {
-  return whole === 0 ? 0 : Math.round((100 * part) / whole);
-}
 
-/** 12345 → "12,345". */
-export function formatCount(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
 
-/** 4.5 → "4.50": ratings are always shown with two decimals. */
-export function formatRating(value: number): string {
-  return value.toFixed(2);
-}
 
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Splits a per-quarter series into its last four quarters and everything before, each summed. */
 export function splitRecentYear(trend: readonly PolarityCounter[]): { recent: PolarityCounter; before: PolarityCounter } {

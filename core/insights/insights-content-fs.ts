@@ -4,7 +4,7 @@
  * module of core/insights that does I/O; everything else takes the parsed values.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../read-content-file.ts';
 import { parseAspectModel } from './aspect-model.ts';
 import type { AspectModel } from './aspect-model.ts';
 import type { ErrorIssue } from '../schemas/errors.ts';
@@ -23,14 +23,22 @@ export async function readInsightsContent(
   options: { fallbackAspectsFile?: string } = {},
 ): Promise<ReadInsightsContentResult> {
   const issues: ErrorIssue[] = [];
-  const read = async (file: string, label: string): Promise<unknown> => {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+  // The content folder's files go through core/read-content-file.ts (untrusted input); the fallback is the project's own.
+  const readText = async (root: string | undefined, file: string, label: string): Promise<string | undefined> => {
+    if (root === undefined) {
+      return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
     }
+    const read = await readContentFile(root, file, MAX_CONTENT_JSON_BYTES);
+    if (read.ok) return read.bytes.toString('utf8');
+    if (!read.missing) issues.push({ path: [label], message: read.reason, code: 'unreadable_file' });
+    return undefined;
+  };
+  const read = async (root: string | undefined, file: string, label: string): Promise<unknown> => {
+    const text = await readText(root, file, label);
+    if (text === undefined) return undefined;
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
@@ -38,12 +46,12 @@ export async function readInsightsContent(
       return undefined;
     }
   };
-  let aspects = await read(join(contentDir, 'aspects.json'), 'aspects.json');
+  let aspects = await read(contentDir, 'aspects.json', 'aspects.json');
   if (aspects === undefined && issues.length === 0 && options.fallbackAspectsFile !== undefined) {
-    aspects = await read(options.fallbackAspectsFile, 'aspects.json');
+    aspects = await read(undefined, options.fallbackAspectsFile, 'aspects.json');
   }
-  const faq = await read(join(contentDir, 'insights', 'faq.json'), 'insights/faq.json');
-  const summary = await read(join(contentDir, 'insights', 'summary.json'), 'insights/summary.json');
+  const faq = await read(contentDir, 'insights/faq.json', 'insights/faq.json');
+  const summary = await read(contentDir, 'insights/summary.json', 'insights/summary.json');
   if (aspects === undefined && !issues.some((i) => i.path[0] === 'aspects.json')) {
     issues.push({ path: ['aspects.json'], message: 'is missing', code: 'missing_file' });
   }

@@ -5,10 +5,11 @@
  */
 import type { InsightsEditorial } from './editorial.ts';
 import { MIN_TECHNICIAN_REVIEWS } from './faq.ts';
-import { formatCount, formatRating, getPercent, lowerFirst, splitRecentYear } from './figures.ts';
+import { lowerFirst, splitRecentYear } from './figures.ts';
 import { describeReplies } from './responses.ts';
-import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, pluralize, selectVerdicts } from './verdicts.ts';
+import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, selectVerdicts } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
 const TREND_MIN_CHANGE = 15;
 
@@ -32,21 +33,21 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     sentences.push('There are no verified reviews yet.');
   } else {
     sentences.push(
-      `Based on ${formatCount(n)} verified ${n === 1 ? 'review' : 'reviews'} from ${basis.first_date} to ${basis.last_date}, ` +
+      `Based on ${plural(n, 'verified review')} from ${basis.first_date} to ${basis.last_date}, ` +
         `${name} averages ${formatRating(basis.average_rating)} out of 5.`,
     );
     const eligible = aspects.filter((a) => a.mentions >= MIN_VERDICT_MENTIONS);
     const strengths = selectVerdicts(aspects, 'strength').slice(0, 2);
     const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
-      `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${pluralize(a.mentions, 'mention')})`;
+      `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${plural(a.mentions, 'mention')})`;
     if (strengths.length > 0) {
-      sentences.push(`Customers praise ${strengths.map((a) => describe(a, 'positive')).join(' and ')}.`);
+      sentences.push(`Customers praise ${joinList(strengths.map((a) => describe(a, 'positive')))}.`);
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
     const concern = findMostComplained(aspects);
     if (concern !== undefined) {
       sentences.push(
-        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${pluralize(concern.negative, 'complaint')} in ${pluralize(concern.mentions, 'mention')} (${getPercent(concern.negative, concern.mentions)}%).`,
+        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${plural(concern.negative, 'complaint')} in ${plural(concern.mentions, 'mention')} (${getPercent(concern.negative, concern.mentions)}%).`,
       );
       highlights.push(toHighlight(concern, 'concern', 'negative'));
     } else if (eligible.length > 0) {

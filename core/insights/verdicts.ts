@@ -6,10 +6,9 @@
  *   "clearly most" while 74 of 100 is;
  * - a figure from fewer than SMALL_SAMPLE reviews says how few;
  * - a trend needs MIN_TREND_POINTS periods with data;
- * - a rating is drawn as stars rounded to the nearest half star;
  * - "the most frequent complaint" is the aspect with the most complaints.
  */
-import { formatCount } from './figures.ts';
+import { plural } from '../text/text-rules.ts';
 
 /** Mentions below which an aspect is neither a strength nor a concern. */
 export const MIN_VERDICT_MENTIONS = 5;
@@ -65,7 +64,7 @@ export function isSmallSample(reviews: number): boolean {
 
 /** "24 reviews", or "only 3 reviews" below the small-sample size: how a figure names its basis. */
 export function describeReviewCount(reviews: number): string {
-  return `${isSmallSample(reviews) ? 'only ' : ''}${pluralize(reviews, 'review')}`;
+  return `${isSmallSample(reviews) ? 'only ' : ''}${plural(reviews, 'review')}`;
 }
 
 /** Whether a series has enough periods with data to draw a trend line. */
@@ -73,17 +72,5 @@ export function hasTrend(values: readonly (number | null)[]): boolean {
   return values.filter((v) => v !== null).length >= MIN_TREND_POINTS;
 }
 
-/** The stars a rating is drawn with: to the nearest half star, 0 to 5 (4.24 → 4, 4.36 → 4.5, 4.75 → 5). */
-export function roundStars(rating: number): number {
-  return Math.max(0, Math.min(5, Math.round(rating * 2) / 2));
-}
 
-/** 4.36 → "4.4": one decimal, as people read a rating. */
-export function formatRatingShort(rating: number): string {
-  return rating.toFixed(1);
-}
 
-/** "1 review", "2 reviews", "1,200 reviews". */
-export function pluralize(count: number, one: string, many = `${one}s`): string {
-  return `${formatCount(count)} ${count === 1 ? one : many}`;
-}

@@ -4,7 +4,6 @@
  * their types, ranges, defaults and descriptions match what the server enforces.
  */
 import { z } from 'zod';
-import { TOMBSTONE_RETENTION_DAYS } from '../dataset/change-log.ts';
 import { ChangesQueryShape } from '../schemas/changes.ts';
 import { IsoDateSchema } from '../schemas/content.ts';
 import { RankFiltersShape } from '../schemas/ranking.ts';
@@ -61,9 +60,9 @@ const SINCE_DESCRIPTION =
   'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.';
 
 const CHANGES_DESCRIPTION = [
-  'Every review added, changed or removed since `since`, oldest first: what a copy needs to stay equal to /reviews.json without downloading it again. One entry per review, its last change: `added` and `changed` carry the review as /reviews.json holds it now, `removed` (deleted, or hidden with `verified: false`) is a tombstone with the id and the time only.',
+  'Every review added, changed or removed since `since`, oldest first: what a copy needs to stay equal to /reviews.json without downloading it again. One entry per review, its last change, read from the review log (/log/): `added` and `changed` carry the review as /reviews.json holds it now, `removed` (deleted, or hidden with `verified: false`) is a tombstone with the id, the time and the owner\'s reason only. Each carries `entry`, its position in the review log.',
   'Without `since` the log is read from its beginning, which lists every published review. Send the answer\'s `next_token` as `since` next time (also in a `Link: rel="next"` header while `has_more` is true); when nothing is new, the same token comes back.',
-  `Times come from the content's git history and never run backwards. Tombstones are kept ${TOMBSTONE_RETENTION_DAYS} days after the newest change; a token older than that, or issued before the history was rewritten, gives 410 \`token_expired\`: start again from /reviews.json, then read this log from its beginning. A token this service did not issue gives 400, like a bad search cursor.`,
+  'Times are those of the review log, which only grows: no tombstone is ever dropped, so a token this service issued never expires. A token it did not issue, or one altered, gives 400 `invalid_parameters` (issue code `invalid_cursor`), like a bad search cursor; only a token of the change log from before the review log gives 410 `token_expired`: start again from /reviews.json, then read this log from its beginning.',
   'The HTTP equivalent of the MCP tool `get_changes`. Answers carry an ETag, so polling with `If-None-Match` costs a 304.',
 ].join('\n\n');
 

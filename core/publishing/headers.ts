@@ -14,7 +14,7 @@ export function contentTypeOf(path: string): string {
   if (path.endsWith('.css')) return 'text/css; charset=utf-8';
   if (path.endsWith('.js')) return 'text/javascript; charset=utf-8';
   if (path.endsWith('.svg')) return 'image/svg+xml';
-  if (path.endsWith('.txt')) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.txt') || path === PATHS.logCheckpoint || path === PATHS.logVkey) return 'text/plain; charset=utf-8';
   if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
   if (path.endsWith('.png')) return 'image/png';
   if (path.endsWith('.jpg')) return 'image/jpeg';
@@ -77,6 +77,10 @@ export const EMBED_PAGE_HEADERS: Readonly<Record<string, string>> = {
 export function cacheControlOf(path: string): string {
   // Photos are named by the hash of their source: a changed photo gets a new name.
   if (path.startsWith('/_astro/') || path.startsWith(PATHS.mediaPrefix)) return 'public, max-age=31536000, immutable';
+  // C2SP tlog-tiles: a tile's bytes never change (a partial tile's path names its width), and a
+  // checkpoint is fetched fresh; a few seconds spare the origin a burst of monitors.
+  if (path.startsWith(`${PATHS.logPrefix}tile/`)) return 'public, max-age=31536000, immutable';
+  if (path === PATHS.logCheckpoint) return 'public, max-age=5';
   if (path === PATHS.openapi) return 'public, max-age=300, stale-while-revalidate=3600';
   return 'public, max-age=60, stale-while-revalidate=300';
 }

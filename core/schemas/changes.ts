@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { PublishedReviewSchema } from './published.ts';
+import { WithdrawReasonSchema } from './content.ts';
 
 export const CHANGES_LIMIT_DEFAULT = 100;
 export const CHANGES_LIMIT_MAX = 1000;
@@ -13,6 +14,7 @@ const limitMessage = `must be an integer from 1 to ${CHANGES_LIMIT_MAX}`;
 export const ChangesQueryShape = {
   since: z
     .string()
+    .max(400)
     .optional()
     .meta({ description: 'The last `next_token`; omit to start.' }),
   limit: z
@@ -24,7 +26,17 @@ export const ChangesQueryShape = {
 
 export const ChangesQuerySchema = z.strictObject(ChangesQueryShape);
 
-const time = z.iso.datetime().meta({ description: 'When the change was made (the time of the content commit); never runs backwards.' });
+/** MCP `get_changes` (issue 31 item 7): compact by default, so a page fits an agent's budget (docs/mcp.md). */
+export const McpChangesQuerySchema = z.strictObject({
+  ...ChangesQueryShape,
+  include_reviews: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'true: each added or changed review whole, as /reviews.json holds it. Default false: ids, kinds, times and log entries only; fetch a review by id with get_review.' }),
+});
+
+const time = z.iso.datetime().meta({ description: 'When the change was published: the time of its entry in the review log (/log/), or the review\'s date when later; never runs backwards.' });
+const entry = z.int().min(0).meta({ description: 'The position of this change in the review log (/log/), from 0: what a citation or an inclusion proof names.' });
 
 export const ChangeSchema = z
   .discriminatedUnion('kind', [
@@ -32,9 +44,12 @@ export const ChangeSchema = z
       id: z.string(),
       time,
       kind: z.enum(['added', 'changed']),
-      review: PublishedReviewSchema.meta({ description: 'The review as /reviews.json holds it now.' }),
+      entry,
+      review: PublishedReviewSchema.optional().meta({ description: 'The review as /reviews.json holds it now; left out by MCP get_changes unless `include_reviews` is true.' }),
     }),
-    z.object({ id: z.string(), time, kind: z.literal('removed') }).meta({ description: 'A tombstone: removed, or hidden with `verified: false`.' }),
+    z
+      .object({ id: z.string(), time, kind: z.literal('removed'), entry, reason: WithdrawReasonSchema.meta({ description: 'Why the owner withdrew it (withdrawn.json in the content); `other` when not given.' }) })
+      .meta({ description: 'A tombstone: removed, or hidden with `verified: false`.' }),
   ])
   .meta({ id: 'Change' });
 

@@ -22,6 +22,18 @@ export const SlugSchema = z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]
 
 const NonEmptyTextSchema = z.string().trim().min(1, 'must not be empty');
 
+/** Why a review left the published set (the review log's `withdraw` entries, core/log/entry.ts). */
+export const WITHDRAW_REASONS = ['customer_request', 'not_a_customer', 'duplicate', 'spam', 'legal', 'removed_at_source', 'other'] as const;
+export const WithdrawReasonSchema = z.enum(WITHDRAW_REASONS);
+export type WithdrawReason = z.infer<typeof WithdrawReasonSchema>;
+
+/**
+ * `withdrawn.json` (optional): why each review the owner hid (`verified: false`) or deleted left the
+ * published set, by review id. The review log records the reason when the review leaves; a review not
+ * listed is withdrawn for `other`. Listing a review does not hide it.
+ */
+export const WithdrawnContentSchema = z.record(SlugSchema, WithdrawReasonSchema);
+
 export const AddressSchema = z.strictObject({
   street: NonEmptyTextSchema,
   locality: NonEmptyTextSchema,

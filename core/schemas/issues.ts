@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorIssue } from './errors.ts';
+import { plural } from '../text/text-rules.ts';
 
 /** zod's own default phrases: what no message of ours may contain (the bad-input tests look for them). */
 export const ZOD_DEFAULT_PHRASES = /Invalid input|Invalid option|Invalid string|Invalid format|Invalid ISO|Too big|Too small|Unrecognized key|expected (?:a |an )?(?:string|number|int|boolean|object|array|nonoptional)|received (?:undefined|null|string|number|object)/;
@@ -36,13 +37,24 @@ const FORMATS: Readonly<Record<string, string>> = {
   cidrv6: 'an IPv6 range such as fd00::/8',
 };
 
+/**
+ * A URL field that takes only some schemes says which (`javascript:alert(1)` is an absolute URL, just
+ * not one a link may be): the schema's own `protocol` pattern, read from the issue's check.
+ */
+function describeUrlFormat(issue: { inst?: unknown }): string {
+  const protocol = (issue.inst as { _zod?: { def?: { protocol?: RegExp } } } | undefined)?._zod?.def?.protocol?.source;
+  if (protocol === '^https?$') return 'an absolute http(s) URL, e.g. https://example.com';
+  if (protocol === '^https$') return 'an absolute https URL, e.g. https://example.com';
+  return FORMATS.url!;
+}
+
 function sizeLimit(origin: string, bound: number | bigint, relation: 'at most' | 'at least' | 'less than' | 'more than' | 'exactly'): string {
   switch (origin) {
     case 'string':
-      return `must be ${relation} ${bound} character${bound === 1 ? '' : 's'}`;
+      return `must be ${relation} ${plural(Number(bound), 'character')}`;
     case 'array':
     case 'set':
-      return `must have ${relation} ${bound} item${bound === 1 ? '' : 's'}`;
+      return `must have ${relation} ${plural(Number(bound), 'item')}`;
     case 'date':
       return `must be ${relation.replace('at most', 'on or before').replace('at least', 'on or after')} ${String(bound)}`;
     default:
@@ -67,12 +79,13 @@ export const describeZodIssue: z.core.$ZodErrorMap = (issue) => {
       if (issue.format === 'starts_with') return `must start with "${issue.prefix}"`;
       if (issue.format === 'ends_with') return `must end with "${issue.suffix}"`;
       if (issue.format === 'includes') return `must contain "${issue.includes}"`;
+      if (issue.format === 'url') return `must be ${describeUrlFormat(issue)}`;
       return `must be ${FORMATS[issue.format] ?? `a valid ${issue.format}`}`;
     }
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     case 'unrecognized_keys':
-      return `${issue.keys.length === 1 ? 'is an unknown field' : 'are unknown fields'}: ${issue.keys.join(', ')}`;
+      return `${plural(issue.keys.length, 'is an unknown field', { many: 'are unknown fields', word: true })}: ${issue.keys.join(', ')}`;
     case 'invalid_union':
       return 'does not match any of the accepted forms';
     case 'invalid_key':
@@ -80,7 +93,7 @@ export const describeZodIssue: z.core.$ZodErrorMap = (issue) => {
     case 'invalid_element':
       return 'has a value that is not allowed';
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${listValues(issue.values)}` : `must be one of ${listValues(issue.values)}`;
+      return `${plural(issue.values.length, 'must be', { many: 'must be one of', word: true })} ${listValues(issue.values)}`;
     case 'custom':
       return 'is not valid';
     default:
@@ -125,4 +138,9 @@ export function parseWithIssues<S extends z.ZodType>(schema: S, input: unknown, 
 /** An issue as one line for a person: `field.sub: message`, or the message alone at the top. */
 export function formatIssue(issue: Pick<ErrorIssue, 'path' | 'message'>): string {
   return issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
+}
+
+/** Every issue, each as `formatIssue` writes it, joined by `separator` (one per line by default). */
+export function formatIssues(issues: readonly Pick<ErrorIssue, 'path' | 'message'>[], separator = '\n'): string {
+  return issues.map(formatIssue).join(separator);
 }

@@ -5,9 +5,14 @@
  * Git runs a hook from the top of the work tree. `post-commit` looks at what the new commit changed
  * (`git diff-tree --root HEAD`, so the first commit counts too), `post-merge` at what the merge or
  * pull brought in (`ORIG_HEAD..HEAD`). Only a change under the content folder publishes. A hook's exit
- * status cannot undo a commit, so a failed publish is reported and the hook exits 0. The hook freezes
- * no setting: `npm run publish` reads the project's `.env` (and the committing shell's environment,
- * which wins) when it runs, so a changed PUBLIC_URL or PORT needs no re-install.
+ * status cannot undo a commit; a publish that failed, or that reached no running service (`npm run
+ * publish -- --require-service`: a deployment in containers gets nothing from the host's publish), is
+ * reported and the hook exits 1, so whatever runs git can tell. The hook freezes no setting: `npm run
+ * publish` reads the project's `.env` (and the committing shell's environment, which wins) when it runs,
+ * so a changed PUBLIC_URL or PORT needs no re-install.
+ *
+ * `rollout` hooks deploy to the compose stack instead (deploy/rollout.sh: a new image, one sidecar at a
+ * time; COMPOSE from the committing shell, `docker compose` by default).
  */
 export type HookName = 'post-commit' | 'post-merge';
 
@@ -21,6 +26,8 @@ export type HookSettings = {
   contentFromTop: string;
   /** The project (where package.json is), relative to the repository's top (`.`, or `../service`). */
   projectFromTop: string;
+  /** `publish`: into the service running on this machine; `rollout`: a new image into the compose stack. */
+  target: 'publish' | 'rollout';
 };
 
 export function renderHookScript(hook: HookName, settings: HookSettings): string {
@@ -32,18 +39,30 @@ export function renderHookScript(hook: HookName, settings: HookSettings): string
     '#!/bin/sh',
     HOOK_MARKER,
     `# Installed by \`npm run hooks:install\`; run it again after moving the project or changing CONTENT_DIR.`,
-    `# When the ${hook === 'post-commit' ? 'commit' : 'merge or pull'} touched the content folder, runs \`npm run publish\` and prints what it published.`,
+    `# When the ${hook === 'post-commit' ? 'commit' : 'merge or pull'} touched the content folder, runs ${settings.target === 'rollout' ? '`sh deploy/rollout.sh`' : '`npm run publish`'} and prints what it did; exits 1 when that failed.`,
     `content=${quote(settings.contentFromTop)}`,
     `project=${quote(settings.projectFromTop)}`,
     changed,
     '[ -n "$changed" ] || exit 0',
     'top=$(pwd)',
     'CONTENT_DIR="$top/$content"; export CONTENT_DIR',
-    `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; publishing (npm run publish)"`,
-    'cd "$top/$project" || exit 0',
-    'if ! npm run --silent publish; then',
-    '  echo "reviews: npm run publish failed (above). The commit stands; fix the content, commit again or run npm run publish." >&2',
-    'fi',
+    ...(settings.target === 'rollout'
+      ? [
+          `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; deploying to the compose stack (deploy/rollout.sh)"`,
+          'cd "$top/$project" || exit 1',
+          'if ! sh deploy/rollout.sh; then',
+          '  echo "reviews: deploy/rollout.sh failed (above): the stack still serves the previous image on the sidecars not yet replaced. The commit stands." >&2',
+          '  exit 1',
+          'fi',
+        ]
+      : [
+          `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; publishing (npm run publish)"`,
+          'cd "$top/$project" || exit 1',
+          'if ! npm run --silent publish -- --require-service; then',
+          '  echo "reviews: the commit was not published to a running service (above). The commit stands; fix the cause, then commit again or run npm run publish." >&2',
+          '  exit 1',
+          'fi',
+        ]),
     'exit 0',
     '',
   ].join('\n');

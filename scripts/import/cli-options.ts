@@ -4,13 +4,13 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { IMPORT_FORMATS } from './formats.ts';
 import type { CommonOptions, Flag, FormatReader, ImportFormat } from './import-format.ts';
 import { isTimeZone } from './values.ts';
 
-/** The flags every format takes. */
-const COMMON_FLAGS: readonly Flag[] = [
+/** The flags every format takes (and, but for --prune, every sync). */
+export const COMMON_FLAGS: readonly Flag[] = [
   { name: 'dry-run', type: 'boolean', help: 'print what would change, write nothing' },
   { name: 'prune', type: 'boolean', help: 'remove reviews of this source that the export no longer lists (json: all)' },
   { name: 'strict', type: 'boolean', help: 'refuse the whole import if any review is invalid' },
@@ -31,9 +31,9 @@ const CommonFlagsSchema = z.object({
 });
 
 const FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
-const listNames = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-const usageLine = (left: string, help: string) => `  ${left.padEnd(25)} ${help}`;
-const flagLine = (flag: Flag) => usageLine(`--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help);
+export const listNames = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+export const usageLine = (left: string, help: string) => `  ${left.padEnd(25)} ${help}`;
+export const flagLine = (flag: Flag) => usageLine(`--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help);
 
 export const USAGE = [
   `usage: npm run import -- <${FORMAT_NAMES.join('|')}> <file…> [options]`,
@@ -77,9 +77,9 @@ export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: tr
   const problems: string[] = [];
   if (!format) problems.push(name === undefined ? `name a format: ${listNames(FORMAT_NAMES)}` : `unknown format "${name}": ${listNames(FORMAT_NAMES)}`);
   if (files.length === 0) problems.push('name at least one file to import');
-  const common = CommonFlagsSchema.safeParse(pick(values, COMMON_FLAGS), { error: describeZodIssue });
-  if (!common.success) problems.push(...common.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`));
-  if (problems.length > 0 || !format || !common.success) return { ok: false, message: problems.join('\n') };
+  const common = parseCommonFlags(values);
+  if (!common.ok) problems.push(...common.problems);
+  if (problems.length > 0 || !format || !common.ok) return { ok: false, message: problems.join('\n') };
 
   for (const other of IMPORT_FORMATS) {
     const given = other === format ? [] : other.flags.filter((flag) => values[flag.name] !== undefined).map((flag) => `--${flag.name}`);
@@ -87,13 +87,19 @@ export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: tr
   }
   const configured = await format.configure(pick(values, format.flags));
   if (!configured.ok) return configured;
-  const c = common.data;
+  return { ok: true, options: { format, reader: configured.reader, files, ...common.options } };
+}
+
+export type CommonRunOptions = Omit<ImportOptions, 'format' | 'reader' | 'files'>;
+
+/** The shared flags (as parseArgs gave them) into options, or one line per problem. */
+export function parseCommonFlags(values: Record<string, unknown>): { ok: true; options: CommonRunOptions } | { ok: false; problems: string[] } {
+  const common = parseWithIssues(CommonFlagsSchema, pick(values, COMMON_FLAGS));
+  if (!common.ok) return { ok: false, problems: common.issues.map((i) => formatIssue({ ...i, path: [`--${i.path.join('.')}`] })) };
+  const c = common.value;
   return {
     ok: true,
     options: {
-      format,
-      reader: configured.reader,
-      files,
       dryRun: c['dry-run'],
       prune: c.prune,
       strict: c.strict,

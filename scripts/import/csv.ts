@@ -14,6 +14,7 @@ import {
   applyAuthorStyle,
   deriveReviewId,
   isImportedFrom,
+  setAsideEarlyReply,
   toImportedReview,
   withoutUndefined,
   type FileFailure,
@@ -26,19 +27,27 @@ import { parseExportDate, parseStarRating } from './values.ts';
 import path from 'node:path';
 import type { RemoteMedia } from './media-download.ts';
 
-/** The headers exports use for each field, compared case-insensitively. */
+/**
+ * The headers exports use for each field, compared after `normaliseHeader` (case, spaces, `_`, `-` and
+ * punctuation do not matter: "Date Posted", "date_posted" and "Date posted:" are one header).
+ */
 const USUAL_HEADERS: Record<ColumnField, string[]> = {
-  id: ['id', 'review id', 'review_id', 'reviewid'],
-  rating: ['rating', 'stars', 'star rating', 'star_rating', 'score', 'overall rating'],
-  date: ['date', 'review date', 'review_date', 'created', 'created at', 'created_at', 'date created', 'submitted', 'submitted at', 'time'],
-  text: ['text', 'review', 'review text', 'review_text', 'comment', 'comments', 'body', 'content', 'feedback'],
-  author: ['author', 'name', 'reviewer', 'reviewer name', 'customer', 'customer name', 'user', 'full name'],
-  title: ['title', 'headline', 'subject', 'review title'],
-  source_url: ['source_url', 'review url', 'review link', 'url', 'link'],
-  response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text'],
-  response_date: ['response date', 'reply date', 'owner response date', 'response_date'],
-  photos: ['photos', 'photo', 'photo urls', 'photo_urls', 'images', 'media'],
+  id: ['id', 'review id', 'reviewid'],
+  rating: ['rating', 'stars', 'star rating', 'score', 'overall rating', 'overall', 'rating stars', 'star', 'review rating', 'stars given'],
+  date: ['date', 'review date', 'created', 'created at', 'date created', 'submitted', 'submitted at', 'time', 'date posted', 'posted', 'posted at', 'posted on', 'review posted', 'published', 'published at', 'date published', 'date of review', 'reviewed at', 'timestamp'],
+  text: ['text', 'review', 'review text', 'comment', 'comments', 'body', 'content', 'feedback', 'review content', 'review body', 'review comment', 'message', 'description', 'testimonial'],
+  author: ['author', 'name', 'reviewer', 'reviewer name', 'customer', 'customer name', 'user', 'full name', 'author name', 'reviewed by', 'username', 'user name', 'client', 'client name'],
+  title: ['title', 'headline', 'subject', 'review title', 'summary'],
+  source_url: ['source url', 'review url', 'review link', 'url', 'link', 'permalink'],
+  response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text', 'business reply', 'reply text', 'owner comment', 'management response', 'response content', 'owners response', 'owner s response'],
+  response_date: ['response date', 'reply date', 'owner response date', 'business response date', 'date replied', 'replied at', 'replied on', 'response posted', 'responded at', 'responded on', 'date of response'],
+  photos: ['photos', 'photo', 'photo urls', 'images', 'image', 'image urls', 'media', 'pictures', 'attachments'],
 };
+
+/** "Date Posted:" → "date posted"; "owner's_response" → "owner s response". */
+function normaliseHeader(header: string): string {
+  return header.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
 
 const REQUIRED: readonly ColumnField[] = ['rating', 'date', 'text', 'author'];
 
@@ -73,7 +82,8 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
   const mapped: MappedExport = { reviews: [], skipped: [], listedIds: [] };
   for (const { record, info } of records) {
     const origin: Origin = { file, row: info.records };
-    const cell = (field: ColumnField) => (at[field] === undefined ? '' : (record[at[field]!] ?? '').trim());
+    // Exports made on Windows end the lines inside a quoted cell with \r\n: the content keeps \n.
+    const cell = (field: ColumnField) => (at[field] === undefined ? '' : (record[at[field]!] ?? '').replace(/\r\n?/g, '\n').trim());
     const invalid = (field: ColumnField, message: string) => void mapped.skipped.push({ origin, reason: 'invalid', field: headerOf(field), message });
     if (record.every((value) => value.trim() === '')) continue;
     if (record.length !== header.record.length) {
@@ -126,11 +136,13 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       source_url: cell('source_url') || undefined,
       response,
     });
+    const setAside = setAsideEarlyReply(candidate);
     const result = toImportedReview(candidate, { origin, supplied, fieldNames });
     if (!result.ok) {
       mapped.skipped.push(result.skip);
       continue;
     }
+    if (setAside !== undefined) result.value.setAside = [setAside];
     const photos = cell('photos');
     if (photos !== '') result.value.remoteMedia = readPhotosCell(photos, file);
     mapped.reviews.push(result.value);
@@ -161,14 +173,22 @@ function guessDelimiter(text: string): string {
 }
 
 function findColumns(header: string[], mapping: CsvMapping): { ok: true; value: Partial<Record<ColumnField, number>> } | { ok: false; message: string } {
-  const normalised = header.map((h) => h.trim().toLowerCase());
+  const normalised = header.map(normaliseHeader);
   const found: Partial<Record<ColumnField, number>> = {};
   const problems: string[] = [];
+  // Named columns first, so a usual header never takes a column the mapping gave to another field.
   for (const field of COLUMN_FIELDS) {
     const named = mapping.columns[field];
-    const index = named !== undefined ? normalised.indexOf(named.trim().toLowerCase()) : normalised.findIndex((h) => USUAL_HEADERS[field].includes(h));
+    if (named === undefined) continue;
+    const index = normalised.indexOf(normaliseHeader(named));
     if (index >= 0) found[field] = index;
-    else if (named !== undefined) problems.push(`no column "${named}" for ${field}`);
+    else problems.push(`no column "${named}" for ${field}`);
+  }
+  const taken = () => new Set(Object.values(found));
+  for (const field of COLUMN_FIELDS) {
+    if (mapping.columns[field] !== undefined) continue;
+    const index = normalised.findIndex((h, i) => !taken().has(i) && USUAL_HEADERS[field].includes(h));
+    if (index >= 0) found[field] = index;
     else if (REQUIRED.includes(field)) problems.push(`no column for ${field}: pass --column ${field}=<header>`);
   }
   if (problems.length === 0) return { ok: true, value: found };

@@ -2,20 +2,23 @@
  * Customers' photos fetched by an import (issue 22 item 2) and stored in the content folder under
  * `media/<review id>/<content hash>.<ext>`, never kept as a platform's link (those expire).
  *
- * Downloads go through the hub's own HTTPS client (sidecar/websub/callback-client.ts): HTTPS only, every
- * address the host resolves to checked by the hub's address rules (no cloud-metadata address ever, no
+ * Downloads go through the service's outbound client (sidecar/outbound/): HTTPS only, every
+ * address the host resolves to checked by the address rules (no cloud-metadata address ever, no
  * loopback or private one unless allowed), the socket pinned to the checked address, a time limit, and at
  * most MEDIA_LIMITS.maxBytes read. Redirects are followed here, at most MAX_REDIRECTS, each hop checked
  * the same way. A file is named by the hash of its bytes: the same photo imported again is the same
- * name, found on disk, and nothing is written.
+ * name, found on disk, and nothing is written. What is written is the photo without its metadata
+ * (scripts/lib/media/strip-metadata.ts: no location, no name; the orientation kept).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
+import { createOutboundClient } from '../../sidecar/outbound/outbound-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
 import type { MediaContent } from '../../core/schemas/content.ts';
+import { sniffImageExtension } from '../lib/media/image-format.ts';
+import { stripPhotoMetadata } from '../lib/media/strip-metadata.ts';
 
 export const MAX_REDIRECTS = 3;
 const DOWNLOAD_TIMEOUT_MS = 30_000;
@@ -35,8 +38,9 @@ export type DownloadResult = { ok: true; bytes: Buffer } | { ok: false; message:
 export type MediaDownloader = { download(url: string): Promise<DownloadResult>; close(): void };
 
 export function createMediaDownloader(options: { allowPrivate: boolean; ca?: string }): MediaDownloader {
-  const client = createCallbackClient({
-    allowPrivateCallbacks: options.allowPrivate,
+  const client = createOutboundClient({
+    subject: { noun: 'the photo', refusal: 'which imports do not fetch' },
+    allowPrivate: options.allowPrivate,
     ca: options.ca,
     maxResponseBytes: MEDIA_LIMITS.maxBytes + 1,
     connectTimeoutMs: 10_000,
@@ -48,7 +52,7 @@ export function createMediaDownloader(options: { allowPrivate: boolean; ca?: str
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const result = await client.send({ method: 'GET', url: current });
-      if (!result.ok) return { ok: false, message: result.message.replaceAll('the callback', 'the photo').replace('which the hub does not call', 'which imports do not fetch') };
+      if (!result.ok) return { ok: false, message: result.message };
       const { status, body, truncated, location } = result.response;
       if (status >= 300 && status < 400 && location !== undefined) {
         current = new URL(location, current).href;
@@ -64,15 +68,6 @@ export function createMediaDownloader(options: { allowPrivate: boolean; ca?: str
   return { download, close: () => client.close() };
 }
 
-/** The extension of an image by its first bytes, or undefined for anything the build does not take. */
-export function sniffImageExtension(bytes: Buffer): string | undefined {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
-  if (bytes.subarray(4, 8).toString('latin1') === 'ftyp' && /^avi[fs]$/.test(bytes.subarray(8, 12).toString('latin1'))) return 'avif';
-  return undefined;
-}
-
 export type StoredMedia = { media: MediaContent[]; failures: string[]; written: number };
 
 /**
@@ -85,11 +80,12 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
     items.map(
       (item) =>
         readLocalCopy(item.localCopy) ??
-        (item.localOnly ? Promise.resolve<DownloadResult>({ ok: false, message: `${item.url}: file not found` }) : downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)),
+        (item.localOnly ? Promise.resolve<DownloadResult>({ ok: false, message: 'file not found' }) : downloader.download(item.kind === 'photo' ? item.url : item.posterUrl)),
     ),
   );
   for (const [i, item] of items.entries()) {
-    const what = `${item.kind} ${i + 1} of ${items.length}`;
+    // Each refused file by name (the path as the export wrote it, or the URL), not only its position.
+    const what = `${item.kind} ${i + 1} of ${items.length} (${item.kind === 'photo' ? item.url : item.posterUrl})`;
     const result = fetched[i]!;
     if (!result.ok) {
       out.failures.push(`${what}: ${result.message}`);
@@ -100,8 +96,10 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
       out.failures.push(`${what}: not a JPEG, PNG, WebP or AVIF image`);
       continue;
     }
+    // Named by the downloaded bytes, stored without their metadata (a customer's location, a name): the
+    // same photo imported again finds its file, and the content repository never holds the metadata.
     const file = `media/${reviewId}/${createHash('sha256').update(result.bytes).digest('hex').slice(0, 16)}.${extension}`;
-    if (await writeIfMissing(path.join(contentDir, file), result.bytes)) out.written++;
+    if (await writeIfMissing(path.join(contentDir, file), () => stripPhotoMetadata(result.bytes))) out.written++;
     const alt = item.alt === undefined || item.alt.trim() === '' ? {} : { alt: item.alt.trim().slice(0, 1000) };
     out.media.push(item.kind === 'photo' ? { file, ...alt } : { video_url: item.url, poster: file, ...alt });
   }
@@ -115,9 +113,10 @@ function readLocalCopy(file: string | undefined): Promise<DownloadResult> | unde
   );
 }
 
-async function writeIfMissing(target: string, bytes: Buffer): Promise<boolean> {
+async function writeIfMissing(target: string, content: () => Promise<Buffer>): Promise<boolean> {
   const exists = await stat(target).then(() => true, () => false);
   if (exists) return false;
+  const bytes = await content();
   await mkdir(path.dirname(target), { recursive: true });
   const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
   try {

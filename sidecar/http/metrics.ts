@@ -16,8 +16,9 @@
  * serving benchmark measures (issue 32).
  *
  * Who may read it: a request with `Authorization: Bearer <METRICS_TOKEN>`, or, without a token
- * configured, a client on loopback (its address as TRUST_PROXY allows, so a public request forwarded by
- * a local proxy is not mistaken for a local one when TRUST_PROXY names the proxy).
+ * configured, a request that came straight from loopback: judged by the socket's own address, never a
+ * forwarded one (with TRUST_PROXY=true any client could name 127.0.0.1), and never a request that carries
+ * `Forwarded` or `X-Forwarded-For` (a public request relayed by a proxy on the same machine).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -38,7 +39,7 @@ export type MetricsSources = {
 
 export type Metrics = {
   record(request: FinishedRequest, route: string): void;
-  router(access: { token: string | undefined; clientOf: (req: IncomingMessage) => string }): Router;
+  router(access: { token: string | undefined }): Router;
 };
 
 export function createMetrics(sources: MetricsSources): Metrics {
@@ -97,16 +98,16 @@ export function createMetrics(sources: MetricsSources): Metrics {
     record(request, route) {
       requests.record(route, request.status, request.durationMs / 1000);
     },
-    router({ token, clientOf }) {
+    router({ token }) {
       const router = createStrictRouter();
       router
         .route(METRICS_PATH)
         .get(async (req, res) => {
-          if (!mayRead(req, token, clientOf)) {
+          if (!mayRead(req, token)) {
             throw new HttpError(
               403,
               'forbidden',
-              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers clients on loopback only (or set METRICS_TOKEN).',
+              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers requests made on loopback, not through a proxy (or set METRICS_TOKEN).',
               { cors: false },
             );
           }
@@ -173,13 +174,14 @@ function escapeLabel(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
-function mayRead(req: IncomingMessage, token: string | undefined, clientOf: (req: IncomingMessage) => string): boolean {
+function mayRead(req: IncomingMessage, token: string | undefined): boolean {
   if (token !== undefined) {
     const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
     const wanted = Buffer.from(token);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
-  return isLoopback(clientOf(req));
+  const forwarded = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined;
+  return !forwarded && isLoopback(req.socket.remoteAddress ?? '');
 }
 
 function isLoopback(address: string): boolean {

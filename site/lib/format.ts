@@ -45,7 +45,6 @@ export function formatStars(rating: number): string {
   return '★'.repeat(full) + '☆'.repeat(5 - full);
 }
 
-export { formatRatingShort, pluralize } from '../../core/insights/verdicts.ts';
 
 /** The `tel:` URI of a written phone number (RFC 3966 global number: `+` and digits). */
 export function telephoneHref(telephone: string): string {

@@ -1,9 +1,9 @@
 /** llms.txt (llmstxt.org): where an agent finds the data, the API description and the MCP endpoint. */
 import type { APIRoute } from 'astro';
-import { formatCount } from '../../core/insights/figures.ts';
 import { PATHS } from '../../core/urls.ts';
 import { getBuildData } from '../lib/build-data.ts';
 import { listMcpToolNames } from '../../core/mcp-tool-names.ts';
+import { formatCount } from '../../core/text/text-rules.ts';
 
 export const GET: APIRoute = async () => {
   const { dataset, urls } = await getBuildData();

@@ -71,7 +71,7 @@ describe('parseContent', () => {
 
   it.each(['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'ftp://acme.example/'])('refuses a business url that is not http(s): %s', (url) => {
     const result = parseContent(raw([], { ...business, url }));
-    expect(result.ok ? [] : result.problems).toContainEqual(expect.objectContaining({ file: 'business.json', field: 'url' }));
+    expect(result.ok ? [] : result.problems).toContainEqual({ file: 'business.json', field: 'url', message: 'must be an absolute http(s) URL, e.g. https://example.com' });
     expect(parseContent(raw([], { ...business, url: 'http://acme.example/' })).ok).toBe(true);
   });
 

@@ -136,6 +136,16 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^scripts(\/|$)/)).toEqual([]);
   });
 
+  it('outgoing HTTPS is one room (sidecar/outbound/): no other shipped file imports node:https, and only the hub uses its callback preset', async () => {
+    const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
+    const https = [];
+    for (const file of files) if (importsOf(await readFile(path.join(ROOT, file), 'utf8')).includes('node:https')) https.push(file);
+    expect(https).toEqual(['sidecar/outbound/outbound-client.ts']);
+    const rows = await resolvedImports(['core', 'sidecar', 'site', 'scripts']);
+    const outsideTheHub = rows.filter(({ file }) => !file.startsWith('sidecar/websub/'));
+    expect(offendersOf(outsideTheHub, /^sidecar\/websub\/callback-client\.ts$/)).toEqual([]);
+  });
+
   it('reads a build manifest in one place (readManifest in core/publishing/build-folders-fs.ts)', async () => {
     const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts', 'tools'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
     const offenders: string[] = [];
@@ -177,7 +187,7 @@ describe('rooms of the project', () => {
   it('scripts/ holds the shipped commands and tools/ the developer tools, under the same npm run names', async () => {
     const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const folderOf = (name: string) => /^node (\w+)\//.exec(scripts[name] ?? '')?.[1];
-    for (const name of ['start', 'build', 'publish', 'init', 'import', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
+    for (const name of ['start', 'build', 'publish', 'init', 'import', 'sync', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
     for (const name of ['bench', 'generate', 'eval', 'train', 'screenshots']) expect(folderOf(name), name).toBe('tools');
   });
 });

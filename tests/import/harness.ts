@@ -45,7 +45,7 @@ export type StoredReview = Record<string, unknown> & { id: string; text: string 
 /** Every review in reviews/*.json, by id, with the file that holds it. */
 export async function readReviews(dir: string): Promise<Map<string, StoredReview & { file: string }>> {
   const byId = new Map<string, StoredReview & { file: string }>();
-  for (const name of (await readdir(path.join(dir, 'reviews'))).sort()) {
+  for (const name of (await readdir(path.join(dir, 'reviews'))).filter((n) => n.endsWith('.json')).sort()) {
     for (const review of JSON.parse(await readFile(path.join(dir, 'reviews', name), 'utf8')) as StoredReview[]) byId.set(review.id, { ...review, file: name });
   }
   return byId;

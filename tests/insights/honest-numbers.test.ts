@@ -9,18 +9,11 @@ import { buildReviewsDataset } from '../../core/dataset/build-dataset.ts';
 import { buildInsights } from '../../core/dataset/build-insights.ts';
 import { computeInsights } from '../../core/insights/compute-insights.ts';
 import { computeResponses } from '../../core/insights/responses.ts';
-import {
-  computeWilsonLowerBound,
-  describeReviewCount,
-  findMostComplained,
-  hasTrend,
-  judgeAspect,
-  pluralize,
-  roundStars,
-} from '../../core/insights/verdicts.ts';
+import { computeWilsonLowerBound, describeReviewCount, findMostComplained, hasTrend, judgeAspect } from '../../core/insights/verdicts.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { DEMO_CONTENT } from '../helpers/site-build.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from './load-fixtures.ts';
+import { plural, roundStars } from '../../core/text/text-rules.ts';
 
 const loaded = await loadContent(DEMO_CONTENT);
 if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
@@ -52,8 +45,8 @@ describe('the other rules', () => {
   });
 
   it('writes plurals and says how few reviews a figure rests on', () => {
-    expect(pluralize(1, 'complaint')).toBe('1 complaint');
-    expect(pluralize(1200, 'review')).toBe('1,200 reviews');
+    expect(plural(1, 'complaint')).toBe('1 complaint');
+    expect(plural(1200, 'review')).toBe('1,200 reviews');
     expect(describeReviewCount(3)).toBe('only 3 reviews');
     expect(describeReviewCount(1)).toBe('only 1 review');
     expect(describeReviewCount(24)).toBe('24 reviews');

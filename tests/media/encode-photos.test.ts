@@ -1,6 +1,7 @@
-import { cp, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { copyPublishedPhotos, encodeContentPhotos } from '../../scripts/lib/media/encode-photos.ts';
@@ -104,5 +105,47 @@ describe('encodeContentPhotos', () => {
       { file: 'media/missing.jpg', review: 'r-1', field: 'media.0.file', message: 'file not found' },
       { file: 'media/notes.jpg', review: 'r-2', field: 'media.0.file', message: expect.stringMatching(/^not a readable image \(.+\)$/) },
     ]);
+  });
+});
+
+describe('encodeContentPhotos messages (issue 31)', () => {
+  it('says a truncated JPEG is damaged even when many photos fail at once, never "Unknown error"', async () => {
+    const contentDir = await tempDir('media-truncated-');
+    const reviews: ReviewContent[] = [];
+    for (const source of [PHONE_PHOTO, 'media/r-0003/water-heater.jpg']) {
+      const bytes = await readFile(path.join(FIXTURE, source));
+      for (const fraction of [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99]) {
+        const file = `media/${path.basename(source, '.jpg')}-${fraction}.jpg`;
+        await mkdir(path.dirname(path.join(contentDir, file)), { recursive: true });
+        await writeFile(path.join(contentDir, file), bytes.subarray(0, Math.floor(bytes.length * fraction)));
+        reviews.push(review(`r-${reviews.length}`, [{ file }]));
+      }
+    }
+    const result = await encodeContentPhotos({ contentDir, cacheDir: await tempDir('media-cache-'), reviews });
+    const messages = result.ok ? [] : result.problems.map((p) => p.message);
+    expect(messages).toHaveLength(16);
+    for (const message of messages) expect(message).toMatch(/premature end of JPEG image|the JPEG is truncated/);
+  });
+
+  it('reports a decompression bomb with its dimensions', async () => {
+    const contentDir = await tempDir('media-bomb-');
+    await mkdir(path.join(contentDir, 'media'));
+    // A PNG header that claims 80 megapixels: what a bomb shows before anything is decoded.
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(10_000, 0);
+    ihdr.writeUInt32BE(8_000, 4);
+    ihdr.set([8, 2, 0, 0, 0], 8);
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body));
+      return Buffer.concat([length, body, crc]);
+    };
+    const bomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(30_001))), chunk('IEND', Buffer.alloc(0))]);
+    await writeFile(path.join(contentDir, 'media/bomb.png'), bomb);
+    const result = await encodeContentPhotos({ contentDir, cacheDir: await tempDir('media-cache-'), reviews: [review('r-1', [{ file: 'media/bomb.png' }])] });
+    expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual(['is 10000×8000 pixels, over the 50-megapixel limit']);
   });
 });

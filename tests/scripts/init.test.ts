@@ -19,6 +19,7 @@ const FLAGS = [
   '--country', 'US',
   '--service', 'Drain Cleaning=drain,clogged drain',
   '--service', 'water-heater:Water Heaters',
+  '--service', 'Calefacción',
   '--technician', 'Dana Smith=Dana,D.S.',
   '--area', 'Springfield',
   '--area', 'Chatham',
@@ -28,7 +29,70 @@ const init = (contentDir: string, args: string[]) =>
   runScript(process.execPath, ['scripts/init.ts', ...args], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: contentDir } });
 const newFolder = async () => path.join(await mkdtemp(path.join(tmpdir(), 'init-')), 'content');
 
+/**
+ * Runs init on a real terminal: util-linux `script` gives it a pseudo-terminal, so stdin.isTTY is true.
+ * `answer` waits for a question's n-th appearance, then types the answer.
+ */
+function initOnTerminal(dir: string, args: string) {
+  const command = `${JSON.stringify(process.execPath)} scripts/init.ts ${args}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: dir } });
+  let screen = '';
+  const waiting: { text: string; resolve: () => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk;
+    for (const w of waiting.filter((w) => screen.includes(w.text))) w.resolve();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const answer = async (question: string, text: string, nth = 1) => {
+    const marker = `${question}: `;
+    const appeared = () => screen.split(marker).length - 1 >= nth;
+    if (!appeared()) {
+      const asked = new Promise<void>((resolve) => waiting.push({ text: marker, resolve: () => appeared() && resolve() }));
+      const ended = exited.then(() => Promise.reject(new Error(`init ended before asking "${question}":\n${screen}`)));
+      await Promise.race([asked, ended]);
+    }
+    child.stdin.write(`${text}\r`);
+  };
+  return { answer, exited, screen: () => screen };
+}
+
 describe('npm run init', () => {
+  it('answers --help with the usage and exit 0', async () => {
+    const run = await init(await newFolder(), ['--help']);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toMatch(/^usage: npm run init -- --name NAME/);
+  });
+
+  it.each(['USA', 'UK'])('refuses %s as the country: a two-letter ISO 3166-1 code is needed', async (country) => {
+    const run = await init(await newFolder(), FLAGS.map((v) => (v === 'US' ? country : v)));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`--country: "${country}" must be a two-letter ISO 3166-1 country code, e.g. US, CA, GB, DE`);
+  });
+
+  it('on a terminal, asks again only for an invalid answer and keeps the others', async () => {
+    const dir = await newFolder();
+    const { answer, exited, screen } = initOnTerminal(dir, '--name "Acme Plumbing" --city Springfield --region IL --postal-code 62701 --street "1 Main St"');
+    await answer('Website (https://...)', 'acme.example');
+    await answer('Telephone', '+1-555-0100');
+    await answer('Country (two letters, e.g. US)', 'USA');
+    const service = 'A service, as [id:]Name[=alias,alias] (empty line when done)';
+    await answer(service, 'Drain Cleaning');
+    await answer(service, '', 2);
+    await answer('A technician, as Name[=alias,alias] (empty line when done)', 'Dana Smith');
+    await answer('A technician, as Name[=alias,alias] (empty line when done)', '', 2);
+    await answer('A service area, e.g. a town (empty line when done)', '');
+    await answer('Website (https://...)', 'https://acme.example', 2);
+    await answer('Country (two letters, e.g. US)', 'us', 2);
+    expect(await exited).toBe(0);
+    const shown = screen();
+    expect(shown).toContain('--website: "acme.example" must be an http(s) URL');
+    expect(shown).toContain('--country: "USA" must be a two-letter ISO 3166-1 country code');
+    // Asked as often as at the first round: the valid answers were kept.
+    for (const [kept, times] of [['Telephone: ', 1], ['A service, as', 2], ['A technician, as', 2], ['A service area', 1]] as const) expect(shown.split(kept).length - 1, kept).toBe(times);
+    const business = JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8'));
+    expect(business).toMatchObject({ url: 'https://acme.example', telephone: '+1-555-0100', address: { country: 'US' }, technicians: [{ name: 'Dana Smith' }] });
+  });
+
   it('writes a valid business.json, an empty reviews folder and the default aspects and insights files, then the next steps', async () => {
     const dir = await newFolder();
     const run = await init(dir, FLAGS);
@@ -45,6 +109,8 @@ describe('npm run init', () => {
       services: [
         { id: 'drain-cleaning', name: 'Drain Cleaning', aliases: ['drain', 'clogged drain'] },
         { id: 'water-heater', name: 'Water Heaters', aliases: [] },
+        // The id is the slug the pages use (core/text/text-rules.ts), accents folded, not split.
+        { id: 'calefaccion', name: 'Calefacción', aliases: [] },
       ],
       technicians: [{ name: 'Dana Smith', aliases: ['Dana', 'D.S.'] }],
       service_areas: ['Springfield', 'Chatham'],
@@ -99,27 +165,7 @@ describe('npm run init', () => {
 
   it('asks on a terminal for what the flags left out, one question at a time, and writes what was answered', async () => {
     const dir = await newFolder();
-    // A real terminal: util-linux `script` runs init on a pseudo-terminal, so stdin.isTTY is true.
-    const command = `${JSON.stringify(process.execPath)} scripts/init.ts --name "Acme Plumbing" --city Springfield`;
-    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: dir } });
-    let screen = '';
-    const waiting: { text: string; resolve: () => void }[] = [];
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk;
-      for (const w of waiting.filter((w) => screen.includes(w.text))) w.resolve();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    /** Waits for the question's n-th appearance, then types the answer. */
-    const answer = async (question: string, text: string, nth = 1) => {
-      const marker = `${question}: `;
-      const appeared = () => screen.split(marker).length - 1 >= nth;
-      if (!appeared()) {
-        const asked = new Promise<void>((resolve) => waiting.push({ text: marker, resolve: () => appeared() && resolve() }));
-        const ended = exited.then(() => Promise.reject(new Error(`init ended before asking "${question}":\n${screen}`)));
-        await Promise.race([asked, ended]);
-      }
-      child.stdin.write(`${text}\r`);
-    };
+    const { answer, exited, screen: read } = initOnTerminal(dir, '--name "Acme Plumbing" --city Springfield');
     await answer('Website (https://...)', 'https://acme.example');
     await answer('Telephone', '+1-555-0100');
     await answer('Street address', '1 Main St');
@@ -133,6 +179,7 @@ describe('npm run init', () => {
     await answer('A service area, e.g. a town (empty line when done)', 'Springfield');
     await answer('A service area, e.g. a town (empty line when done)', '', 2);
     expect(await exited).toBe(0);
+    const screen = read();
     expect(screen).not.toContain('Business name:');
     expect(screen).not.toContain('City:');
     expect(screen).toContain(`Created ${dir} for Acme Plumbing`);

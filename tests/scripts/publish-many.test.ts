@@ -4,9 +4,11 @@
  * row to the content's git repository, each with a new review, each published by the post-commit hook
  * (`npm run hooks:install`, which runs `npm run publish` as a user runs it): each build is served
  * (its datasets, its summary, its search page's answers), `/readyz` names it, and a WebSub subscriber
- * receives each change. Then a build that cannot be loaded turns `/readyz` to 503 naming it, and the
- * publish that pings for it exits non-zero with the service's own reason; the next good publish heals.
+ * receives each change. Then a build that cannot be loaded is named in `/readyz`'s body (still 200: the
+ * last good build is served), and the publish that pings for it exits non-zero with the service's own
+ * reason; the next good publish heals.
  */
+import { ReadinessSchema } from '../../core/schemas/readiness.ts';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -84,7 +86,7 @@ const getJson = async (p: string) => (await fetch(`${service.url}${p}`)).json();
 const summaryText = async () => ((await getJson('/insights.json')) as { summary: { text: string } }).summary.text;
 const readiness = async () => {
   const res = await fetch(`${service.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as { checks?: { build: string }; message?: string } };
+  return { status: res.status, body: ReadinessSchema.parse(await res.json()) };
 };
 const searchPageIds = async (word: string) => {
   const html = await (await fetch(`${service.url}/search/?query=${word}`)).text();
@@ -107,7 +109,7 @@ describe('publishing into one running service', () => {
       const manifest = await manifestOf();
       expect(said, `commit ${i + 1}`).toContain(`now serves build ${manifest.build_id}`);
 
-      expect(await readiness()).toMatchObject({ status: 200, body: { status: 'ready', checks: { build: manifest.build_id, store: 'open' } } });
+      expect(await readiness()).toMatchObject({ status: 200, body: { status: 'ready', build: { served: manifest.build_id, failed: null }, store: { state: 'open' } } });
       const reviews = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
       expect(reviews.headers.get('etag')).toBe(manifest.files['/reviews.json'].etag);
       expect(((await reviews.json()) as { reviews: { id: string }[] }).reviews.map((r) => r.id)).toContain(id);
@@ -120,7 +122,7 @@ describe('publishing into one running service', () => {
     expect(service.output()).not.toContain('build_reload_failed');
   }, WORDS.length * PUBLISH_TIMEOUT_MS);
 
-  it('a build that cannot be loaded: /readyz 503 naming it, the publish exits 1 with the reason, the next publish heals', async () => {
+  it('a build that cannot be loaded: /readyz names it (still ready, serving the last good build), the publish exits 1 with the reason, the next publish heals', async () => {
     const served = await readiness();
     const good = await manifestOf();
     // A complete-looking build whose dataset is not a dataset, swapped in as a publish swaps one.
@@ -130,20 +132,22 @@ describe('publishing into one running service', () => {
     await writeFile(path.join(broken, '_manifest.json'), JSON.stringify({ ...good, build_id: 'brokenbyatest001' }));
     await activateBuild(broken, distDir);
 
+    // Still ready (it serves its last good build), and the body names the build it could not load.
     const failed = await waitUntil(async () => {
       const now = await readiness();
-      return now.status === 503 ? { value: now.body.message! } : undefined;
+      return now.body.build.failed ? { value: now } : undefined;
     }, 15_000);
-    expect(failed).toContain(`build brokenbyatest001 (${broken})`);
-    expect(failed).toContain('reviews.json does not match its schema');
-    expect(failed).toContain(`still serving build ${served.body.checks!.build}`);
+    expect(failed.status).toBe(200);
+    expect(failed.body.build).toMatchObject({ served: served.body.build.served, failed: { build: 'brokenbyatest001', dir: broken } });
+    expect(failed.body.build.failed!.message).toContain('reviews.json does not match its schema');
     // Still serving the last good build, whole.
     const reviews = await fetch(`${service.url}/reviews.json`, { headers: { 'accept-encoding': 'identity' } });
     expect(reviews.headers.get('etag')).toBe(good.files['/reviews.json'].etag);
 
     const ping = await publish(['--ping-only', service.url]);
     expect(ping.code).toBe(1);
-    expect(ping.stderr).toContain(`could not load build brokenbyatest001: Not ready: build brokenbyatest001 (${broken}) could not be loaded`);
+    expect(ping.stderr).toContain(`could not load build brokenbyatest001 (${broken}): `);
+    expect(ping.stderr).toContain(`it still serves build ${served.body.build.served}`);
 
     // The next publish builds and serves a good one.
     await addReview('r-0790', 'healed');
@@ -151,7 +155,7 @@ describe('publishing into one running service', () => {
     expect(healed.stderr).toBe('');
     expect(healed.code).toBe(0);
     const manifest = await manifestOf();
-    expect(await readiness()).toMatchObject({ status: 200, body: { checks: { build: manifest.build_id } } });
+    expect(await readiness()).toMatchObject({ status: 200, body: { build: { served: manifest.build_id, failed: null } } });
     expect(await searchPageIds('healed')).toEqual(['r-0790']);
   }, 2 * PUBLISH_TIMEOUT_MS);
 });

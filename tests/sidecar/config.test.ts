@@ -45,6 +45,7 @@ describe('parseConfig', () => {
       accessLog: true,
       metricsToken: undefined,
       shutdownTimeoutMs: 10_000,
+      shutdownDrainMs: 0,
     });
   });
 
@@ -108,6 +109,7 @@ describe('parseConfig', () => {
       accessLog: false,
       metricsToken: 'a-token-of-16-chars',
       shutdownTimeoutMs: 30_000,
+      shutdownDrainMs: 0,
     });
   });
 

@@ -3,6 +3,8 @@
  * ACCESS_LOG=false), with the client's address as TRUST_PROXY allows; `/metrics` in the Prometheus text
  * format, for loopback clients or the bearer of METRICS_TOKEN only.
  */
+import { networkInterfaces } from 'node:os';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../sidecar/logger.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
@@ -124,4 +126,35 @@ describe('/metrics', () => {
     expect(await allowed.text()).toContain('reviews_http_requests_total');
     expect((await fetch(`${sidecar.url}/metrics`, { method: 'POST' })).status).toBe(405);
   });
+
+  // Issue 31 item 6: with TRUST_PROXY=true, `X-Forwarded-For: 127.0.0.1` once read /metrics from anywhere.
+  it('never takes a forwarded address for loopback: a spoofed X-Forwarded-For is refused, even with TRUST_PROXY=true', async () => {
+    const trusting = await start({ TRUST_PROXY: 'true', HOST: '0.0.0.0' });
+    const { port } = new URL(trusting.sidecar.url);
+    // From this machine's own non-loopback address: the socket says who it is.
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    expect(outside, 'this test needs a non-loopback IPv4 interface').toBeDefined();
+    const fromOutside = await getStatus(`http://${outside}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1' }, outside!);
+    expect(fromOutside).toBe(403);
+    // Relayed by a proxy on this machine (the socket is loopback, the request names a client): refused too.
+    for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }] as Record<string, string>[]) {
+      expect(await getStatus(`http://127.0.0.1:${port}/metrics`, header), JSON.stringify(header)).toBe(403);
+    }
+    // Straight from loopback, nothing forwarded: an operator's scrape.
+    expect(await getStatus(`http://127.0.0.1:${port}/metrics`, {})).toBe(200);
+  });
 });
+
+/** A GET's status, from `localAddress` when given (fetch cannot choose the address it connects from). */
+function getStatus(url: string, headers: Record<string, string>, localAddress?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, localAddress }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

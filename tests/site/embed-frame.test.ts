@@ -13,13 +13,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roundStars } from '../../core/insights/verdicts.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { getFrameHeight, renderFrameSizerSnippet, renderFrameSnippet, renderWidgetSnippet } from '../../site/lib/embed-frame.ts';
 import { launchBrowser, listChromiumSources } from '../../tools/lib/browser.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { roundStars } from '../../core/text/text-rules.ts';
 
 const PUBLIC_URL = 'https://example.com/reviews';
 const BASE = '/reviews';

@@ -11,7 +11,7 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkAddress } from '../../sidecar/websub/address-policy.ts';
+import { checkAddress } from '../../sidecar/outbound/address-policy.ts';
 import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
 import { createTestCa, startHttpsCallbackServer, type HttpsCallbackServer, type TestCa } from '../../tools/lib/https-ca.ts';
 import { sleep, startHubHarness } from './harness.ts';
@@ -201,7 +201,8 @@ describe('createCallbackClient', () => {
     perHost.close();
 
     peak = 0;
-    const overall = client({ maxConcurrencyPerHost: 5, maxConcurrency: 3 });
+    // Both names are one address: no slot kept in reserve, so the overall cap is what binds.
+    const overall = client({ maxConcurrencyPerHost: 5, maxConcurrency: 3, reservedSlots: 0 });
     const urls = [server.url('/slow'), server.url('/slow', 'localhost')];
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => overall.send({ method: 'GET', url: urls[i % 2]! })));
     expect(results.every((r) => r.ok)).toBe(true);

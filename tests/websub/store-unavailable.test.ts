@@ -1,9 +1,11 @@
 /**
  * The hub's store unavailable at start (issue 10 item 2): the service starts anyway, serves the site,
  * search and MCP, answers hub requests 503 `hub_unavailable` with Retry-After, prints one clear line
- * naming the variable, and opens the store once it is reachable. `/healthz` and `/readyz` tell a load
- * balancer which is which.
+ * naming the variable, and opens the store once it is reachable. `/readyz` stays 200 all along (the
+ * service can serve, so a proxy keeps it in rotation) and reports the store apart, as does the
+ * `reviews_websub_store_up` metric.
  */
+import { ReadinessSchema } from '../../core/schemas/readiness.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,14 +38,18 @@ async function expectServingWithoutHub(base: string) {
   expect(Number(hub.headers.get('retry-after'))).toBeGreaterThan(0);
   expect(await hub.json()).toMatchObject({ error: 'hub_unavailable' });
   expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  // Ready all the same (it can serve): the store is reported apart, and so is its metric.
   const ready = await fetch(`${base}/readyz`);
-  expect(ready.status).toBe(503);
-  expect(await ready.json()).toMatchObject({ error: 'not_ready', message: expect.stringContaining('WebSub store') });
+  expect(ready.status).toBe(200);
+  expect(ReadinessSchema.parse(await ready.json())).toMatchObject({ status: 'ready', store: { state: 'unavailable', detail: expect.stringContaining('WebSub store') } });
+  expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^reviews_websub_store_up 0$/m);
 }
 
 async function waitUntilReady(base: string) {
-  await waitUntil(async () => ((await fetch(`${base}/readyz`)).status === 200 ? { value: true } : undefined), 15_000);
+  const storeOpen = async () => ReadinessSchema.parse(await (await fetch(`${base}/readyz`)).json()).store.state === 'open';
+  await waitUntil(async () => ((await storeOpen()) ? { value: true } : undefined), 15_000);
   expect((await ping(base)).status).toBe(202);
+  expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^reviews_websub_store_up 1$/m);
 }
 
 describe('DATA_DIR that cannot be written (the real process)', () => {
@@ -107,16 +113,19 @@ describe('DATABASE_URL that cannot be reached', () => {
 });
 
 describe('the SQLite file deleted while the sidecar runs', () => {
-  it('turns /readyz to 503 naming the file, and the hub answers 503', async () => {
+  it('reports the store failing in /readyz naming the file (still ready: the site serves), and the hub answers 503', async () => {
     const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, sidecar: { hub: { storeCheckIntervalMs: 50 } } });
     try {
       expect((await fetch(`${sidecar.url}/readyz`)).status).toBe(200);
       await rm(path.join(sidecar.config.dataDir, 'websub.sqlite'));
       const ready = await waitUntil(async () => {
         const answer = await fetch(`${sidecar.url}/readyz`);
-        return answer.status === 503 ? { value: answer } : undefined;
+        const body = ReadinessSchema.parse(await answer.json());
+        return body.store.state === 'failing' ? { value: { status: answer.status, body } } : undefined;
       });
-      expect(await ready.json()).toMatchObject({ error: 'not_ready', message: expect.stringMatching(/websub\.sqlite was deleted/) });
+      expect(ready.status).toBe(200);
+      expect(ready.body.store.detail).toMatch(/websub\.sqlite was deleted/);
+      expect(await (await fetch(`${sidecar.url}/metrics`)).text()).toMatch(/^reviews_websub_store_up 0$/m);
       const hub = await ping(sidecar.url);
       expect(hub.status).toBe(503);
     } finally {

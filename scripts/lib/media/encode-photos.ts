@@ -13,6 +13,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { createConcurrencyLimiter } from '../../../core/concurrency-limiter.ts';
 import type { ContentProblem } from '../../../core/content/problems.ts';
+import { readContentFile } from '../../../core/read-content-file.ts';
 import {
   EncodedPhotoSchema,
   MEDIA_LIMITS,
@@ -24,6 +25,9 @@ import {
   type VariantFormat,
 } from '../../../core/media/media-variants.ts';
 import type { ReviewContent } from '../../../core/schemas/content.ts';
+import { sniffImageExtension } from './image-format.ts';
+import { findPrivateMetadata } from './strip-metadata.ts';
+import { compareText } from '../../../core/text/text-rules.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
 const ENCODE = {
@@ -37,7 +41,8 @@ const ENCODER_KEY = createHash('sha256')
   .slice(0, 12);
 
 export type EncodePhotosResult =
-  | { ok: true; catalog: MediaCatalog; encoded: number; cached: number }
+  /** `warnings`: originals that still carry a location or a name (strip-metadata.ts), one per file. */
+  | { ok: true; catalog: MediaCatalog; encoded: number; cached: number; warnings: ContentProblem[] }
   | { ok: false; problems: ContentProblem[] };
 
 type Use = { review: string; field: string };
@@ -58,6 +63,7 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
   const cacheRoot = path.join(options.cacheDir, ENCODER_KEY);
   const catalog = new Map<string, EncodedPhoto>();
   const problems: ContentProblem[] = [];
+  const warnings: ContentProblem[] = [];
   let encoded = 0;
   // Reading, hashing and the cache lookup are I/O: many at once. sharp spreads one image over libvips'
   // threads already, so two encodings at a time keep both cores busy.
@@ -66,46 +72,48 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
   await Promise.all(
     [...uses.keys()].sort().map((file) =>
       limiter.run('photos', async () => {
-        const result = await encodeOne(path.join(options.contentDir, file), cacheRoot, (task) => encoder.run('encode', task));
+        const result = await encodeOne(options.contentDir, file, cacheRoot, (task) => encoder.run('encode', task));
         if (!result.ok) {
           for (const use of uses.get(file)!) problems.push({ file, review: use.review, field: use.field, message: result.reason });
           return;
         }
         if (result.encoded) encoded++;
         catalog.set(file, result.photo);
+        if (result.privacy.length > 0) {
+          const use = uses.get(file)![0]!;
+          warnings.push({ file, review: use.review, field: use.field, message: `the original still carries ${result.privacy.join(' and ')} (published copies never do); npm run photos:strip removes it` });
+        }
       }),
     ),
   );
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
-  return { ok: true, catalog, encoded, cached: catalog.size - encoded };
+  const byFile = (a: ContentProblem, b: ContentProblem) => compareText(a.file, b.file);
+  if (problems.length > 0) return { ok: false, problems: problems.sort(byFile) };
+  return { ok: true, catalog, encoded, cached: catalog.size - encoded, warnings: warnings.sort(byFile) };
 }
 
-type EncodeOne = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
+type Encoded = { ok: true; photo: EncodedPhoto; encoded: boolean } | { ok: false; reason: string };
+type EncodeOne = (Extract<Encoded, { ok: true }> & { privacy: string[] }) | Extract<Encoded, { ok: false }>;
 
-async function encodeOne(source: string, cacheRoot: string, inEncoderSlot: <T>(task: () => Promise<T>) => Promise<T>): Promise<EncodeOne> {
-  let size: number;
-  try {
-    const info = await stat(source);
-    if (!info.isFile()) return { ok: false, reason: 'is not a file' };
-    size = info.size;
-  } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}` };
-  }
-  if (size > MEDIA_LIMITS.maxBytes) return { ok: false, reason: `is ${formatMegabytes(size)}, over the ${formatMegabytes(MEDIA_LIMITS.maxBytes)} limit` };
-  if (size === 0) return { ok: false, reason: 'is empty' };
-  const bytes = await readFile(source);
+async function encodeOne(contentDir: string, file: string, cacheRoot: string, inEncoderSlot: <T>(task: () => Promise<T>) => Promise<T>): Promise<EncodeOne> {
+  // The content folder is untrusted: a FIFO, a device or a link out of the folder is refused, never read.
+  const read = await readContentFile(contentDir, file, MEDIA_LIMITS.maxBytes);
+  if (!read.ok) return { ok: false, reason: read.reason };
+  const bytes = read.bytes;
+  if (bytes.length === 0) return { ok: false, reason: 'is empty' };
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   const dir = path.join(cacheRoot, hash);
   const cached = await readCached(dir);
-  if (cached) return { ok: true, photo: cached, encoded: false };
-  return inEncoderSlot(() => encodeNew(bytes, hash, dir));
+  const result: Encoded = cached ? { ok: true, photo: cached, encoded: false } : await inEncoderSlot(() => encodeNew(bytes, hash, dir));
+  return result.ok ? { ...result, privacy: await findPrivateMetadata(bytes) } : result;
 }
 
-async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<EncodeOne> {
+async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Encoded> {
   const input = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: 'error' });
   let upright: { width: number; height: number };
   try {
-    const meta = await input().metadata();
+    // The header only, without the pixel limit, so a decompression bomb is reported with its size;
+    // nothing is decoded until the limit is checked below.
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     if (!SUPPORTED.has(meta.format ?? '') || (meta.format === 'heif' && meta.compression !== 'av1')) {
       return { ok: false, reason: `unsupported image format ${meta.format ?? 'unknown'} (use JPEG, PNG, WebP or AVIF)` };
     }
@@ -114,7 +122,7 @@ async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Enco
     }
     upright = meta.autoOrient;
   } catch (error) {
-    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+    return { ok: false, reason: `not a readable image (${describeSharpError(error, bytes)})` };
   }
 
   const staging = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
@@ -136,7 +144,7 @@ async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Enco
     return { ok: true, photo, encoded: true };
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
-    return { ok: false, reason: `not a readable image (${describeSharpError(error)})` };
+    return { ok: false, reason: `not a readable image (${describeSharpError(error, bytes)})` };
   }
 }
 
@@ -174,11 +182,22 @@ export async function copyPublishedPhotos(options: { catalog: MediaCatalog; file
   return names.size;
 }
 
-function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/**
+ * sharp's messages carry libvips' own lines; the first says what went wrong. libvips keeps one error
+ * buffer for all its threads, so when several photos fail at once a message can be lost ("Unknown
+ * error"): the file's own structure then says what it can.
+ */
+function describeSharpError(error: unknown, bytes: Buffer): string {
+  const message = String((error as Error).message ?? error).split('\n')[0]!.trim();
+  if (message !== '' && message !== 'Unknown error') return message;
+  return describeDamage(bytes) ?? 'the decoder gave no reason; the file is probably damaged';
 }
 
-/** sharp's messages carry libvips' own lines; the first says what went wrong. */
-function describeSharpError(error: unknown): string {
-  return String((error as Error).message ?? error).split('\n')[0]!.trim();
+/** A truncated JPEG has no end-of-image marker; a truncated PNG no IEND chunk. */
+function describeDamage(bytes: Buffer): string | undefined {
+  const format = sniffImageExtension(bytes);
+  const tail = bytes.subarray(-16);
+  if (format === 'jpg' && !tail.includes(Buffer.from([0xff, 0xd9]))) return 'the JPEG is truncated: it ends before its end-of-image marker';
+  if (format === 'png' && !tail.includes(Buffer.from('IEND', 'latin1'))) return 'the PNG is truncated: it ends before its IEND chunk';
+  return undefined;
 }

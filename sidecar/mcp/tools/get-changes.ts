@@ -1,15 +1,16 @@
 /** `get_changes`: the MCP twin of GET /api/reviews/changes (core/dataset/read-changes.ts), the same answer. */
 import { readChanges } from '../../../core/dataset/read-changes.ts';
-import { ChangesQuerySchema, ChangesResultSchema } from '../../../core/schemas/changes.ts';
+import { ChangesResultSchema, McpChangesQuerySchema } from '../../../core/schemas/changes.ts';
 import { defineTool } from '../tool.ts';
 
 export const getChangesTool = defineTool(
   {
     name: 'get_changes',
     title: 'Get changes',
-    description: 'Reviews added, changed or removed since a `next_token`, oldest first: to keep a copy of /reviews.json.',
+    description:
+      'Reviews added, changed or removed since a `next_token`, oldest first, each with its entry in the review log (/log/): ids, kinds and times by default (about 110 bytes a change); `include_reviews: true` adds each review whole.',
     whenToUse: 'reviews added, edited or removed since a token (keeping a copy).',
-    inputSchema: ChangesQuerySchema,
+    inputSchema: McpChangesQuerySchema,
     outputSchema: ChangesResultSchema,
   },
   (args, deps) => {

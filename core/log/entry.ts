@@ -1,0 +1,71 @@
+/**
+ * One entry of the review log (issue 27 item 2): one change of the published set, as compact UTF-8 JSON.
+ * `publish` and `update` carry `digest`, the base64 SHA-256 of the RFC 8785 form of the review's own fields
+ * (REVIEW_DIGEST_FIELDS) as /reviews.json serves them; `withdraw` carries `reason`. No entry holds a
+ * review's words or its author's name.
+ */
+import { hash } from 'node:crypto';
+import { z } from 'zod';
+import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
+import { WithdrawReasonSchema } from '../schemas/content.ts';
+import { canonicalizeJson } from './canonical-json.ts';
+
+/**
+ * The fields of a served review that are the review itself. The build derives the rest (`url`, `updated`,
+ * `technicians`, `services`, `media`, `aspects`), so an analysis or layout change rewrites no digest.
+ * The build and `npm run verify` both read this list.
+ */
+export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'response'] as const;
+
+
+const common = {
+  review_id: z.string().regex(/^[a-z0-9-]+$/),
+  time: z.iso.datetime().meta({ description: 'When the change was published (RFC 3339, UTC).' }),
+  date: z.iso.date(),
+  rating: z.int().min(1).max(5),
+};
+const Digest = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, 'must be a base64 SHA-256');
+
+export const LogEntrySchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.enum(['publish', 'update']), ...common, digest: Digest }),
+  z.strictObject({ action: z.literal('withdraw'), ...common, reason: WithdrawReasonSchema }),
+]);
+export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+/** The served review's digest: base64 SHA-256 of RFC 8785 over REVIEW_DIGEST_FIELDS (absent ones left out). */
+export function digestReview(review: Readonly<Record<string, unknown>>): string {
+  const own: Record<string, unknown> = {};
+  for (const field of REVIEW_DIGEST_FIELDS) if (review[field] !== undefined) own[field] = review[field];
+  return hash('sha256', canonicalizeJson(own), 'base64');
+}
+
+/** The entry's bytes: compact JSON in a fixed member order. */
+export function encodeLogEntry(entry: LogEntry): Buffer {
+  const { action, review_id, time, date, rating } = entry;
+  const tail = entry.action === 'withdraw' ? { reason: entry.reason } : { digest: entry.digest };
+  return Buffer.from(JSON.stringify({ action, review_id, time, date, rating, ...tail }), 'utf8');
+}
+
+/** Reads an entry's bytes; a reason when they are not one. */
+export function decodeLogEntry(bytes: Uint8Array): { ok: true; value: LogEntry } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'it is not JSON' };
+  }
+  const parsed = parseWithIssues(LogEntrySchema, json);
+  return parsed.ok ? parsed : { ok: false, reason: parsed.issues.map(formatIssue).join('; ') };
+}
+
+/** Where each review stands after the entries, in log order: its latest entry and its position. */
+export type ReviewLogState = { latest: LogEntry; index: number; first_index: number };
+
+export function replayLog(entries: readonly LogEntry[]): Map<string, ReviewLogState> {
+  const state = new Map<string, ReviewLogState>();
+  entries.forEach((entry, index) => {
+    const before = state.get(entry.review_id);
+    state.set(entry.review_id, { latest: entry, index, first_index: before?.first_index ?? index });
+  });
+  return state;
+}

@@ -1,0 +1,30 @@
+export { canonicalizeJson } from './canonical-json.ts';
+export { formatCheckpointBody, openCheckpoint, parseCheckpointBody, signCheckpoint, type Checkpoint } from './checkpoint.ts';
+export {
+  decodeLogEntry,
+  digestReview,
+  encodeLogEntry,
+  LogEntrySchema,
+  replayLog,
+  REVIEW_DIGEST_FIELDS,
+  type LogEntry,
+  type ReviewLogState,
+} from './entry.ts';
+export { WITHDRAW_REASONS, WithdrawReasonSchema, type WithdrawReason } from '../schemas/content.ts';
+export { formatLogTime, planLogAppend, readLogTimes, type PublishedForLog } from './plan-append.ts';
+export { buildLogFiles, CHECKPOINT_PATH, logOriginOf, openLogFiles, VKEY_PATH, type LogFileReader, type LogFiles, type OpenedLog, type OpenLogResult } from './log-files.ts';
+export { EMPTY_TREE_HASH, hashLeaf, hashNode, MerkleTree, verifyConsistency, verifyInclusion } from './merkle.ts';
+export {
+  computeKeyId,
+  formatPrivateKey,
+  formatVerifierKey,
+  generateSigner,
+  openNote,
+  parsePrivateKey,
+  parseVerifierKey,
+  signerFromSeed,
+  signNote,
+  type NoteSigner,
+  type NoteVerifier,
+} from './note.ts';
+export { decodeEntryBundle, encodeEntryBundle, encodeTileIndex, entryTilesOf, hashTilesOf, parseTilePath, tilePath, TILE_WIDTH, type Tile } from './tiles.ts';

@@ -1,0 +1,59 @@
+/**
+ * What the build appends to the review log (issue 27 items 2–3): the changes between the set the log
+ * says is published and the set this build publishes, in one order any machine reproduces.
+ *
+ * - A review the log does not hold as published is `publish`ed; one whose digest changed is `update`d;
+ *   one the log holds that this build does not publish is `withdraw`n, keeping its date and rating, with
+ *   the reason the owner gave in the content (withdrawn.json) or `other`.
+ * - New entries carry `now`. The first entries of a new log (the seed of a business that already has
+ *   reviews) carry each review's own date, or its owner reply's when later, at midnight UTC (never after
+ *   `now`), so every machine seeds the same log without reading git.
+ * - Within one append, entries are ordered by time, then review id.
+ */
+import { getLatestChange } from '../review-changes.ts';
+import type { WithdrawReason } from '../schemas/content.ts';
+import { replayLog, type LogEntry } from './entry.ts';
+import { compareText } from '../text/text-rules.ts';
+
+export type PublishedForLog = { id: string; date: string; rating: number; digest: string; response?: { date: string } | null };
+
+export function planLogAppend(input: {
+  previous: readonly LogEntry[];
+  published: readonly PublishedForLog[];
+  reasons: ReadonlyMap<string, WithdrawReason>;
+  /** RFC 3339 UTC, no fraction. */
+  now: string;
+}): LogEntry[] {
+  const { previous, published, reasons, now } = input;
+  const seeding = previous.length === 0;
+  const state = replayLog(previous);
+  const added: LogEntry[] = [];
+  const publishing = new Set<string>();
+  for (const review of published) {
+    publishing.add(review.id);
+    const latest = state.get(review.id)?.latest;
+    const live = latest !== undefined && latest.action !== 'withdraw';
+    if (live && latest.digest === review.digest) continue;
+    const time = seeding ? minTime(`${getLatestChange(review)}T00:00:00Z`, now) : now;
+    added.push({ action: live ? 'update' : 'publish', review_id: review.id, time, date: review.date, rating: review.rating, digest: review.digest });
+  }
+  for (const [id, { latest }] of state) {
+    if (latest.action === 'withdraw' || publishing.has(id)) continue;
+    added.push({ action: 'withdraw', review_id: id, time: now, date: latest.date, rating: latest.rating, reason: reasons.get(id) ?? 'other' });
+  }
+  return added.sort((a, b) => compareText(a.time, b.time) || compareText(a.review_id, b.review_id));
+}
+
+const minTime = (a: string, b: string) => (a < b ? a : b);
+
+/** Each published review's time in the log: its latest publish or update (its `updated`, before the floor). */
+export function readLogTimes(entries: readonly LogEntry[]): Map<string, string> {
+  const times = new Map<string, string>();
+  for (const [id, { latest }] of replayLog(entries)) if (latest.action !== 'withdraw') times.set(id, latest.time);
+  return times;
+}
+
+/** `Date` → `2026-11-27T10:00:00Z`: one zone, no fraction, so times compare as strings. */
+export function formatLogTime(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

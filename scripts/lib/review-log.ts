@@ -1,0 +1,200 @@
+/**
+ * The build's review log step (docs/log.md): find the key and the last published log, append what
+ * this build changes, and write the log's files into the new build. It never starts a second history for
+ * an address that has one: a log it cannot continue is a refusal that says what to do.
+ *
+ * - The key: LOG_SIGNING_KEY, else `DATA_DIR/log-keys/<origin>` (mode 0600), else a new one, saved only
+ *   once the build is in place. The demo content signs with a fixed, public key, so a demo log is never
+ *   taken for an owner's.
+ * - The last log: the current build's `log/` on disk, else `{PUBLIC_URL}/log/` (a fresh machine), each
+ *   checked against its signature and its tree.
+ */
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  buildLogFiles,
+  digestReview,
+  encodeLogEntry,
+  formatLogTime,
+  formatPrivateKey,
+  formatVerifierKey,
+  generateSigner,
+  logOriginOf,
+  openLogFiles,
+  parsePrivateKey,
+  planLogAppend,
+  signerFromSeed,
+  readLogTimes,
+  type LogEntry,
+  type LogFileReader,
+  type NoteSigner,
+  type OpenedLog,
+} from '../../core/log/index.ts';
+import type { PublishedReview } from '../../core/schemas/published.ts';
+import type { WithdrawReason } from '../../core/schemas/content.ts';
+
+export const LOG_DIR = 'log';
+const REMOTE_TIMEOUT_MS = 10_000;
+
+export type ReviewLogOptions = {
+  publicUrl: string;
+  /** The build folder in service now (its `log/` is the last log on this machine). */
+  outDir: string;
+  dataDir: string;
+  /** LOG_SIGNING_KEY. */
+  signingKey?: string | undefined;
+  demo: boolean;
+  now?: () => Date;
+  /** Reads the published log over HTTP; global fetch by default. */
+  fetch?: typeof fetch;
+};
+
+export type ReviewLogStep =
+  | {
+      ok: true;
+      /** Each published review's time in the log, by id (its `updated` before the floor). */
+      times: Map<string, string>;
+      entries: LogEntry[];
+      added: number;
+      /** Writes the log's files into the new build folder. */
+      write(buildDir: string): Promise<void>;
+      /** Saves a new key in DATA_DIR once the build is in place; returns what to tell the owner, if anything. */
+      commit(): Promise<string | undefined>;
+    }
+  | { ok: false; message: string };
+
+/** Where the key of `origin` is kept in DATA_DIR. */
+export function logKeyFileOf(dataDir: string, origin: string): string {
+  return path.join(dataDir, 'log-keys', encodeURIComponent(origin));
+}
+
+/** The demo's key: public on purpose (the demo is an example), derived from the origin so every demo build agrees. */
+function demoSigner(origin: string): NoteSigner {
+  return signerFromSeed(origin, createHash('sha256').update(`reviews demo log\n${origin}`).digest());
+}
+
+async function readKeyFile(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function diskReader(dir: string): LogFileReader {
+  return async (rel) => {
+    try {
+      return await readFile(path.join(dir, rel));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  };
+}
+
+function remoteReader(base: string, fetchImpl: typeof fetch): LogFileReader {
+  return async (rel) => {
+    const response = await fetchImpl(`${base}/${rel}`, { signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS), redirect: 'follow' });
+    if (response.status === 404 || response.status === 410) return undefined;
+    if (!response.ok) throw new Error(`${base}/${rel} answered ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  };
+}
+
+export async function prepareReviewLog(
+  reviews: readonly PublishedReview[],
+  reasons: ReadonlyMap<string, WithdrawReason>,
+  options: ReviewLogOptions,
+): Promise<ReviewLogStep> {
+  const origin = logOriginOf(options.publicUrl);
+  const keyFile = logKeyFileOf(options.dataDir, origin);
+  const remoteBase = `${options.publicUrl.replace(/\/+$/, '')}/${LOG_DIR}`;
+  const demoKey = formatVerifierKey(demoSigner(origin));
+
+  let signer: NoteSigner | undefined;
+  let keySource = '';
+  if (options.demo) {
+    signer = demoSigner(origin);
+  } else {
+    const fromEnv = options.signingKey !== undefined;
+    const text = fromEnv ? options.signingKey : await readKeyFile(keyFile);
+    keySource = fromEnv ? 'LOG_SIGNING_KEY' : keyFile;
+    if (text !== undefined) {
+      const parsed = parsePrivateKey(text);
+      if (!parsed.ok) return { ok: false, message: `The review log's key in ${keySource} cannot be read: ${parsed.reason}.` };
+      if (parsed.value.name !== origin) {
+        return { ok: false, message: `The review log's key in ${keySource} is for ${parsed.value.name}, but this build publishes ${origin} (PUBLIC_URL ${options.publicUrl}). Set PUBLIC_URL to the address the log was published at, or give the key of ${origin}.` };
+      }
+      signer = parsed.value;
+    }
+  }
+
+  let previous: OpenedLog | undefined;
+  const local = await openLogFiles(diskReader(path.join(options.outDir, LOG_DIR)), origin);
+  const localIsDemo = local.ok === true && formatVerifierKey(local.value.verifier) === demoKey;
+  if (options.demo) {
+    if (local.ok === true && localIsDemo) previous = local.value;
+  } else if (local.ok === false) {
+    return { ok: false, message: `The review log in ${path.join(options.outDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
+  } else if (local.ok === true && !localIsDemo) {
+    previous = local.value;
+  }
+
+  if (!options.demo && previous === undefined) {
+    const remote = await openLogFiles(remoteReader(remoteBase, options.fetch ?? fetch), origin, signer).catch((error: Error) => ({ ok: 'unreachable' as const, reason: error.cause instanceof Error ? error.cause.message : error.message }));
+    if (remote.ok === true) previous = remote.value;
+    else if (remote.ok === false) {
+      return { ok: false, message: `${remoteBase}/ already has a review log that this build cannot continue: ${remote.reason}. ${signer ? '' : `Give this machine the log's key (LOG_SIGNING_KEY, or the file ${keyFile} from the machine that published it). `}A second history for one address is never started.` };
+    } else if (remote.ok === 'unreachable' && signer !== undefined) {
+      return {
+        ok: false,
+        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. If nothing was ever published at this address, delete ${keySource === 'LOG_SIGNING_KEY' ? 'nothing: check PUBLIC_URL' : keySource} and build again.`,
+      };
+    }
+  }
+
+  if (previous && signer && formatVerifierKey(previous.verifier) !== formatVerifierKey(signer)) {
+    // A rotation (docs/log.md): the owner lists the key being retired, so the log goes on under the new one.
+    const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim());
+    if (!retired.includes(formatVerifierKey(previous.verifier))) {
+      return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; to rotate to this one, list the old verifier key in ${keyFile}.previous (docs/log.md).` };
+    }
+  }
+  if (previous && !signer) {
+    return { ok: false, message: `The review log for ${origin} (signed by ${formatVerifierKey(previous.verifier)}) cannot be continued: this machine does not have its key. Set LOG_SIGNING_KEY, or put the key file back at ${keyFile}.` };
+  }
+  const created = signer === undefined;
+  const key = signer ?? generateSigner(origin);
+
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), response: r.response }));
+  const previousEntries = previous?.decoded ?? [];
+  const added = planLogAppend({ previous: previousEntries, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const entries = [...previousEntries, ...added];
+  const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
+
+  return {
+    ok: true,
+    times: readLogTimes(entries),
+    entries,
+    added: added.length,
+    async write(buildDir) {
+      const { files } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      for (const [rel, data] of files) {
+        const file = path.join(buildDir, LOG_DIR, rel);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, data);
+      }
+    },
+    async commit() {
+      if (!created || options.demo) return undefined;
+      await mkdir(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+      const temp = `${keyFile}.${process.pid}.tmp`;
+      await writeFile(temp, `${formatPrivateKey(key)}\n`, { mode: 0o600 });
+      await chmod(temp, 0o600);
+      await rename(temp, keyFile);
+      return `Created the review log's signing key for ${origin} in ${keyFile} (verifier key ${formatVerifierKey(key)}). Back this file up: without it no later build can continue the log (docs/log.md).`;
+    },
+  };
+}

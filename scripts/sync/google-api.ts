@@ -1,0 +1,174 @@
+/**
+ * Google's APIs as they really behave, for the sync: an access token from the refresh token (OAuth
+ * 2.0 token endpoint), refreshed once when it expires mid-way (401); 429 and 5xx retried a bounded
+ * number of times, after `Retry-After` when Google gives one, else with a doubling backoff; every
+ * other refusal a clear message saying what to do (invalid_grant: authorise again; 403: the API access
+ * to apply for). Requests go through the service's outbound client (sidecar/outbound/): HTTPS only, a
+ * time limit, a cap on the answer's size. The endpoints are the operator's settings, so loopback and
+ * private addresses are allowed (a proxy, the tests' stand-in).
+ */
+import { z } from 'zod';
+import { createOutboundClient, type OutboundClient } from '../../sidecar/outbound/outbound-client.ts';
+import { describeZodIssue } from '../../core/schemas/issues.ts';
+
+export const AUTHORIZE_COMMAND = 'npm run sync -- google --authorize';
+export const API_ACCESS_FORM = 'https://support.google.com/business/contact/api_default';
+export const API_PREREQUISITES = 'https://developers.google.com/my-business/content/prereqs';
+
+const MAX_RETRIES = 4;
+/** Longer than this and the run gives up at once (the next scheduled run tries again). */
+const MAX_RETRY_AFTER_MS = 120_000;
+
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export type GoogleCredentials = { clientId: string; clientSecret: string; refreshToken: string; tokenUrl: string };
+
+export type GoogleApi = {
+  /** A GET of a Google API URL as JSON, authorised with the access token. */
+  getJson(url: string): Promise<ApiResult<unknown>>;
+  close(): void;
+};
+
+const TokenAnswer = z.looseObject({ access_token: z.string().min(1) });
+const OAuthError = z.looseObject({ error: z.string(), error_description: z.string().optional() });
+const ApiError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }) });
+
+/** The outbound client the sync uses for Google's endpoints. */
+export function createGoogleClient(options: { ca?: string }): OutboundClient {
+  return createOutboundClient({
+    subject: { noun: 'Google', refusal: 'which the sync does not call' },
+    allowPrivate: true,
+    ca: options.ca,
+    connectTimeoutMs: 10_000,
+    responseTimeoutMs: 60_000,
+    maxResponseBytes: 32 * 1024 * 1024,
+    userAgent: 'reviews-service-sync/1.0',
+  });
+}
+
+/**
+ * A request sent again on 429, 5xx or a network failure, at most MAX_RETRIES times: the answer, or why
+ * it never came.
+ */
+export async function sendWithRetries(
+  client: OutboundClient,
+  request: Parameters<OutboundClient['send']>[0],
+  what: string,
+  retryBaseMs: number,
+): Promise<ApiResult<{ status: number; body: Buffer }>> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await client.send(request);
+    const transient = result.ok ? result.response.status === 429 || result.response.status >= 500 : result.reason !== 'invalid-url' && result.reason !== 'refused';
+    if (!transient && result.ok) {
+      if (result.response.truncated) return { ok: false, message: `${what}: Google's answer is over the size limit` };
+      return { ok: true, value: { status: result.response.status, body: result.response.body } };
+    }
+    const why = result.ok ? `Google answered ${result.response.status}${apiErrorText(result.response.body)}` : result.message;
+    if (!transient) return { ok: false, message: `${what}: ${why}` };
+    const wait = result.ok ? retryAfterMs(result.response.retryAfter) : undefined;
+    if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
+      return { ok: false, message: `${what}: ${why} and asks to wait ${Math.ceil(wait / 1000)} s; the next run will try again` };
+    }
+    if (attempt >= MAX_RETRIES) return { ok: false, message: `${what}: ${why}, ${attempt + 1} times in a row; the next run will try again` };
+    await new Promise((resolve) => setTimeout(resolve, wait ?? retryBaseMs * 2 ** attempt));
+  }
+}
+
+export function createGoogleApi(credentials: GoogleCredentials, options: { ca?: string; retryBaseMs?: number } = {}): GoogleApi {
+  const client = createGoogleClient(options);
+  const retryBaseMs = options.retryBaseMs ?? 1_000;
+  let accessToken: string | undefined;
+
+  async function refresh(): Promise<ApiResult<string>> {
+    const body = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      refresh_token: credentials.refreshToken,
+    });
+    const answer = await sendWithRetries(
+      client,
+      { method: 'POST', url: credentials.tokenUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(body.toString()) },
+      'getting an access token',
+      retryBaseMs,
+    );
+    if (!answer.ok) return answer;
+    const json = parseJson(answer.value.body);
+    if (answer.value.status === 200) {
+      const token = TokenAnswer.safeParse(json);
+      return token.success ? { ok: true, value: token.data.access_token } : { ok: false, message: "getting an access token: Google's answer has no access_token" };
+    }
+    const error = OAuthError.safeParse(json);
+    if (error.success && error.data.error === 'invalid_grant') {
+      return {
+        ok: false,
+        message: `Google refused the refresh token (invalid_grant${error.data.error_description ? `: ${error.data.error_description}` : ''}): it was revoked, it expired, or it belongs to another OAuth client. Authorise again with \`${AUTHORIZE_COMMAND}\``,
+      };
+    }
+    if (error.success && error.data.error === 'invalid_client') {
+      return { ok: false, message: `Google does not know this OAuth client (invalid_client): check GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET` };
+    }
+    const text = error.success ? `${error.data.error}${error.data.error_description ? `: ${error.data.error_description}` : ''}` : `${answer.value.status}`;
+    return { ok: false, message: `getting an access token: Google answered ${text}` };
+  }
+
+  async function getJson(url: string): Promise<ApiResult<unknown>> {
+    for (let refreshed = false; ; refreshed = true) {
+      if (accessToken === undefined || refreshed) {
+        const token = await refresh();
+        if (!token.ok) return token;
+        accessToken = token.value;
+      }
+      const answer = await sendWithRetries(client, { method: 'GET', url, headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } }, `reading ${url}`, retryBaseMs);
+      if (!answer.ok) return answer;
+      const { status, body } = answer.value;
+      // An access token lasts about an hour: one that expired mid-way is refreshed once.
+      if (status === 401 && !refreshed) continue;
+      if (status === 200) {
+        const json = parseJson(body);
+        return json === undefined ? { ok: false, message: `reading ${url}: Google's answer is not JSON` } : { ok: true, value: json };
+      }
+      return { ok: false, message: refusalMessage(status, body, url) };
+    }
+  }
+
+  return { getJson, close: () => client.close() };
+}
+
+function refusalMessage(status: number, body: Buffer, url: string): string {
+  const text = apiErrorText(body);
+  if (status === 401) return `Google refused the access token twice (401${text}): authorise again with \`${AUTHORIZE_COMMAND}\``;
+  if (status === 403) {
+    return (
+      `Google refused access (403${text}). The Business Profile APIs are open only to approved Google Cloud projects: apply for basic API access at ${API_ACCESS_FORM} ` +
+      `(prerequisites: ${API_PREREQUISITES}), then enable the "Google My Business API" in the project; the Google account you authorised must also manage the location`
+    );
+  }
+  if (status === 404) return `Google does not know ${url} (404${text}): check GOOGLE_LOCATION (\`npm run sync -- google --locations\` lists the ones the token sees)`;
+  return `reading ${url}: Google answered ${status}${text}`;
+}
+
+/** ` PERMISSION_DENIED: The caller does not have permission`, from Google's JSON error, or nothing. */
+function apiErrorText(body: Buffer): string {
+  const json = parseJson(body);
+  const api = ApiError.safeParse(json, { error: describeZodIssue });
+  if (api.success) return ` ${[api.data.error.status, api.data.error.message].filter(Boolean).join(': ')}`.trimEnd();
+  const oauth = OAuthError.safeParse(json);
+  return oauth.success ? ` ${oauth.data.error}` : '';
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
+export function retryAfterMs(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}

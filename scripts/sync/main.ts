@@ -1,0 +1,153 @@
+/**
+ * `npm run sync -- <source> [options]`: the reviews a platform's API has that the content folder does
+ * not, merged in exactly as `npm run import` merges a file (scripts/import/apply-import.ts: the same
+ * ids, owner fields kept, the same messages, photos downloaded once), all or nothing. The sources are
+ * the SYNC_SOURCES table of scripts/import/formats.ts; see docs/import.md "Sync".
+ *
+ * Where to stop reading next time (the newest change read) is kept in the content itself, in
+ * `reviews/.sync-<source>`, written in the same all-or-nothing step as the reviews and committed with
+ * them, so a CI runner needs no other state.
+ *
+ * Every run ends with one line an operator's monitoring can catch: `sync google: 3 added, …` on
+ * stdout, or `sync google failed: …` on stderr with exit 1 (2 for a bad command line).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../../core/config.ts';
+import { readConfigOrExit } from '../../sidecar/read-config.ts';
+import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
+import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, usageLine, type CommonRunOptions } from '../import/cli-options.ts';
+import { SYNC_SOURCES } from '../import/formats.ts';
+import type { Flag } from '../import/import-format.ts';
+import { commitSync } from './commit.ts';
+import { recordWithdrawals } from './withdraw.ts';
+import type { SyncContext, SyncSource } from './sync-source.ts';
+import { plural } from '../../core/text/text-rules.ts';
+
+const SHARED_FLAGS = COMMON_FLAGS.filter((flag) => flag.name !== 'prune');
+const SYNC_FLAGS: readonly Flag[] = [
+  { name: 'full', type: 'boolean', help: 'read every page, and withdraw the reviews the source no longer lists (only when the listing is complete)' },
+  { name: 'commit', type: 'boolean', help: 'commit what came in to the content repository (none when nothing changed)' },
+  { name: 'authorize', type: 'boolean', help: 'the one-time consent: stores the refresh token in DATA_DIR' },
+  { name: 'locations', type: 'boolean', help: 'list the locations the token can read (the GOOGLE_LOCATION to set)' },
+];
+
+export const USAGE = [
+  `usage: npm run sync -- <${SYNC_SOURCES.map((s) => s.name).join('|')}> [options]`,
+  '',
+  ...SYNC_SOURCES.map((s) => `  ${s.name.padEnd(8)} ${s.summary}`),
+  '',
+  ...SYNC_FLAGS.map(flagLine),
+  ...SHARED_FLAGS.map(flagLine),
+  '',
+  usageLine('', 'The reviews are written into CONTENT_DIR (default content/).').trimStart(),
+].join('\n');
+
+export type SyncOptions = CommonRunOptions & { source: SyncSource; full: boolean; commit: boolean; authorize: boolean; locations: boolean };
+
+export function parseSyncArgs(argv: readonly string[]): { ok: true; options: SyncOptions } | { ok: false; message: string } {
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: Object.fromEntries([...SYNC_FLAGS, ...SHARED_FLAGS].map((flag) => [flag.name, { type: flag.type }])),
+    }));
+  } catch (error) {
+    return { ok: false, message: (error as Error).message };
+  }
+  const names = SYNC_SOURCES.map((s) => s.name);
+  const [name, ...extra] = positionals;
+  const source = SYNC_SOURCES.find((s) => s.name === name);
+  const problems: string[] = [];
+  if (!source) problems.push(name === undefined ? `name a source: ${listNames(names)}` : `unknown source "${name}": ${listNames(names)}`);
+  if (extra.length > 0) problems.push(`a sync reads no files (${extra.join(' ')}): npm run import reads files`);
+  const common = parseCommonFlags(values);
+  if (!common.ok) problems.push(...common.problems);
+  if (problems.length > 0 || !source || !common.ok) return { ok: false, message: problems.join('\n') };
+  const flag = (key: string) => values[key] === true;
+  return { ok: true, options: { ...common.options, source, full: flag('full'), commit: flag('commit'), authorize: flag('authorize'), locations: flag('locations') } };
+}
+
+export type SyncIo = ImportIo & Omit<SyncContext, 'config' | 'out' | 'err'> & { config: Config };
+
+/** The state file of a source, inside reviews/ so that it is swapped in with the reviews it describes. */
+const stateFileOf = (source: SyncSource) => `.sync-${source.name}`;
+
+export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> {
+  const { source } = options;
+  const context: SyncContext = { config: io.config, out: io.out, err: io.err, ca: io.ca, retryBaseMs: io.retryBaseMs };
+  if (options.authorize) return source.authorize(context);
+  if (options.locations) return source.listTargets(context);
+  const failed = (message: string): 1 => {
+    io.err(`sync ${source.name} failed: ${message}; the content is as it was`);
+    return 1;
+  };
+
+  const state = await readState(io.contentDir, stateFileOf(source));
+  const reading = await source.read({ ...context, since: options.full ? undefined : state?.newest, full: options.full, options });
+  if (!reading.ok) return failed(reading.message);
+  if (options.full && !reading.listing.complete) io.err(`note: nothing is withdrawn: ${reading.listing.why}`);
+  const newest = [reading.newest, state?.newest].filter((t): t is string => t !== undefined).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+  const alongside = new Map(newest === undefined ? [] : [[stateFileOf(source), `${JSON.stringify({ newest }, null, 2)}\n`]]);
+  const applied = await applyImport(
+    { mapped: reading.mapped },
+    { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside, beforeRemoving: (ids) => recordWithdrawals(io.contentDir, ids) },
+    io,
+  );
+  if (applied.code !== 0) return failed('the merge was refused (see above)');
+  const { added, updated, removed, skipped } = applied.summary;
+  if (options.commit && !options.dryRun && added + updated + removed > 0) {
+    const committed = await commitSync(io.contentDir, `Sync from ${source.title}: ${describeCounts(applied.summary)}`);
+    if (!committed.ok) return failed(`the reviews are written but not committed: ${committed.message}`);
+    io.out(`committed ${committed.commit}`);
+  }
+  io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${plural(reading.pagesRead, 'page')} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);
+  return 0;
+}
+
+/**
+ * The reviews a sync withdraws: those its import format speaks for (its `--prune` scope) that the
+ * source no longer lists, and only when the listing was complete (a page that missed a review
+ * withdraws nothing). Google took them down or the customer deleted them: removed at the source, the
+ * reason recordWithdrawals (withdraw.ts) writes before they go.
+ */
+async function withdrawalScope(source: SyncSource, reading: { listing: { complete: boolean } }): Promise<ImportSettings['pruneScope']> {
+  if (!reading.listing.complete) return undefined;
+  const configured = await source.format.configure({});
+  return configured.ok ? configured.reader.pruneScope : undefined;
+}
+
+/** "3 added, 1 updated": the counts that are not zero. */
+function describeCounts(s: { added: number; updated: number; removed: number }): string {
+  return [s.added > 0 && `${s.added} added`, s.updated > 0 && `${s.updated} updated`, s.removed > 0 && `${s.removed} withdrawn`].filter(Boolean).join(', ');
+}
+
+async function readState(contentDir: string, file: string): Promise<{ newest?: string } | undefined> {
+  try {
+    const data = JSON.parse(await readFile(path.join(contentDir, 'reviews', file), 'utf8')) as { newest?: unknown };
+    return typeof data.newest === 'string' ? { newest: data.newest } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+if (import.meta.main) {
+  const parsed = parseSyncArgs(process.argv.slice(2));
+  if (!parsed.ok) {
+    console.error(`${parsed.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const config = readConfigOrExit();
+  const contentDir = path.resolve(config.contentDir);
+  const io: SyncIo = { config, contentDir, out: (line) => console.log(line), err: (line) => console.error(line) };
+  try {
+    process.exit(await runSync(parsed.options, io));
+  } catch (error) {
+    console.error(`sync ${parsed.options.source.name} failed: ${(error as Error).message}; ${contentDir}/reviews is as it was before`);
+    process.exit(1);
+  }
+}

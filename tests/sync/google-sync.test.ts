@@ -1,0 +1,214 @@
+/**
+ * `npm run sync -- google` (issue 28) against a local HTTPS stand-in for Google's token endpoint and
+ * reviews API (tools/lib/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
+ * reviews as `npm run import -- google` of the same pages), incremental paging that stops at what the
+ * content has, the API's real failures (401 mid-paging, 429, 503, invalid_grant, 403), --full with and
+ * without a complete listing, and --commit with and without changes.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../core/config.ts';
+import { deriveReviewId } from '../../scripts/import/record.ts';
+import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
+import { runGit } from '../helpers/git.ts';
+import { copySmallContent, readReviews, runImport, snapshot } from '../import/harness.ts';
+import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from '../../tools/lib/google-stand-in.ts';
+
+let ca: TestCa;
+let google: GoogleStandIn;
+
+beforeAll(async () => {
+  ca = createTestCa();
+  google = await startGoogleStandIn(ca);
+});
+afterAll(async () => {
+  await google?.close();
+  ca?.remove();
+});
+
+type Synced = { code: 0 | 1; out: string[]; err: string[]; pages: number; last: string };
+
+async function sync(contentDir: string, args: string[] = [], env: Record<string, string> = {}): Promise<Synced> {
+  const parsed = parseSyncArgs(['google', ...args]);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const config = parseConfig({ ...google.env(), CONTENT_DIR: contentDir, DATA_DIR: path.join(path.dirname(contentDir), 'data'), ...env });
+  if (!config.ok) throw new Error(config.problems.join('\n'));
+  const out: string[] = [];
+  const err: string[] = [];
+  google.takePageRequests();
+  const code = await runSync(parsed.options, { config: config.config, contentDir, out: (l) => out.push(l), err: (l) => err.push(l), ca: ca.certPem, retryBaseMs: 5 });
+  return { code, out, err, pages: google.takePageRequests().length, last: (code === 0 ? out : err).at(-1) ?? '' };
+}
+
+const PAGES_OF_120 = 3;
+
+beforeEach(() => {
+  google.reviews = makeReviews(120);
+  google.countOverride = undefined;
+  google.revoked = false;
+});
+
+describe('npm run sync -- google', () => {
+  it('merges what the API lists as npm run import -- google merges the same pages, then reads one page when nothing is new', async () => {
+    google.reviews[0] = { ...google.reviews[0]!, comment: undefined }; // rating only
+    google.reviews[1] = { ...google.reviews[1]!, reviewer: { isAnonymous: true } };
+    google.reviews[2] = { ...google.reviews[2]!, comment: '(Translated by Google) Very good service (Original) Muy buen servicio' };
+    const synced = await copySmallContent();
+    const first = await sync(synced);
+    expect(first.code).toBe(0);
+    expect(first.pages).toBe(PAGES_OF_120);
+    expect(first.last).toBe('sync google: 119 added, 0 updated, 0 withdrawn, 1 skipped; 3 pages read');
+    expect(first.out).toContain(`skipped Google page 3, review ${google.reviews[0]!.reviewId}: a rating without text: the content model requires text`);
+
+    // The importer, given the same pages as a file, writes the very same review files.
+    const pagesFile = path.join(await mkdtemp(path.join(tmpdir(), 'sync-pages-')), 'pages.json');
+    const pages = await Promise.all([0, 50, 100].map(async (from) => (await fetchPage(from)) as unknown));
+    await writeFile(pagesFile, JSON.stringify(pages));
+    const imported = await copySmallContent();
+    expect((await runImport(imported, ['google', pagesFile])).code).toBe(0);
+    const [a, b] = [await readReviews(synced), await readReviews(imported)];
+    expect([...a.values()]).toEqual([...b.values()]);
+
+    const anonymous = a.get(deriveReviewId('google', google.reviews[1]!.reviewId))!;
+    expect(anonymous.author).toBe('Anonymous');
+    expect(a.get(deriveReviewId('google', google.reviews[2]!.reviewId))!.text).toBe('Muy buen servicio');
+    expect(a.get(deriveReviewId('google', google.reviews[3]!.reviewId))!.rating).toBe(4);
+
+    const before = await snapshot(synced);
+    const again = await sync(synced);
+    expect(again).toMatchObject({ code: 0, pages: 1, last: 'sync google: 0 added, 0 updated, 0 withdrawn, 0 skipped; 1 page read' });
+    expect(await snapshot(synced)).toEqual(before);
+  });
+
+  it('brings in a reply added later and a new review, reading only the first page', async () => {
+    const content = await copySmallContent();
+    await sync(content);
+    const old = google.reviews[10]!;
+    google.reviews[10] = { ...old, updateTime: '2026-05-01T10:00:00Z', reviewReply: { comment: 'Thank you, we were glad to help.', updateTime: '2026-05-01T10:00:00Z' } };
+    google.reviews.push({ ...makeReviews(1, Date.parse('2026-05-02T08:00:00Z'), 'New')[0]! });
+    const run = await sync(content);
+    expect(run).toMatchObject({ code: 0, pages: 1, last: 'sync google: 1 added, 1 updated, 0 withdrawn, 0 skipped; 1 page read' });
+    const stored = (await readReviews(content)).get(deriveReviewId('google', old.reviewId))!;
+    expect(stored.response).toEqual({ text: 'Thank you, we were glad to help.', date: '2026-05-01' });
+  });
+
+  it('refreshes an access token that expires mid-paging once, and goes on', async () => {
+    const content = await copySmallContent();
+    const tokensBefore = google.tokenRequests().length;
+    google.expireAccessTokensAfterNextPage();
+    const run = await sync(content);
+    expect(run.code).toBe(0);
+    expect(run).toMatchObject({ pages: PAGES_OF_120 + 1, last: expect.stringContaining('120 added') });
+    expect(google.tokenRequests().length - tokensBefore).toBe(2);
+  });
+
+  it('waits as Retry-After says on 429, and gives up on 503 after bounded retries with nothing written', async () => {
+    const content = await copySmallContent();
+    const before = await snapshot(content);
+    google.failNext(isPage, (res) => void res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' }).end('{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}'));
+    const started = Date.now();
+    const ok = await sync(content, ['--dry-run']);
+    expect(ok.code).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+
+    for (let i = 0; i < 5; i++) google.failNext((req) => isPage(req) && req.query.get('pageToken') === '50', (res) => void res.writeHead(503).end());
+    const failed = await sync(content);
+    expect(failed.code).toBe(1);
+    expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503, 5 times in a row; the next run will try again; the content is as it was$/);
+    expect(await snapshot(content)).toEqual(before);
+  });
+
+  it('exits non-zero on invalid_grant, saying how to authorise again, and writes nothing', async () => {
+    const content = await copySmallContent();
+    const before = await snapshot(content);
+    google.revoked = true;
+    const run = await sync(content);
+    expect(run.code).toBe(1);
+    expect(run.last).toContain('Google refused the refresh token (invalid_grant: Token has been expired or revoked.)');
+    expect(run.last).toContain('npm run sync -- google --authorize');
+    expect(await snapshot(content)).toEqual(before);
+  });
+
+  it('says what to apply for when the API is not approved (403)', async () => {
+    const content = await copySmallContent();
+    google.failNext(isPage, (res) =>
+      void res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 403, status: 'PERMISSION_DENIED', message: 'Google My Business API has not been used in project 123 before or it is disabled.' } })),
+    );
+    const run = await sync(content);
+    expect(run.code).toBe(1);
+    expect(run.last).toContain('403 PERMISSION_DENIED: Google My Business API has not been used in project 123');
+    expect(run.last).toContain('https://support.google.com/business/contact/api_default');
+  });
+
+  it('--full withdraws what Google no longer lists only when the listing is complete and matches totalReviewCount', async () => {
+    const content = await copySmallContent();
+    await sync(content);
+    const gone = google.reviews.splice(40, 1)[0]!;
+    const goneId = deriveReviewId('google', gone.reviewId);
+
+    google.countOverride = 120; // one review missed by the listing
+    const incomplete = await sync(content, ['--full']);
+    expect(incomplete).toMatchObject({ code: 0, pages: PAGES_OF_120 });
+    expect(incomplete.err).toContain('note: nothing is withdrawn: Google listed 119 reviews but counts 120');
+    expect((await readReviews(content)).has(goneId)).toBe(true);
+
+    google.countOverride = undefined;
+    const complete = await sync(content, ['--full']);
+    expect(complete.last).toBe('sync google: 0 added, 0 updated, 1 withdrawn, 0 skipped; 3 pages read');
+    const after = await readReviews(content);
+    expect(after.has(goneId)).toBe(false);
+    // The review log records why it left (core/content/read-withdrawn.ts).
+    expect(JSON.parse(await readFile(path.join(content, 'withdrawn.json'), 'utf8'))).toEqual({ [goneId]: 'removed_at_source' });
+    // The owner's reviews of other sources are never withdrawn.
+    expect([...after.values()].filter((r) => r.source !== 'google').length).toBeGreaterThan(0);
+  });
+
+  it('--commit makes one commit saying what came in, and none when nothing changed', async () => {
+    const content = await copySmallContent();
+    await runGit(content, ['init', '--quiet']);
+    await runGit(content, ['add', '--all']);
+    await runGit(content, ['commit', '--quiet', '-m', 'Content']);
+    const gitEnv = { GIT_AUTHOR_NAME: 'Sync', GIT_AUTHOR_EMAIL: 'sync@example.com', GIT_COMMITTER_NAME: 'Sync', GIT_COMMITTER_EMAIL: 'sync@example.com' };
+    Object.assign(process.env, gitEnv);
+    try {
+      google.reviews = makeReviews(3);
+      expect((await sync(content, ['--commit'])).code).toBe(0);
+      google.reviews[0] = { ...google.reviews[0]!, comment: 'Edited: they came back to check the thermostat.', updateTime: '2026-06-01T00:00:00Z' };
+      google.reviews.push(...makeReviews(3, Date.parse('2026-06-02T00:00:00Z'), 'Later'));
+      expect((await sync(content, ['--commit'])).code).toBe(0);
+      const log = (await runGit(content, ['log', '--format=%s'])).stdout.trim().split('\n');
+      expect(log).toEqual(['Sync from Google: 3 added, 1 updated', 'Sync from Google: 3 added', 'Content']);
+      expect((await runGit(content, ['status', '--porcelain'])).stdout).toBe('');
+
+      const none = await sync(content, ['--commit']);
+      expect(none.code).toBe(0);
+      expect((await runGit(content, ['log', '--format=%s'])).stdout.trim().split('\n')).toHaveLength(3);
+      // Where to stop next time is in the commit itself: a fresh clone (a CI runner) reads one page.
+      expect(JSON.parse(await readFile(path.join(content, 'reviews', '.sync-google'), 'utf8'))).toEqual({ newest: '2026-06-02T00:02:00.000Z' });
+    } finally {
+      for (const name of Object.keys(gitEnv)) delete process.env[name];
+    }
+  });
+});
+
+/** A page as the stand-in serves it, read with the sync's own token. */
+async function fetchPage(from: number): Promise<unknown> {
+  const { request } = await import('node:https');
+  const tokenBody = new URLSearchParams({ grant_type: 'refresh_token', client_id: google.env().GOOGLE_CLIENT_ID!, client_secret: google.env().GOOGLE_CLIENT_SECRET!, refresh_token: google.env().GOOGLE_REFRESH_TOKEN! });
+  const call = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) =>
+    new Promise<string>((resolve, reject) => {
+      const req = request(url, { method: init.method, headers: init.headers, ca: ca.certPem }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  const { access_token } = JSON.parse(await call(google.env().GOOGLE_TOKEN_URL!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: tokenBody.toString() })) as { access_token: string };
+  const query = new URLSearchParams({ pageSize: '50', orderBy: 'updateTime desc', ...(from > 0 ? { pageToken: String(from) } : {}) });
+  return JSON.parse(await call(`${google.env().GOOGLE_API_URL}/accounts/1/locations/2/reviews?${query}`, { method: 'GET', headers: { authorization: `Bearer ${access_token}` } }));
+}

@@ -1,0 +1,73 @@
+/**
+ * The review log's cost (issue 27, docs/log.md), on the build's own log step (scripts/lib/review-log.ts):
+ * - a one-review publish at 10,000 reviews: open the last log from disk, check it, append, write the
+ *   new log's files (target: under 0.5 s);
+ * - the log of 100,000 reviews with 100,000 changes (100k publishes, then 100k updates and withdrawals):
+ *   its static files against /reviews.json of the same 100,000 reviews (target: no larger).
+ */
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadContent } from '../../core/content/load-content.ts';
+import { buildPublication } from '../../core/dataset/build-dataset.ts';
+import { renderReviewsDataset } from '../../core/dataset/render-json.ts';
+import type { PublishedReview } from '../../core/schemas/published.ts';
+import { createServiceUrls } from '../../core/urls.ts';
+import { prepareReviewLog } from '../../scripts/lib/review-log.ts';
+import { ensureBenchContent } from './bench-content.ts';
+import type { BenchRow } from './types.ts';
+
+const PUBLIC_URL = 'https://reviews.example.com';
+
+async function publishedReviews(count: number): Promise<{ reviews: PublishedReview[]; json: number }> {
+  const content = await loadContent(await ensureBenchContent(count));
+  if (!content.ok) throw new Error('bench content is invalid');
+  const { dataset } = buildPublication(content.value, createServiceUrls(PUBLIC_URL));
+  return { reviews: dataset.reviews, json: Buffer.byteLength(renderReviewsDataset(dataset)) };
+}
+
+/** One log step over `reviews`, its files written into `dir` (the build in service for the next step). */
+async function logStep(reviews: readonly PublishedReview[], dir: string, dataDir: string, time: string) {
+  const started = performance.now();
+  const step = await prepareReviewLog(reviews, new Map(), { publicUrl: PUBLIC_URL, outDir: dir, dataDir, demo: false, now: () => new Date(time), fetch: async () => new Response(null, { status: 404 }) });
+  if (!step.ok) throw new Error(step.message);
+  await rm(path.join(dir, 'log'), { recursive: true, force: true });
+  await step.write(dir);
+  await step.commit();
+  return { seconds: (performance.now() - started) / 1000, size: step.entries.length };
+}
+
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) total += (await stat(path.join(entry.parentPath, entry.name))).size;
+  return total;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const work = await mkdtemp(path.join(tmpdir(), 'bench-log-'));
+  try {
+    const small = await publishedReviews(10_000);
+    const dir = path.join(work, 'small');
+    await logStep(small.reviews, dir, path.join(work, 'data'), '2026-01-01T00:00:00Z');
+    const edited = small.reviews.map((r, i) => (i === 17 ? { ...r, text: `${r.text} (edited)` } : r));
+    const one = await logStep(edited, dir, path.join(work, 'data'), '2026-01-02T00:00:00Z');
+    rows.push({ name: 'log: one-review publish at 10k reviews (open, check, append, write)', value: one.seconds, unit: 's', target: '< 0.5', ok: one.seconds < 0.5 });
+
+    const big = await publishedReviews(100_000);
+    const bigDir = path.join(work, 'big');
+    await logStep(big.reviews, bigDir, path.join(work, 'data'), '2026-01-01T00:00:00Z');
+    // 100k changes: 90k edits and 10k withdrawals.
+    const changed = big.reviews.filter((_, i) => i % 10 !== 0).map((r) => ({ ...r, text: `${r.text} (edited)` }));
+    const last = await logStep(changed, bigDir, path.join(work, 'data'), '2026-01-02T00:00:00Z');
+    const logBytes = await sizeOf(path.join(bigDir, 'log'));
+    rows.push({ name: `log: entries after 100k reviews and 100k changes`, value: last.size, unit: 'entries' });
+    rows.push({ name: 'log: static files of that log / reviews.json of 100k reviews', value: logBytes / big.json, unit: '×', target: '<= 1', ok: logBytes <= big.json });
+    rows.push({ name: 'log: static files of that log', value: logBytes / 2 ** 20, unit: 'MB' });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+if (import.meta.main) console.table(await run());
