@@ -139,3 +139,8 @@ export function parseWithIssues<S extends z.ZodType>(schema: S, input: unknown, 
 export function formatIssue(issue: Pick<ErrorIssue, 'path' | 'message'>): string {
   return issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
 }
+
+/** Every issue, each as `formatIssue` writes it, joined by `separator` (one per line by default). */
+export function formatIssues(issues: readonly Pick<ErrorIssue, 'path' | 'message'>[], separator = '\n'): string {
+  return issues.map(formatIssue).join(separator);
+}

@@ -21,6 +21,7 @@ import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, usageLine, type Co
 import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
 import { commitSync } from './commit.ts';
+import { recordWithdrawals } from './withdraw.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
 import { plural } from '../../core/text/text-rules.ts';
 
@@ -94,7 +95,7 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
   const alongside = new Map(newest === undefined ? [] : [[stateFileOf(source), `${JSON.stringify({ newest }, null, 2)}\n`]]);
   const applied = await applyImport(
     { mapped: reading.mapped },
-    { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside },
+    { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside, beforeRemoving: (ids) => recordWithdrawals(io.contentDir, ids) },
     io,
   );
   if (applied.code !== 0) return failed('the merge was refused (see above)');
@@ -111,7 +112,8 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
 /**
  * The reviews a sync withdraws: those its import format speaks for (its `--prune` scope) that the
  * source no longer lists, and only when the listing was complete (a page that missed a review
- * withdraws nothing). Google took them down or the customer deleted them: removed at the source.
+ * withdraws nothing). Google took them down or the customer deleted them: removed at the source, the
+ * reason recordWithdrawals (withdraw.ts) writes before they go.
  */
 async function withdrawalScope(source: SyncSource, reading: { listing: { complete: boolean } }): Promise<ImportSettings['pruneScope']> {
   if (!reading.listing.complete) return undefined;

@@ -160,6 +160,8 @@ describe('npm run sync -- google', () => {
     expect(complete.last).toBe('sync google: 0 added, 0 updated, 1 withdrawn, 0 skipped; 3 pages read');
     const after = await readReviews(content);
     expect(after.has(goneId)).toBe(false);
+    // The review log records why it left (core/content/read-withdrawn.ts).
+    expect(JSON.parse(await readFile(path.join(content, 'withdrawn.json'), 'utf8'))).toEqual({ [goneId]: 'removed_at_source' });
     // The owner's reviews of other sources are never withdrawn.
     expect([...after.values()].filter((r) => r.source !== 'google').length).toBeGreaterThan(0);
   });

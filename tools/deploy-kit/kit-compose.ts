@@ -3,7 +3,7 @@
  * settings, with the build context and the Caddyfile as absolute paths (the copy lives in a work folder),
  * Caddy published on loopback only (an override file would add ports, not replace them), and every
  * `${VAR}`, `${VAR:-default}` and `${VAR:?message}` replaced from the work folder's .env as Docker Compose
- * would (podman-compose 1.0.3 leaves some of them as they are).
+ * would (podman-compose 1.0.3 leaves some of them as they are), without the services of a profile.
  *
  *   node tools/deploy-kit/kit-compose.ts <work folder> <loopback port>
  */
@@ -18,7 +18,7 @@ if (!workDir || !port) {
   process.exit(2);
 }
 const root = path.resolve(import.meta.dirname, '../..');
-type Service = { build?: { context: string }; volumes?: string[]; ports?: string[] };
+type Service = { build?: { context: string }; volumes?: string[]; ports?: string[]; profiles?: string[] };
 const vars = parseEnv(readFileSync(path.join(workDir, '.env'), 'utf8'));
 const interpolate = (text: string) =>
   text.replace(/\$\{(\w+)(?:(:?[-?])([^}]*))?\}/g, (_, name: string, op: string | undefined, arg: string) => {
@@ -37,6 +37,8 @@ const resolve = (value: unknown): unknown =>
         ? Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('x-')).map(([key, v]) => [key, resolve(v)]))
         : value;
 const compose = resolve(parse(readFileSync(path.join(root, 'deploy/compose.yaml'), 'utf8'), { merge: true })) as { services: Record<string, Service> };
+// Services under a profile (the sync) are not started by `up`; podman-compose 1.0.3 knows no profiles.
+for (const [name, service] of Object.entries(compose.services)) if (service.profiles) delete compose.services[name];
 for (const service of Object.values(compose.services)) {
   if (service.build) service.build.context = root;
   service.volumes = service.volumes?.map((v) => (v.startsWith('./') ? path.join(root, 'deploy', v) : v));
