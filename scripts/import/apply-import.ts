@@ -5,6 +5,7 @@
  */
 import { formatContentProblem } from '../../core/content/problems.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
+import { plural } from '../../core/text.ts';
 import type { ImportOptions } from './cli-options.ts';
 import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
 import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';
@@ -90,7 +91,7 @@ export async function applyImport(
     for (const change of plan.changes) if (settings.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (settings.strict && invalid > 0) {
-      io.err(`Refused (--strict): ${invalid} invalid review${invalid === 1 ? '' : 's'}; nothing was written.`);
+      io.err(`Refused (--strict): ${plural(invalid, 'invalid review')}; nothing was written.`);
       const result = { ...summary, outcome: 'refused' as const };
       io.out(formatSummary(result));
       return { code: 1, summary: result };
