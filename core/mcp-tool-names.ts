@@ -2,7 +2,7 @@
  * The MCP server's tools by name. The developer page and llms.txt name them from here;
  * tests/mcp/client.test.ts checks that the server registers exactly these (sidecar/mcp/tools/).
  */
-import { joinList } from './text.ts';
+import { joinList } from './text/text-rules.ts';
 
 export const MCP_TOOL_NAMES = [
   'get_business',

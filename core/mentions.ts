@@ -4,6 +4,7 @@
  * "Whole word" means the match is not preceded or followed by a letter or digit, so "Al" does
  * not match inside "Allen" and "A/C" still matches in "the A/C died".
  */
+import { compareText } from './text/text-rules.ts';
 
 export type MentionEntity = { key: string; terms: readonly string[] };
 
@@ -37,7 +38,7 @@ export function createMentionMatcher(entities: readonly MentionEntity[]): Mentio
     }
   });
   // Longest first, so "Mike Reyes" wins over "Mike" at the same position.
-  const terms = [...byTerm.keys()].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  const terms = [...byTerm.keys()].sort((a, b) => b.length - a.length || compareText(a, b));
   const pattern =
     terms.length === 0
       ? null

@@ -4,11 +4,12 @@
  * static since snapshots and the live since and search answers all count with `countSince`, which is
  * why a live answer has the same bytes, and ETag, as its snapshot.
  */
+import { compareText } from './text/text-rules.ts';
+
 type Dated = { date: string };
 
 export function compareNewestFirst(a: { date: string; id: string }, b: { date: string; id: string }): number {
-  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return compareText(b.date, a.date) || compareText(a.id, b.id);
 }
 
 /** How many reviews of a newest-first list are dated on or after `date` (YYYY-MM-DD): they come first. */

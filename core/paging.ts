@@ -5,6 +5,7 @@
  * text as opaque (MCP 2025-06-18 "Pagination"); its format may change.
  */
 import type { ErrorIssue } from './schemas/errors.ts';
+import { compareText } from './text/text-rules.ts';
 
 export type CursorResult = { ok: true; offset: number } | { ok: false; message: string };
 
@@ -75,7 +76,7 @@ function canonicalJson(value: unknown): string {
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareText(a, b));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';

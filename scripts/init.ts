@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { parseContent } from '../core/content/parse-content.ts';
 import { formatContentProblem } from '../core/content/problems.ts';
-import { slugify } from '../core/text.ts';
+import { slugify } from '../core/text/text-rules.ts';
 import { DEMO_CONTENT_DIR, isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
 
 const USAGE = `usage: npm run init -- --name NAME --website URL --telephone PHONE --street STREET --city CITY

@@ -14,6 +14,7 @@ import { readContentFile } from '../core/read-content-file.ts';
 import { sniffImageExtension } from './lib/media/image-format.ts';
 import { findPrivateMetadata, stripPhotoMetadata } from './lib/media/strip-metadata.ts';
 import { isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
+import { joinList, plural } from '../core/text/text-rules.ts';
 
 const USAGE = 'usage: npm run photos:strip [-- --check]';
 
@@ -38,11 +39,11 @@ export async function stripContentPhotos(contentDir: string, options: { check: b
     if (found.length === 0) continue;
     outcome.stripped.push(file);
     if (options.check) {
-      options.out(`${file}: carries ${found.join(' and ')}`);
+      options.out(`${file}: carries ${joinList(found)}`);
       continue;
     }
     await replaceFile(path.join(contentDir, file), await stripPhotoMetadata(read.bytes));
-    options.out(`${file}: removed ${found.join(' and ')}`);
+    options.out(`${file}: removed ${joinList(found)}`);
   }
   return outcome;
 }
@@ -77,7 +78,7 @@ if (import.meta.main) {
   const check = args.includes('--check');
   const outcome = await stripContentPhotos(contentDir, { check, out: (line) => console.log(line) });
   const count = outcome.stripped.length;
-  const photos = `${count} photo${count === 1 ? '' : 's'}`;
+  const photos = plural(count, 'photo');
   if (check) console.log(count === 0 ? 'No photo carries a location or a name.' : `${photos} to strip: run npm run photos:strip.`);
   else console.log(count === 0 ? 'No photo carries a location or a name: nothing changed.' : `Stripped ${photos}; commit them (the old versions stay in git history until it is rewritten).`);
   process.exit(check && count > 0 ? 1 : 0);

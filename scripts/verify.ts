@@ -2,7 +2,7 @@
  * `npm run verify -- <url> [--key <vkey or file>] [--state <file>]`: checks, from the outside, that a
  * reviews service publishes what its log says (issue 27 item 5). Anyone can run it: it needs Node 24
  * and, besides this file, only core/log's checkpoint.ts, merkle.ts, note.ts, tiles.ts, canonical-json.ts
- * and review-digest.ts (node built-ins only; docs/verification.md says how to copy them).
+ * and the digest (node built-ins only; the verification guide in docs/ says how to copy them).
  *
  * 1. The checkpoint `{url}/log/checkpoint` must carry a valid Ed25519 signature by the log's key: the one
  *    given with --key (trusted), else the one the site serves at `{url}/log/vkey` (said with a warning:

@@ -18,6 +18,7 @@ import { LEARNED_CLASSES, listDetectionFeatures, listPolarityFeatures } from '..
 import type { LearnedWeights } from '../core/insights/learned-model.ts';
 import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
+import { compareText } from '../core/text/text-rules.ts';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -37,7 +38,7 @@ const config = AspectConfigSchema.parse(JSON.parse(readFileSync(DEFAULT_ASPECTS_
 // The rules alone, with feature extraction on: what the learned layer is stacked on.
 const emptyLayer: LearnedWeights = { $comment: '', detection_threshold: 0, neutral_threshold: 1, detection: {}, polarity: { bias: [0, 0, 0], weights: {} } };
 const model = withTechnicians(compileAspectModel(config, emptyLayer), loadCorpusTechnicians());
-const reviews = loadCorpusSplit('train').sort((a, b) => (a.id < b.id ? -1 : 1));
+const reviews = loadCorpusSplit('train').sort((a, b) => compareText(a.id, b.id));
 const prepared = reviews.map((review) => ({ review, ...prepareReview(getAnalysisText(review), model) }));
 
 const detection: LearnedWeights['detection'] = {};

@@ -1,4 +1,5 @@
 /** A content problem names the file, the review id and the field, so an owner can fix it at once. */
+import { plural } from '../text/text-rules.ts';
 export type ContentProblem = {
   file: string;
   /** The review id, or `#<index>` for an entry without a usable id. */
@@ -18,7 +19,7 @@ export function formatContentProblem(p: ContentProblem): string {
 }
 
 export function formatContentProblems(problems: readonly ContentProblem[]): string {
-  return [`Invalid content: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, ...problems.map((p) => `  - ${formatContentProblem(p)}`)].join('\n');
+  return [`Invalid content: ${plural(problems.length, 'problem')}`, ...problems.map((p) => `  - ${formatContentProblem(p)}`)].join('\n');
 }
 
 export function formatPath(path: readonly PropertyKey[]): string | undefined {

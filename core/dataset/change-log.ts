@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { hashLeaf, type LogEntry } from '../log/index.ts';
 import type { Change, ChangesResult } from '../schemas/changes.ts';
 import type { PublishedReview } from '../schemas/published.ts';
+import { formatIssues, parseWithIssues } from '../schemas/issues.ts';
 
 const KIND = { publish: 'added', update: 'changed', withdraw: 'removed' } as const;
 /** Base64url characters of a leaf hash a token carries: 48 bits, enough to tell an altered token. */
@@ -68,11 +69,11 @@ export function parseChangeLog(text: string, reviews: ReadonlyMap<string, unknow
   } catch (error) {
     return { ok: false, message: `is not JSON (${(error as Error).message})` };
   }
-  const parsed = StoredChangeLogSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, message: `does not match its schema:\n${z.prettifyError(parsed.error)}` };
+  const parsed = parseWithIssues(StoredChangeLogSchema, json);
+  if (!parsed.ok) return { ok: false, message: `does not match its schema:\n${formatIssues(parsed.issues)}` };
   const log: ChangeLog = {
-    checks: parsed.data.checks,
-    entries: parsed.data.entries.map(([index, id, time, kind, reason]) => ({ index, id, time, kind, ...(reason === undefined ? {} : { reason }) })),
+    checks: parsed.value.checks,
+    entries: parsed.value.entries.map(([index, id, time, kind, reason]) => ({ index, id, time, kind, ...(reason === undefined ? {} : { reason }) })),
   };
   let upserts = 0;
   for (const entry of log.entries) {

@@ -19,6 +19,7 @@ import type { FeatureSpans, SentenceFeatures } from './review-features.ts';
 import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
+import { compareText } from '../text/text-rules.ts';
 
 /** An aspect entry as the analysis finds it; the published one adds `evidence` (analyzePublishedReview). */
 export type AspectVerdict = Omit<ReviewAspect, 'evidence'>;
@@ -176,7 +177,7 @@ function mergeFeatures(sentences: readonly SentenceFeatures[]): FeatureSpans {
 export function findStrongestSpans(features: FeatureSpans, weightOf: (name: string) => number): [number, number][] {
   const ranked = [...features.keys()]
     .filter((name) => !name.startsWith('n:') && !FUNCTION_WORDS.has(name.slice(2)) && weightOf(name) > 0)
-    .sort((x, y) => weightOf(y) - weightOf(x) || (x < y ? -1 : 1));
+    .sort((x, y) => weightOf(y) - weightOf(x) || compareText(x, y));
   return ranked.slice(0, 2).flatMap((name) => (features.get(name) ?? []).slice(0, 2));
 }
 

@@ -10,7 +10,7 @@ import { computeMean, countPolarity, createCounter, toStats } from './figures.ts
 import type { PolarityCounter } from './figures.ts';
 import type { EntityInsight } from '../schemas/insights.ts';
 import { selectVerdicts } from './verdicts.ts';
-import { compareText } from '../text.ts';
+import { compareText } from '../text/text-rules.ts';
 
 /** The business's own lists, so entities without reviews appear too, and services get their names. */
 export type BusinessEntities = {

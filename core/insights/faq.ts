@@ -9,7 +9,7 @@ import { lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { describeReviewCount } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
-import { formatCount, formatRating, getPercent, joinList, plural } from '../text.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
 /** Technicians with fewer reviews are not ranked; those under SMALL_SAMPLE are ranked with "only n reviews". */
 export const MIN_TECHNICIAN_REVIEWS = 3;
@@ -68,7 +68,7 @@ function answerOverall({ analyzed, basis, businessName }: FaqInput): FaqEntry {
   const answer =
     n === 0 || basis.average_rating === null
       ? 'There are no verified reviews yet.'
-      : `${formatCount(n)} verified ${n === 1 ? 'review gives' : 'reviews give'} an average of ${formatRating(basis.average_rating)} out of 5: ` +
+      : `${plural(n, 'verified review gives', { many: 'verified reviews give' })} an average of ${formatRating(basis.average_rating)} out of 5: ` +
         `${getPercent(five, n)}% give five stars and ${getPercent(low, n)}% one or two. The newest is from ${basis.last_date}.`;
   return {
     id: 'overall-rating',
@@ -135,7 +135,7 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   const labels = new Map(model.aspects.map((a) => [a.id, lowerFirst(a.label)]));
   const praise = best.strengths.slice(0, 2).map((s) => labels.get(s) ?? s);
   let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${describeReviewCount(best.reviews)}`;
-  answer += praise.length > 0 ? `, praised most for ${praise.join(' and ')}.` : '.';
+  answer += praise.length > 0 ? `, praised most for ${joinList(praise)}.` : '.';
   const runnersUp = others.slice(0, 2).map((t) => `${t.name} (${formatRating(t.average_rating ?? 0)} over ${formatCount(t.reviews)})`);
   if (runnersUp.length > 0) answer += ` Next: ${runnersUp.join(', ')}.`;
   answer += ` Technicians with fewer than ${MIN_TECHNICIAN_REVIEWS} reviews are not ranked.`;
@@ -158,7 +158,7 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   return {
     id: 'services',
     question: 'Which services do customers review most?',
-    answer: `${reviewed.length === 1 ? '1 service has' : `${reviewed.length} services have`} reviews; the most reviewed are ${joinList(list)}.`,
+    answer: `${plural(reviewed.length, 'service has', { many: 'services have' })} reviews; the most reviewed are ${joinList(list)}.`,
     source: 'data',
     aspect: null,
     figures: Object.fromEntries(top.map((s) => [s.id ?? s.name, s.reviews])),

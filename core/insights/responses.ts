@@ -5,6 +5,7 @@
  */
 import type { InsightsReview } from './analyzed-review.ts';
 import type { ResponseBand, ResponseStats } from '../schemas/insights.ts';
+import { plural } from '../text/text-rules.ts';
 
 export const STAR_BANDS = [
   { band: '1-2', min: 1, max: 2 },
@@ -50,5 +51,5 @@ export function describeReplies(stats: Pick<ResponseBand, 'reviews' | 'replied' 
 
 function formatDays(days: number): string {
   const whole = Math.ceil(days);
-  return `${whole} ${whole === 1 ? 'day' : 'days'}`;
+  return plural(whole, 'day');
 }

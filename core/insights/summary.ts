@@ -9,7 +9,7 @@ import { lowerFirst, splitRecentYear } from './figures.ts';
 import { describeReplies } from './responses.ts';
 import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, selectVerdicts } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
-import { formatCount, formatRating, getPercent, plural } from '../text.ts';
+import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
 const TREND_MIN_CHANGE = 15;
 
@@ -33,7 +33,7 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     sentences.push('There are no verified reviews yet.');
   } else {
     sentences.push(
-      `Based on ${formatCount(n)} verified ${n === 1 ? 'review' : 'reviews'} from ${basis.first_date} to ${basis.last_date}, ` +
+      `Based on ${plural(n, 'verified review')} from ${basis.first_date} to ${basis.last_date}, ` +
         `${name} averages ${formatRating(basis.average_rating)} out of 5.`,
     );
     const eligible = aspects.filter((a) => a.mentions >= MIN_VERDICT_MENTIONS);
@@ -41,7 +41,7 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
       `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${plural(a.mentions, 'mention')})`;
     if (strengths.length > 0) {
-      sentences.push(`Customers praise ${strengths.map((a) => describe(a, 'positive')).join(' and ')}.`);
+      sentences.push(`Customers praise ${joinList(strengths.map((a) => describe(a, 'positive')))}.`);
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
     const concern = findMostComplained(aspects);

@@ -8,7 +8,7 @@
  * - a trend needs MIN_TREND_POINTS periods with data;
  * - "the most frequent complaint" is the aspect with the most complaints.
  */
-import { plural } from '../text.ts';
+import { plural } from '../text/text-rules.ts';
 
 /** Mentions below which an aspect is neither a strength nor a concern. */
 export const MIN_VERDICT_MENTIONS = 5;

@@ -4,6 +4,7 @@
  * §3.2.2.2 asks). The digests of the review log hash these bytes, so the same review always hashes the
  * same whoever serialises it.
  */
+import { compareText } from '../text/text-rules.ts';
 export function canonicalizeJson(value: unknown): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number') {
@@ -15,7 +16,7 @@ export function canonicalizeJson(value: unknown): string {
     const members = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       // Default sort compares UTF-16 code units, as §3.2.3 asks.
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(([a], [b]) => compareText(a, b));
     return `{${members.map(([k, v]) => `${JSON.stringify(k)}:${canonicalizeJson(v)}`).join(',')}}`;
   }
   throw new TypeError(`RFC 8785 has no form for a ${typeof value}`);

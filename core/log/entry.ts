@@ -4,7 +4,7 @@
  * (REVIEW_DIGEST_FIELDS) as /reviews.json serves them; `withdraw` carries `reason`. No entry holds a
  * review's words or its author's name.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
 import { WithdrawReasonSchema } from '../schemas/content.ts';
@@ -36,7 +36,7 @@ export type LogEntry = z.infer<typeof LogEntrySchema>;
 export function digestReview(review: Readonly<Record<string, unknown>>): string {
   const own: Record<string, unknown> = {};
   for (const field of REVIEW_DIGEST_FIELDS) if (review[field] !== undefined) own[field] = review[field];
-  return createHash('sha256').update(canonicalizeJson(own), 'utf8').digest('base64');
+  return hash('sha256', canonicalizeJson(own), 'base64');
 }
 
 /** The entry's bytes: compact JSON in a fixed member order. */

@@ -13,6 +13,7 @@
 import { getLatestChange } from '../review-changes.ts';
 import type { WithdrawReason } from '../schemas/content.ts';
 import { replayLog, type LogEntry } from './entry.ts';
+import { compareText } from '../text/text-rules.ts';
 
 export type PublishedForLog = { id: string; date: string; rating: number; digest: string; response?: { date: string } | null };
 
@@ -40,7 +41,7 @@ export function planLogAppend(input: {
     if (latest.action === 'withdraw' || publishing.has(id)) continue;
     added.push({ action: 'withdraw', review_id: id, time: now, date: latest.date, rating: latest.rating, reason: reasons.get(id) ?? 'other' });
   }
-  return added.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.review_id < b.review_id ? -1 : a.review_id > b.review_id ? 1 : 0));
+  return added.sort((a, b) => compareText(a.time, b.time) || compareText(a.review_id, b.review_id));
 }
 
 const minTime = (a: string, b: string) => (a < b ? a : b);

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { ErrorIssue } from './errors.ts';
+import { plural } from '../text/text-rules.ts';
 
 /** zod's own default phrases: what no message of ours may contain (the bad-input tests look for them). */
 export const ZOD_DEFAULT_PHRASES = /Invalid input|Invalid option|Invalid string|Invalid format|Invalid ISO|Too big|Too small|Unrecognized key|expected (?:a |an )?(?:string|number|int|boolean|object|array|nonoptional)|received (?:undefined|null|string|number|object)/;
@@ -50,10 +51,10 @@ function describeUrlFormat(issue: { inst?: unknown }): string {
 function sizeLimit(origin: string, bound: number | bigint, relation: 'at most' | 'at least' | 'less than' | 'more than' | 'exactly'): string {
   switch (origin) {
     case 'string':
-      return `must be ${relation} ${bound} character${bound === 1 ? '' : 's'}`;
+      return `must be ${relation} ${plural(Number(bound), 'character')}`;
     case 'array':
     case 'set':
-      return `must have ${relation} ${bound} item${bound === 1 ? '' : 's'}`;
+      return `must have ${relation} ${plural(Number(bound), 'item')}`;
     case 'date':
       return `must be ${relation.replace('at most', 'on or before').replace('at least', 'on or after')} ${String(bound)}`;
     default:
@@ -84,7 +85,7 @@ export const describeZodIssue: z.core.$ZodErrorMap = (issue) => {
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     case 'unrecognized_keys':
-      return `${issue.keys.length === 1 ? 'is an unknown field' : 'are unknown fields'}: ${issue.keys.join(', ')}`;
+      return `${plural(issue.keys.length, 'is an unknown field', { many: 'are unknown fields', word: true })}: ${issue.keys.join(', ')}`;
     case 'invalid_union':
       return 'does not match any of the accepted forms';
     case 'invalid_key':
@@ -92,7 +93,7 @@ export const describeZodIssue: z.core.$ZodErrorMap = (issue) => {
     case 'invalid_element':
       return 'has a value that is not allowed';
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${listValues(issue.values)}` : `must be one of ${listValues(issue.values)}`;
+      return `${plural(issue.values.length, 'must be', { many: 'must be one of', word: true })} ${listValues(issue.values)}`;
     case 'custom':
       return 'is not valid';
     default:
@@ -137,4 +138,9 @@ export function parseWithIssues<S extends z.ZodType>(schema: S, input: unknown, 
 /** An issue as one line for a person: `field.sub: message`, or the message alone at the top. */
 export function formatIssue(issue: Pick<ErrorIssue, 'path' | 'message'>): string {
   return issue.path.length === 0 ? issue.message : `${issue.path.join('.')}: ${issue.message}`;
+}
+
+/** Every issue, each as `formatIssue` writes it, joined by `separator` (one per line by default). */
+export function formatIssues(issues: readonly Pick<ErrorIssue, 'path' | 'message'>[], separator = '\n'): string {
+  return issues.map(formatIssue).join(separator);
 }

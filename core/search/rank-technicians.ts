@@ -14,6 +14,7 @@ import { SEARCH_LIMIT_MAX } from '../schemas/search.ts';
 import { resolveSearchQuery } from './resolve-search-query.ts';
 import type { ReviewIndex } from './review-index.ts';
 import { searchReviews } from './search-reviews.ts';
+import { compareText } from '../text/text-rules.ts';
 
 export type RankResult = { ok: true; ranking: TechnicianRanking } | { ok: false; issues: ErrorIssue[] };
 
@@ -58,7 +59,7 @@ export function rankTechnicians(index: ReviewIndex, input: Record<string, unknow
       b.bound - a.bound ||
       b.mean_rating - a.mean_rating ||
       b.reviews - a.reviews ||
-      (a.technician < b.technician ? -1 : 1),
+      compareText(a.technician, b.technician),
   );
   let rank = 0;
   return {

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../../sidecar/read-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
+import { joinList, plural } from '../../core/text/text-rules.ts';
 
 
 export type InstallResult = { ok: true; hooksDir: string; installed: string[]; settings: HookSettings } | { ok: false; message: string };
@@ -40,7 +41,7 @@ export async function installHooks(options: { contentDir: string; force: boolean
     if (existing !== undefined && !existing.includes(HOOK_MARKER)) foreign.push(file);
   }
   if (foreign.length > 0 && !options.force) {
-    return { ok: false, message: `${foreign.join(' and ')} already exist${foreign.length === 1 ? 's' : ''} and ${foreign.length === 1 ? 'is' : 'are'} not ours; add the publish step to it by hand, or pass --force to replace ${foreign.length === 1 ? 'it' : 'them'}` };
+    return { ok: false, message: `${joinList(foreign)} already ${plural(foreign.length, 'exists and is', { many: 'exist and are', word: true })} not ours; add the publish step to it by hand, or pass --force to replace ${plural(foreign.length, 'it', { many: 'them', word: true })}` };
   }
   for (const { file, text } of scripts) {
     const temp = `${file}.${process.pid}.tmp`;
@@ -60,7 +61,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   const { settings } = result;
-  console.log(`Installed ${result.installed.join(' and ')} in ${result.hooksDir}.`);
+  console.log(`Installed ${joinList(result.installed)} in ${result.hooksDir}.`);
   if (target === 'rollout') {
     console.log(`A commit, merge or pull that changes ${settings.contentFromTop}/ now runs sh deploy/rollout.sh in ${PROJECT_ROOT}: a new image, one sidecar at a time.`);
     console.log('It uses COMPOSE from the committing shell (docker compose by default) and deploy/.env.');

@@ -13,6 +13,7 @@ import { createMediaDownloader, type MediaDownloader } from './media-download.ts
 import { combineExports, describeOrigin, planImport, type MergeOptions } from './merge.ts';
 import type { MappedExport } from './record.ts';
 import { formatChange, formatSkip, formatSummary, type Summary } from './report.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 export type ImportIo = {
   contentDir: string;

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { IMPORT_FORMATS } from './formats.ts';
 import type { CommonOptions, Flag, FormatReader, ImportFormat } from './import-format.ts';
 import { isTimeZone } from './values.ts';
@@ -95,9 +95,9 @@ export type CommonRunOptions = Omit<ImportOptions, 'format' | 'reader' | 'files'
 
 /** The shared flags (as parseArgs gave them) into options, or one line per problem. */
 export function parseCommonFlags(values: Record<string, unknown>): { ok: true; options: CommonRunOptions } | { ok: false; problems: string[] } {
-  const common = CommonFlagsSchema.safeParse(pick(values, COMMON_FLAGS), { error: describeZodIssue });
-  if (!common.success) return { ok: false, problems: common.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`) };
-  const c = common.data;
+  const common = parseWithIssues(CommonFlagsSchema, pick(values, COMMON_FLAGS));
+  if (!common.ok) return { ok: false, problems: common.issues.map((i) => formatIssue({ ...i, path: [`--${i.path.join('.')}`] })) };
+  const c = common.value;
   return {
     ok: true,
     options: {

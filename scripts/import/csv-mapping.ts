@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SlugSchema } from '../../core/schemas/content.ts';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
+import { formatIssues, parseWithIssues } from '../../core/schemas/issues.ts';
 import type { Flag } from './import-format.ts';
 
 export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date', 'photos'] as const;
@@ -78,9 +78,13 @@ export async function readCsvMapping(f: CsvFlags): Promise<{ ok: true; mapping: 
     ...(f.delimiter !== undefined && { delimiter: f.delimiter === 'tab' ? '\t' : f.delimiter }),
     ...(f['day-first'] && { day_first: true }),
   };
-  const parsed = CsvMappingSchema.safeParse(merged, { error: describeZodIssue });
-  if (parsed.success) return { ok: true, mapping: parsed.data };
+  const parsed = parseWithIssues(CsvMappingSchema, merged);
+  if (parsed.ok) return { ok: true, mapping: parsed.value };
   const where = f.mapping === undefined ? '' : ` (with --mapping ${f.mapping})`;
-  const flag = (p: PropertyKey[]) => (p[0] === 'columns' ? `--column ${String(p[1])}` : p[0] === 'day_first' ? '--day-first' : `--${String(p[0])}`);
-  return { ok: false, message: parsed.error.issues.map((i) => `${flag(i.path)}${where}: ${i.path[0] === 'source' && i.code === 'invalid_type' ? 'required for csv (yelp, angi, facebook, direct…)' : i.message}`).join('\n') };
+  const flag = (p: readonly (string | number)[]) => (p[0] === 'columns' ? `--column ${String(p[1])}` : p[0] === 'day_first' ? '--day-first' : `--${String(p[0])}`);
+  const sourceMissing = 'required for csv (yelp, angi, facebook, direct…)';
+  return {
+    ok: false,
+    message: formatIssues(parsed.issues.map((i) => ({ path: [`${flag(i.path)}${where}`], message: i.path[0] === 'source' && i.code === 'invalid_type' ? sourceMissing : i.message }))),
+  };
 }

@@ -8,10 +8,11 @@
  * array of reviews. Pure: the caller reads the file and passes the parsed JSON.
  */
 import { z } from 'zod';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import {
   applyAuthorStyle,
   deriveReviewId,
+  parseItem,
   toImportedReview,
   withoutUndefined,
   type FileFailure,
@@ -80,13 +81,9 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
   items.forEach((item, index) => {
     const rawId = (item as { reviewId?: unknown } | null)?.reviewId;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
-    const parsed = GoogleReviewSchema.safeParse(item, { error: describeZodIssue });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
-      return;
-    }
-    const g = parsed.data;
+    const parsed = parseItem(GoogleReviewSchema, item, origin);
+    if (!parsed.ok) return void mapped.skipped.push(parsed.skip);
+    const g = parsed.value;
     const sourceId = g.reviewId ?? g.name!.slice(g.name!.lastIndexOf('/reviews/') + '/reviews/'.length);
     origin.review = sourceId;
     const id = deriveReviewId(GOOGLE_SOURCE, sourceId);
@@ -133,12 +130,9 @@ function readRemoteMedia(items: readonly unknown[]): { media: RemoteMedia[]; pro
   const media: RemoteMedia[] = [];
   const problems: string[] = [];
   items.forEach((item, i) => {
-    const parsed = GoogleMediaItemSchema.safeParse(item, { error: describeZodIssue });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return void problems.push(`reviewMediaItems.${i}${issue.path.length > 0 ? `.${issue.path.join('.')}` : ''}: ${issue.message}`);
-    }
-    const { googleUrl, thumbnailUrl, mediaFormat, description } = parsed.data;
+    const parsed = parseWithIssues(GoogleMediaItemSchema, item);
+    if (!parsed.ok) return void problems.push(...parsed.issues.map((issue) => formatIssue({ ...issue, path: ['reviewMediaItems', i, ...issue.path] })));
+    const { googleUrl, thumbnailUrl, mediaFormat, description } = parsed.value;
     const alt = description === undefined ? {} : { alt: description };
     if (mediaFormat !== 'VIDEO') return void media.push({ kind: 'photo', url: googleUrl, ...alt });
     // A video is kept as a link with its thumbnail as the poster.

@@ -10,6 +10,7 @@ import { describeOrigin, type ExistingFile } from './merge.ts';
 import type { MediaDownloader } from './media-download.ts';
 import { storeRemoteMedia } from './media-download.ts';
 import type { ImportedReview } from './record.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 export type MediaOutcome = { reviews: number; downloaded: number; written: number; failed: number };
 
@@ -62,6 +63,6 @@ export async function attachRemoteMedia(
 }
 
 export function formatMediaOutcome(outcome: MediaOutcome, dryRun: boolean): string {
-  if (dryRun) return `Photos: ${outcome.reviews} review${outcome.reviews === 1 ? '' : 's'} with photos to download.`;
-  return `Photos: ${outcome.downloaded} stored (${outcome.written} new file${outcome.written === 1 ? '' : 's'}), ${outcome.failed} not imported.`;
+  if (dryRun) return `Photos: ${plural(outcome.reviews, 'review')} with photos to download.`;
+  return `Photos: ${outcome.downloaded} stored (${plural(outcome.written, 'new file')}), ${outcome.failed} not imported.`;
 }

@@ -13,6 +13,7 @@
 import { parseContent } from '../../core/content/parse-content.ts';
 import type { ContentProblem } from '../../core/content/problems.ts';
 import { OWNER_FIELDS, REVIEW_FIELDS, type ImportedReview, type MappedExport, type Origin, type Skip } from './record.ts';
+import { compareText } from '../../core/text/text-rules.ts';
 
 export type ExistingFile = { name: string; text: string; reviews: Record<string, unknown>[] };
 
@@ -134,7 +135,7 @@ export function mergeImport(existing: readonly ExistingFile[], combined: Combine
     if (text !== file.text) writes.set(file.name, text);
   }
   const after = [...files.values()].filter((f) => f.reviews.length > 0).map(({ name, reviews }) => ({ name, reviews }));
-  after.sort((a, b) => (a.name < b.name ? -1 : 1));
+  after.sort((a, b) => compareText(a.name, b.name));
   return { writes, changes, unchanged, files: after };
 }
 
@@ -199,8 +200,7 @@ function orderKeys(review: Record<string, unknown>): Record<string, unknown> {
 
 function compareOldestFirst(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const [ad, bd, ai, bi] = [String(a.date), String(b.date), String(a.id), String(b.id)];
-  if (ad !== bd) return ad < bd ? -1 : 1;
-  return ai < bi ? -1 : ai > bi ? 1 : 0;
+  return compareText(ad, bd) || compareText(ai, bi);
 }
 
 export function renderReviewFile(reviews: readonly Record<string, unknown>[]): string {

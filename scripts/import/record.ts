@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { ReviewContentSchema, type ReviewContent } from '../../core/schemas/content.ts';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
+import type { z } from 'zod';
+import { formatIssues, parseWithIssues } from '../../core/schemas/issues.ts';
 import type { RemoteMedia } from './media-download.ts';
 
 export type ReviewField = keyof ReviewContent;
@@ -94,16 +95,29 @@ export function toImportedReview(
   candidate: Record<string, unknown>,
   context: { origin: Origin; supplied: readonly ReviewField[]; fieldNames: Partial<Record<ReviewField, string>>; version?: string },
 ): { ok: true; value: ImportedReview } | { ok: false; skip: Skip } {
-  const parsed = ReviewContentSchema.safeParse(candidate, { error: describeZodIssue });
-  if (parsed.success) {
-    const value: ImportedReview = { origin: context.origin, review: parsed.data, supplied: context.supplied };
-    if (context.version !== undefined) value.version = context.version;
-    return { ok: true, value };
-  }
-  const issue = parsed.error.issues[0]!;
-  const [first, ...rest] = issue.path.map(String);
-  const field = [context.fieldNames[first as ReviewField] ?? first, ...rest].filter(Boolean).join('.');
-  return { ok: false, skip: { origin: context.origin, reason: 'invalid', field: field || undefined, message: issue.message } };
+  const parsed = parseItem(ReviewContentSchema, candidate, context.origin, (field) => context.fieldNames[field as ReviewField] ?? field);
+  if (!parsed.ok) return parsed;
+  const value: ImportedReview = { origin: context.origin, review: parsed.value, supplied: context.supplied };
+  if (context.version !== undefined) value.version = context.version;
+  return { ok: true, value };
+}
+
+/**
+ * One exported item parsed with `schema`, or the skip that names every problem: a lone problem as its
+ * field and message, several as one message listing each. `nameField` gives a field the export's name.
+ */
+export function parseItem<S extends z.ZodType>(
+  schema: S,
+  item: unknown,
+  origin: Origin,
+  nameField: (field: string) => string = (field) => field,
+): { ok: true; value: z.output<S> } | { ok: false; skip: Skip } {
+  const parsed = parseWithIssues(schema, item);
+  if (parsed.ok) return parsed;
+  const issues = parsed.issues.map(({ path: [first, ...rest], message }) => ({ path: first === undefined ? [] : [nameField(String(first)), ...rest], message }));
+  const [only] = issues;
+  if (issues.length === 1 && only) return { ok: false, skip: { origin, reason: 'invalid', field: only.path.join('.') || undefined, message: only.message } };
+  return { ok: false, skip: { origin, reason: 'invalid', message: formatIssues(issues, '; ') } };
 }
 
 /**

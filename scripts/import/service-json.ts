@@ -6,13 +6,12 @@
  * business.json. Unlike the platform formats, a re-import leaves those tags as the owner has them.
  */
 import { z } from 'zod';
-import { describeZodIssue } from '../../core/schemas/issues.ts';
 import { BusinessContentSchema, type BusinessContent } from '../../core/schemas/content.ts';
 import { PublishedReviewSchema, type PublishedMedia } from '../../core/schemas/published.ts';
 import path from 'node:path';
 import type { RemoteMedia } from './media-download.ts';
 import { defineJsonFormat } from './import-format.ts';
-import { toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
+import { parseItem, toImportedReview, withoutUndefined, type FileFailure, type MapOptions, type MappedExport, type ReviewField } from './record.ts';
 
 const ItemSchema = PublishedReviewSchema.pick({
   id: true,
@@ -54,13 +53,9 @@ export function mapServiceExport(
     const rawId = (item as { id?: unknown } | null)?.id;
     const origin = { file, review: typeof rawId === 'string' && rawId !== '' ? rawId : `#${index + 1}` };
     if (typeof rawId === 'string') mapped.listedIds.push(rawId);
-    const parsed = ItemSchema.safeParse(item, { error: describeZodIssue });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      mapped.skipped.push({ origin, reason: 'invalid', field: issue.path.join('.') || undefined, message: issue.message });
-      return;
-    }
-    const r = parsed.data;
+    const parsed = parseItem(ItemSchema, item, origin);
+    if (!parsed.ok) return void mapped.skipped.push(parsed.skip);
+    const r = parsed.value;
     const candidate = withoutUndefined({
       id: r.id,
       rating: r.rating,

@@ -1,5 +1,6 @@
 /** What `npm run backup` and `npm run restore` share: the file name, the check of a copy, the PostgreSQL advice. */
 import { DatabaseSync } from 'node:sqlite';
+import { plural } from '../../core/text/text-rules.ts';
 
 /** Opens a copy read-only, checks it, and counts what it holds: `3 subscriptions, 1 pending delivery, 2 topics`. */
 export function describeHubBackup(file: string): { ok: true; subscriptions: number; text: string } | { ok: false; problem: string } {
@@ -17,11 +18,10 @@ export function describeHubBackup(file: string): { ok: true; subscriptions: numb
     if (missing.length > 0) return { ok: false, problem: `${file} is not a hub backup (no ${missing.join(', ')} table)` };
     const count = (table: string) => Number((db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n);
     const subscriptions = count('subscriptions');
-    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
     return {
       ok: true,
       subscriptions,
-      text: `${plural(subscriptions, 'subscription', 'subscriptions')}, ${plural(count('deliveries'), 'pending delivery', 'pending deliveries')}, ${plural(count('topics'), 'topic', 'topics')}`,
+      text: `${plural(subscriptions, 'subscription')}, ${plural(count('deliveries'), 'pending delivery', { many: 'pending deliveries' })}, ${plural(count('topics'), 'topic')}`,
     };
   } catch (error) {
     return { ok: false, problem: `${file} cannot be read (${error instanceof Error ? error.message : String(error)})` };

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspectContentEntry, readRegularFile } from '../../core/read-content-file.ts';
 import { isDemoContent } from '../../sidecar/read-config.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // core/ holds the fallback aspect set of content folders that have none (core/insights/default-aspects.json).
@@ -71,7 +72,7 @@ export async function computeSourceFingerprint(options: { contentDir: string; pu
   const contentDir = path.resolve(options.contentDir);
   const refused = await hashContent(hash, contentDir);
   if (refused.length > 0) {
-    return { ok: false, message: [`Content folder ${contentDir} refused: ${refused.length} entr${refused.length === 1 ? 'y' : 'ies'}`, ...refused.map((r) => `  - ${r}`)].join('\n') };
+    return { ok: false, message: [`Content folder ${contentDir} refused: ${plural(refused.length, 'entry', { many: 'entries' })}`, ...refused.map((r) => `  - ${r}`)].join('\n') };
   }
   for (const entry of CODE) {
     for (const file of (await walk(path.join(ROOT, entry))).sort()) {

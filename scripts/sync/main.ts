@@ -25,6 +25,7 @@ import { createMediaDownloader } from '../import/media-download.ts';
 import { commitSync } from './commit.ts';
 import { recordWithdrawals } from './withdraw.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 const SHARED_FLAGS = COMMON_FLAGS.filter((flag) => flag.name !== 'prune');
 const SYNC_FLAGS: readonly Flag[] = [

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import type { AggregateRating, PublishedBusiness } from '../../core/schemas/published.ts';
 import { drawStarRow, STAR_PATH } from './stars.ts';
-import { formatCount, formatRatingShort } from '../../core/text.ts';
+import { formatCount, formatRatingShort } from '../../core/text/text-rules.ts';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

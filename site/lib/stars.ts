@@ -1,11 +1,11 @@
 /**
  * Stars, drawn one way everywhere: the average on the technician and service pages (star-graphic.astro),
  * the share image and the icon (images.ts). Five outlines, and over them the same five clipped at the
- * value rounded to the half star (roundStars, core/text.ts: 4.36 draws 4½). A review's own
+ * value rounded to the half star (roundStars, core/text/text-rules.ts: 4.36 draws 4½). A review's own
  * whole-star rating is text (formatStars in format.ts); the widget gets roundStars written into it
  * (site/pages/widget.js.ts) and writes whole stars as formatStars does (tests/site/stars.test.ts).
  */
-import { roundStars } from '../../core/text.ts';
+import { roundStars } from '../../core/text/text-rules.ts';
 
 /** One star in a 24×24 box. */
 export const STAR_PATH = 'M12 2.5l2.9 6.1 6.6.8-4.9 4.6 1.3 6.6L12 17.3l-5.9 3.3 1.3-6.6L2.5 9.4l6.6-.8z';

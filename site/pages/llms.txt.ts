@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { PATHS } from '../../core/urls.ts';
 import { getBuildData } from '../lib/build-data.ts';
 import { listMcpToolNames } from '../../core/mcp-tool-names.ts';
-import { formatCount } from '../../core/text.ts';
+import { formatCount } from '../../core/text/text-rules.ts';
 
 export const GET: APIRoute = async () => {
   const { dataset, urls } = await getBuildData();

@@ -1,12 +1,12 @@
 /**
  * /widget.js, the `<reviews-widget>` script for other sites (site/widget/widget.js), with the site's one
  * rules for stars written into it: the functions the pages, the share image and the embed page use
- * (roundStars, core/text.ts; formatStars, site/lib/format.ts), so the widget cannot round
+ * (roundStars, core/text/text-rules.ts; formatStars, site/lib/format.ts), so the widget cannot round
  * or draw another way.
  */
 import source from '../widget/widget.js?raw';
 import { formatStars } from '../lib/format.ts';
-import { roundStars } from '../../core/text.ts';
+import { roundStars } from '../../core/text/text-rules.ts';
 
 /** Each marker in the script, and the function written in its place. */
 const WRITTEN_IN: [marker: string, fn: (n: number) => unknown][] = [

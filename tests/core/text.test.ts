@@ -1,6 +1,6 @@
-/** The small rules of text (core/text.ts), each written once and used by the pages, the feeds, the scripts and the tools. */
+/** The small rules of text (core/text/text-rules.ts), each written once and used by the pages, the feeds, the scripts and the tools. */
 import { describe, expect, it } from 'vitest';
-import { compareText, formatCount, joinList, plural, slugify } from '../../core/text.ts';
+import { compareText, formatCount, joinList, plural, slugify } from '../../core/text/text-rules.ts';
 
 describe('slugify', () => {
   it.each([

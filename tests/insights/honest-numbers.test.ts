@@ -13,7 +13,7 @@ import { computeWilsonLowerBound, describeReviewCount, findMostComplained, hasTr
 import { createServiceUrls } from '../../core/urls.ts';
 import { DEMO_CONTENT } from '../helpers/site-build.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from './load-fixtures.ts';
-import { plural, roundStars } from '../../core/text.ts';
+import { plural, roundStars } from '../../core/text/text-rules.ts';
 
 const loaded = await loadContent(DEMO_CONTENT);
 if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));

@@ -20,7 +20,7 @@ const review = (id: string, rating: number, text: string) => ({
   technicians: [], services: [], service_area: null, response: null, url: `https://reviews.example.com/reviews/2025/03/#${id}`,
   updated: TIME, media: [], aspects: [],
 });
-const REVIEWS = [review('r-1', 5, 'Quick and tidy.'), review('r-2', 1, 'Late twice.'), review('r-3', 3, 'Fine.')];
+const REVIEWS = [review('r-1', 5, 'Quick and tidy.'), review('r-2', 1, 'Late twice.'), review('r-3', 3, 'Fine.')] as const;
 const publish = (r: ReturnType<typeof review>): LogEntry => ({ action: 'publish', review_id: r.id, time: TIME, date: r.date, rating: r.rating, digest: digestReview(r) });
 const ENTRIES: LogEntry[] = [
   ...REVIEWS.map(publish),
@@ -87,7 +87,7 @@ describe('npm run verify', () => {
   });
 
   it('names a review edited in the copy of /reviews.json', async () => {
-    await writeSite(ENTRIES, [REVIEWS[0], { ...REVIEWS[1]!, rating: 4 }, REVIEWS[2]]);
+    await writeSite(ENTRIES, [REVIEWS[0], { ...REVIEWS[1], rating: 4 }, REVIEWS[2]]);
     const run = await verify();
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("problem: review r-2 does not match its latest entry (1): it changed behind the log's back");
@@ -133,8 +133,8 @@ describe('npm run verify', () => {
     expect(grown.stdout).toMatch(/History: extends the checkpoint of 3 entries seen last time \(consistency proof of \d+ hashes\)\./);
 
     // The same key signs a history where r-2's one star became five: the log the verifier saw is gone.
-    const rewritten = [ENTRIES[0]!, publish({ ...REVIEWS[1]!, rating: 5 }), ...ENTRIES.slice(2)];
-    await writeSite(rewritten, [REVIEWS[0], { ...REVIEWS[1]!, rating: 5 }, REVIEWS[2]]);
+    const rewritten = [ENTRIES[0]!, publish({ ...REVIEWS[1], rating: 5 }), ...ENTRIES.slice(2)];
+    await writeSite(rewritten, [REVIEWS[0], { ...REVIEWS[1], rating: 5 }, REVIEWS[2]]);
     const fork = await verify([], state);
     expect(fork.code).toBe(1);
     expect(fork.stderr).toContain('problem: the log does not extend the tree of 5 entries seen last time: a fork');

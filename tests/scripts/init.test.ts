@@ -109,7 +109,7 @@ describe('npm run init', () => {
       services: [
         { id: 'drain-cleaning', name: 'Drain Cleaning', aliases: ['drain', 'clogged drain'] },
         { id: 'water-heater', name: 'Water Heaters', aliases: [] },
-        // The id is the slug the pages use (core/text.ts), accents folded, not split.
+        // The id is the slug the pages use (core/text/text-rules.ts), accents folded, not split.
         { id: 'calefaccion', name: 'Calefacción', aliases: [] },
       ],
       technicians: [{ name: 'Dana Smith', aliases: ['Dana', 'D.S.'] }],

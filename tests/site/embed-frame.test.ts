@@ -19,7 +19,7 @@ import { launchBrowser, listChromiumSources } from '../../tools/lib/browser.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
-import { roundStars } from '../../core/text.ts';
+import { roundStars } from '../../core/text/text-rules.ts';
 
 const PUBLIC_URL = 'https://example.com/reviews';
 const BASE = '/reviews';

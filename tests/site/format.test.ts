@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assignTechnicianSlugs, searchPagePath, servicePath, technicianPath } from '../../core/urls.ts';
 import { FOLD_AFTER, foldLongText, formatDate, formatInsightText, formatMonth, formatSource, formatTelephone, telephoneHref } from '../../site/lib/format.ts';
 import { findQueryRanges, findReviewMarks, splitMarked } from '../../site/lib/highlight.ts';
-import { slugify } from '../../core/text.ts';
+import { slugify } from '../../core/text/text-rules.ts';
 
 describe('how pages write things for people', () => {
   it.each([

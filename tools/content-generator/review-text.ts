@@ -12,6 +12,7 @@ import { COMPLAINTS, MILD_COMPLAINTS } from './vocabulary/complaints.ts';
 import { PRAISE } from './vocabulary/praise.ts';
 import * as framing from './vocabulary/framing.ts';
 import { OPENERS, WORK_LINES } from './vocabulary/services.ts';
+import { joinList } from '../../core/text/text-rules.ts';
 
 export type WrittenReview = { text: string; points: Point[] };
 
@@ -107,7 +108,7 @@ function adjectiveList(points: Point[], ctx: TextContext): Piece {
   const { rng } = ctx;
   const table = points[0]!.polarity === 'praise' ? PRAISE_ADJECTIVES : COMPLAINT_ADJECTIVES;
   const words = points.map((p) => rng.pick(table[p.aspect]!));
-  const list = words.length === 2 ? words.join(' and ') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  const list = joinList(words);
   const degree = points[0]!.polarity === 'praise' ? '{very}' : '{really}';
   return { sentences: 1, points, render: () => `${capitalize(fill(`{T} was ${degree} ${list}`, ctx))}.` };
 }

@@ -27,6 +27,7 @@ import {
 import type { ReviewContent } from '../../../core/schemas/content.ts';
 import { sniffImageExtension } from './image-format.ts';
 import { findPrivateMetadata } from './strip-metadata.ts';
+import { compareText } from '../../../core/text/text-rules.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
 const ENCODE = {
@@ -85,7 +86,7 @@ export async function encodeContentPhotos(options: { contentDir: string; cacheDi
       }),
     ),
   );
-  const byFile = (a: ContentProblem, b: ContentProblem) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+  const byFile = (a: ContentProblem, b: ContentProblem) => compareText(a.file, b.file);
   if (problems.length > 0) return { ok: false, problems: problems.sort(byFile) };
   return { ok: true, catalog, encoded, cached: catalog.size - encoded, warnings: warnings.sort(byFile) };
 }
