@@ -81,12 +81,12 @@ describe.each(CASES)('a content folder with $name', (c) => {
     const { dir, work } = await hostileFolder(c);
     const env = { CONTENT_DIR: dir, DIST_DIR: path.join(work, 'dist'), DATA_DIR: path.join(work, 'data'), PUBLIC_URL: 'https://reviews.example.com', PORT: '0' };
     for (const script of ['scripts/build.ts', 'scripts/start.ts']) {
-      const run = await runWithin(15_000, script, env);
+      const run = await runWithin(30_000, script, env);
       expect(run.code, run.output).toBe(1);
       expect(run.output).toContain(c.entry);
       expect(run.output).toMatch(c.reason);
     }
-  }, 40_000);
+  }, 90_000);
 });
 
 describe('the loader and the photo encoder on hostile entries', () => {
