@@ -28,6 +28,7 @@ export const UNIT_TESTS = [
   'tests/sidecar/logs.test.ts',
   'tests/site/format.test.ts',
   'tests/site/stars.test.ts',
+  'tests/websub/admission.test.ts',
 ];
 
 export default defineConfig({

@@ -14,6 +14,8 @@
  */
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from './schemas/issues.ts';
+import { parsePrivateKey, parseVerifierKey } from './log/note.ts';
+import { parseCosignerKey } from './witness/cosignature.ts';
 
 const BooleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -109,6 +111,25 @@ export const EnvSchema = z.object({
   MAX_CONNECTIONS_PER_ADDRESS: WholeNumber(0).default(256),
   MCP_SESSION_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   MCP_ALLOWED_ORIGINS: z.string().optional(),
+  WITNESS_LOGS: z
+    .string()
+    .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
+    .refine((keys) => keys.every((k) => parseVerifierKey(k).ok), 'must be a comma-separated list of review log keys, each <name>+<id>+<key> as the log serves it at /log/vkey')
+    .optional(),
+  WITNESS_KEY: z
+    .string()
+    .trim()
+    .refine((k) => parsePrivateKey(k).ok, "must be the witness's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .optional(),
+  LOG_WITNESSES: z
+    .string()
+    .transform((s) => s.split(',').map((w) => w.trim()).filter(Boolean).map((w) => w.split(/\s+/)))
+    .refine(
+      (pairs) => pairs.every((p) => p.length === 2 && /^https?:\/\//.test(p[0]!) && parseCosignerKey(p[1]!).ok),
+      "must be a comma-separated list of '<witness URL> <witness key>', the key as the witness serves it at /witness/vkey",
+    )
+    .transform((pairs) => pairs.map(([url, key]) => ({ url: url!.replace(/\/+$/, ''), key: key! })))
+    .optional(),
   TRUST_PROXY: TrustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   ACCESS_LOG: BooleanFromEnv.default(true),
@@ -195,6 +216,14 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       /** `/mcp` requests per client address (IPv6 by /64). */
       rateLimit: e.MCP_RATE_LIMIT,
     },
+    witness: {
+      /** The review logs (their vkeys) this sidecar cosigns for at /witness/add-checkpoint; empty: no witness. */
+      logs: e.WITNESS_LOGS ?? [],
+      /** The witness's Ed25519 key; without it, the key file in DATA_DIR, created on first use. Never logged. */
+      key: e.WITNESS_KEY,
+    },
+    /** Witnesses each publish asks to cosign the new checkpoint (C2SP tlog-witness). */
+    logWitnesses: e.LOG_WITNESSES ?? [],
     logLevel: e.LOG_LEVEL,
     /** One `request` log line per request (at level info). */
     accessLog: e.ACCESS_LOG,

@@ -52,6 +52,9 @@ export const PATHS = {
   logPrefix: '/log/',
   logCheckpoint: '/log/checkpoint',
   logVkey: '/log/vkey',
+  /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
+  witnessAddCheckpoint: '/witness/add-checkpoint',
+  witnessVkey: '/witness/vkey',
 } as const;
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
@@ -190,6 +193,8 @@ export function createServiceUrls(base: string) {
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
+    /** The witness's submission prefix (C2SP tlog-witness), as other instances list it in LOG_WITNESSES. */
+    witness: at(PATHS.witnessAddCheckpoint.replace(/\/add-checkpoint$/, '')),
     /** An encoded photo file, by name (core/media/media-variants.ts). */
     media: (name: string) => at(mediaPath(name)),
     sliceFeed: (slice: FeedSliceRef, format: FeedFormat) => at(sliceFeedPath(slice, format)),

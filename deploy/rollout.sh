@@ -14,15 +14,34 @@ SIDECARS=${SIDECARS:-sidecar-1 sidecar-2}
 SETTLE_SECONDS=${SETTLE_SECONDS:-5}
 READY_TIMEOUT_SECONDS=${READY_TIMEOUT_SECONDS:-300}
 compose() { $COMPOSE -f "$FILE" "$@"; }
+case "$COMPOSE" in
+  *podman-compose*)
+    # podman-compose 1.0.3 has no `rm`, recreates the dependencies too (PostgreSQL) and stops with -t 10:
+    # the sidecar's container is stopped and removed through podman itself, within stop_grace_period.
+    project_dir=$(cd "$(dirname "$FILE")" && pwd)
+    replace() {
+      for container in $(podman ps -a -q --filter "label=com.docker.compose.service=$1" --filter "label=com.docker.compose.project.working_dir=$project_dir"); do
+        podman stop -t 30 "$container" >/dev/null
+        podman rm "$container" >/dev/null
+      done
+      compose up -d "$1"
+    }
+    ;;
+  *)
+    replace() {
+      compose stop "$1"
+      compose rm -f "$1"
+      compose up -d --no-deps "$1"
+    }
+    ;;
+esac
 
 first=$(echo "$SIDECARS" | cut -d' ' -f1)
 echo "rollout: building the image (the site is built inside it)"
 compose build "$first"
 for sidecar in $SIDECARS; do
   echo "rollout: replacing $sidecar (stops gracefully within its stop_grace_period)"
-  compose stop "$sidecar"
-  compose rm -f "$sidecar"
-  compose up -d --no-deps "$sidecar"
+  replace "$sidecar"
   waited=0
   until compose exec -T "$sidecar" node -e "fetch('http://127.0.0.1:4321/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))" >/dev/null 2>&1; do
     waited=$((waited + 1))

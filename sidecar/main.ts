@@ -10,8 +10,12 @@ import { readConfigOrExit } from './read-config.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
+import { StoreLockedError } from './websub/store-connector.ts';
 
-/** A port in use or an unknown HOST ends the process with one line naming the variable to change. */
+/**
+ * A port in use, an unknown HOST, or a DATA_DIR another running service holds ends the process with one
+ * line naming what to change.
+ */
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
   const log = createLogger(config.logLevel);
   // The handlers are in place before the port opens, and a shutdown begins as soon as it is open, even
@@ -19,7 +23,7 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
   let opened!: (sidecar: RunningSidecar) => void;
   const listening = new Promise<RunningSidecar>((resolve) => (opened = resolve));
   const started = startSidecar(config, { onListening: opened }).catch((error: unknown) => {
-    const problem = describeListenError(error, config);
+    const problem = error instanceof StoreLockedError ? error.message : describeListenError(error, config);
     if (!problem) throw error;
     console.error(problem);
     process.exit(1);
@@ -39,7 +43,11 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
         const stopped = sidecar.shutdown();
         log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 });
         const report = await stopped;
-        log.info('shutdown', { signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections, ms: report.ms });
+        const { deliveries } = report;
+        log.info('shutdown', {
+          signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections,
+          deliveries_finished: deliveries.finished, deliveries_aborted: deliveries.aborted, ms: report.ms,
+        });
         process.exit(0);
       });
     });

@@ -33,9 +33,12 @@ import {
   type HubStore,
 } from './websub/index.ts';
 import { describeStoreFailure } from './websub/open-store.ts';
-import { connectHubStore, type StoreConnector } from './websub/store-connector.ts';
+import { connectHubStore, storeView, type StoreConnector } from './websub/store-connector.ts';
+import type { StoppedDeliveries } from './websub/delivery-worker.ts';
 import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/health-router.ts';
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
+import { openWitness, type Witness } from './witness/witness.ts';
+import { createWitnessRouter } from './witness/witness-router.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -54,7 +57,10 @@ export type RunningSidecar = {
   shutdown(): Promise<ShutdownReport>;
 };
 
-export type ShutdownReport = CloseReport;
+export type ShutdownReport = CloseReport & {
+  /** WebSub deliveries in flight at the stop: answered within the time limit, or aborted (sent again by the next start). */
+  deliveries: StoppedDeliveries;
+};
 
 /** What a Config does not say: the logger, and tuning of the hub that tests and benchmarks change. */
 export type SidecarOptions = {
@@ -102,7 +108,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin, witness: await openWitness(config) }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -111,28 +117,21 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   });
   const server = createHttpServer(front.listener, config.connections);
   const graceful = prepareGracefulClose(server, front);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
+  const url = await listen(server, config);
   // A build swapped in without a ping (a publish killed before its pings, another instance's publish
   // into a shared DIST_DIR) is loaded within the interval, and its topics recorded like after a ping.
-  builds.watch({
-    intervalMs: config.buildCheckIntervalMs,
-    onSwap: () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) })),
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const onSwap = () => void hub.notifyIfChanged().catch((error: unknown) => log.error('websub_background_task_failed', { error: String(error) }));
+  builds.watch({ intervalMs: config.buildCheckIntervalMs, onSwap });
   log.info('listening', { url, public_url: config.publicUrl, build: builds.current().id });
   // Notifies topics whose bytes changed while the service was down (a publish with no service running);
   // with the store unavailable, once it opens. A stop waits for it (stopHub).
   let hubStarting: Promise<void> = Promise.resolve();
-  const stopHub = async () => {
+  /** Deliveries still unanswered after `graceMs` are given back to the store, so the next start resumes them. */
+  const stopHub = async (graceMs = 0) => {
     await hubStarting;
-    // Deliveries in progress are given back to the store, so the next start resumes them.
-    await hub.stop();
+    const stopped = await hub.stop({ graceMs });
     client.close();
-    await connector?.close();
+    return stopped;
   };
   const running: RunningSidecar = {
     server,
@@ -143,18 +142,32 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       builds.close();
       await closeAtOnce(server);
       await stopHub();
+      await connector?.close();
     },
     shutdown: async () => {
       draining = true;
+      // The hub stops claiming now; its deliveries in flight finish alongside the requests, in the same time.
+      const hubStopped = stopHub(config.shutdownDrainMs + config.shutdownTimeoutMs);
       const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
-      await stopHub();
-      return report;
+      const { deliveries } = await hubStopped;
+      await connector?.close();
+      return { ...report, deliveries };
     },
   };
   options.onListening?.(running);
   if (storeReady()) await (hubStarting = hub.start());
   else void connector!.whenOpen().then(() => (hubStarting = hub.start()));
   return running;
+}
+
+/** Opens the port; resolves with the address it listens on, e.g. `http://127.0.0.1:41234`. */
+async function listen(server: Server, config: Config): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 }
 
 type RouterDeps = {
@@ -166,10 +179,12 @@ type RouterDeps = {
   storeStatus: () => StoreStatus;
   draining: () => boolean;
   origin: string;
+  /** The witness of other instances' logs, when WITNESS_LOGS names some. */
+  witness: Witness | undefined;
 };
 
 /** Every router of the app, each reading the live build per request through one accessor. */
-function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin }: RouterDeps) {
+function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin, witness }: RouterDeps) {
   // A swapped-in build is seen by all routers at once. (The hub reads its topics through the build store
   // itself, because a publish ping must first load a newer build from disk.)
   const getBuild = () => builds.current();
@@ -185,6 +200,7 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
+    ...(witness ? [createWitnessRouter({ witness })] : []),
   ];
 }
 
@@ -203,18 +219,5 @@ async function connectStore(config: Config, options: SidecarOptions, log: Logger
       else log.info('websub_store_opened', { message });
     },
   });
-  return { store: storeOf(connector), connector };
-}
-
-/** The hub's view of a store that may not be open yet: every call fails fast until it is. */
-function storeOf(connector: StoreConnector): HubStore {
-  return new Proxy({} as HubStore, {
-    get: (_target, name: keyof HubStore) =>
-      (...args: unknown[]) => {
-        const store = connector.current();
-        if (name === 'close') return connector.close();
-        if (!store) return Promise.reject(new Error('the WebSub store is not open'));
-        return (store[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-      },
-  });
+  return { store: storeView(connector), connector };
 }

@@ -1,11 +1,15 @@
 /**
  * Topics: recurring key phrases of two or three words, counted once per review, with the sentiment
- * of the sentences they appear in. A phrase may not start or end with a function word, and may not
- * contain a number, an opinion word (AFINN |valence| >= 2: the topic is what customers talk about,
- * its sentiment is measured separately) or a word of the business's or a technician's name (people
- * are entities, not topics).
- * The most frequent phrases win; a phrase that overlaps one already chosen ("new water heater" after
- * "water heater") is skipped.
+ * of the sentences they appear in. They are chips a reader should recognise as a subject ("water
+ * heater", "maintenance plan"), so a phrase holds no function word (only "of" inside: "peace of
+ * mind"), which keeps out clause fragments such as "tech they sent" or "easy to talk"; no number, as
+ * a digit or a word ("five stars"), nor a word about the review itself (stars, rating); no opinion word
+ * (AFINN |valence| >= 2: the topic is what customers talk about, its sentiment is measured
+ * separately); no word of the business's or a technician's name (people are entities, not topics);
+ * and it does not end on a word that needs what follows ("knew exactly", "new air").
+ * The most frequent phrases win. A phrase that nearly always continues into a longer one ("new air"
+ * into "new air conditioner") gives way to it; a phrase that overlaps one already chosen ("new water
+ * heater" after "water heater") is skipped.
  */
 import { normalizeScore, toPolarity } from './analyze-review.ts';
 import type { AspectModel } from './aspect-model.ts';
@@ -34,8 +38,10 @@ export function computeTopics(analyzed: readonly AnalyzedReview[], model: Aspect
   const minimum = Math.max(3, Math.ceil(analyzed.length * 0.003));
   const ranked = [...counts].filter(([, n]) => n >= minimum).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   const chosen: string[] = [];
-  for (const [phrase] of ranked) {
+  for (const [found, n] of ranked) {
     if (chosen.length >= MAX_TOPICS) break;
+    const phrase = findContinuation(found, n, counts);
+    if (phrase === null || chosen.includes(phrase)) continue;
     if (chosen.some((c) => ` ${c} `.includes(` ${phrase} `) || ` ${phrase} `.includes(` ${c} `))) continue;
     chosen.push(phrase);
   }
@@ -89,19 +95,53 @@ export function computeTopics(analyzed: readonly AnalyzedReview[], model: Aspect
   });
 }
 
+/**
+ * What a two-word phrase stands for: the longer phrase it runs into in at least 80% of its reviews
+ * ("new air" → "new air conditioner"); null when it runs on that often but into different words (a
+ * fragment, "new air" of "new air handler" and "new air filter"); else itself.
+ */
+function findContinuation(phrase: string, count: number, counts: ReadonlyMap<string, number>): string | null {
+  if (phrase.split(' ').length >= 3) return phrase;
+  let best: [string, number] | undefined;
+  let onward = 0;
+  for (const [longer, n] of counts) {
+    if (longer.split(' ').length !== 3 || !` ${longer} `.includes(` ${phrase} `)) continue;
+    if (longer.startsWith(`${phrase} `)) onward += n;
+    if (n < count * 0.8) continue;
+    if (best === undefined || n > best[1] || (n === best[1] && compareText(longer, best[0]) < 0)) best = [longer, n];
+  }
+  if (best !== undefined) return best[0];
+  return onward >= count * 0.8 ? null : phrase;
+}
+
 function forEachPhrase(tokens: readonly { text: string; pause: boolean }[], usable: (w: string) => boolean, visit: (p: string) => void): void {
+  const fits = (word: string) => usable(word) && !NOT_TOPICS.has(word);
   for (let i = 0; i < tokens.length; i++) {
     const first = tokens[i];
-    if (first === undefined || first.pause || STOPWORDS.has(first.text) || !usable(first.text)) continue;
+    if (first === undefined || first.pause || STOPWORDS.has(first.text) || !fits(first.text)) continue;
     let phrase = first.text;
     for (let n = 1; n < 3; n++) {
       const next = tokens[i + n];
-      if (next === undefined || next.pause || !usable(next.text)) break;
+      if (next === undefined || next.pause || !fits(next.text)) break;
+      // Inside a phrase, "of" only: any other function word makes it a clause ("tech they sent").
+      if (STOPWORDS.has(next.text) && next.text !== 'of') break;
       phrase += ` ${next.text}`;
-      if (!STOPWORDS.has(next.text)) visit(phrase);
+      if (!STOPWORDS.has(next.text) && !OPEN_ENDED.has(next.text)) visit(phrase);
     }
   }
 }
+
+/** Words about the review rather than its subject, and numbers written out: never part of a topic. */
+const NOT_TOPICS = new Set(
+  `star stars rating ratings review reviews reviewed recommend recommended recommending experience experiences difference zero one two
+  three four five six seven eight nine ten eleven twelve first second third fourth fifth hundred thousand`.split(/\s+/).filter(Boolean),
+);
+
+/** Words that need what follows them: a phrase may not end on one ("knew exactly", "new air" is cut short). */
+const OPEN_ENDED = new Set(
+  `exactly sent used said asked knew big new old little same whole entire next other another few several such kind sort
+  quite pretty fairly extremely super truly absolutely`.split(/\s+/).filter(Boolean),
+);
 
 const STOPWORDS = new Set(
   `a about above after again against all also am an and any are as at be because been before being below between both but by

@@ -20,12 +20,15 @@ export type LogFiles = { files: Map<string, Buffer>; checkpoint: Checkpoint; tre
 
 /**
  * Every file of the log holding `entries` (already encoded, in log order), its checkpoint signed by
- * `signer`, whose name must be `origin`.
+ * `signer`, whose name must be `origin`. `tree`, when given, is the tree of a prefix of `entries` (the
+ * log as it was opened), which is extended rather than hashed again.
  */
-export function buildLogFiles(input: { origin: string; entries: readonly Uint8Array[]; signer: NoteSigner }): LogFiles {
+export function buildLogFiles(input: { origin: string; entries: readonly Uint8Array[]; signer: NoteSigner; tree?: MerkleTree }): LogFiles {
   const { origin, entries, signer } = input;
   if (signer.name !== origin) throw new RangeError(`the log's key is named ${JSON.stringify(signer.name)}, not its origin ${JSON.stringify(origin)}`);
-  const tree = MerkleTree.fromEntries(entries);
+  const tree = input.tree ?? new MerkleTree();
+  if (tree.size > entries.length) throw new RangeError(`a tree of ${tree.size} leaves is not a prefix of ${entries.length} entries`);
+  for (let i = tree.size; i < entries.length; i++) tree.append(entries[i]!);
   const files = new Map<string, Buffer>();
   for (const tile of hashTilesOf(tree.size)) files.set(tilePath(tile), readHashTile(tree, tile));
   for (const tile of entryTilesOf(tree.size)) {

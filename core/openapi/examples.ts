@@ -28,6 +28,12 @@ const sampleBusiness: PublishedBusiness = {
   service_areas: ['Springfield'],
 };
 
+/** A demo photo's published name (the hash of its source) and the byte sizes of its variants. */
+const DEMO_PHOTO = {
+  hash: '83665368bb61a24c',
+  sizes: { '320.webp': 1124, '320.jpg': 3073, '640.webp': 2500, '640.jpg': 6917, '1024.webp': 5028, '1024.jpg': 12603 } as Record<string, number>,
+};
+
 export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
   const reviewKey = { id: 'r-2025-06-01-maria-g', date: '2025-06-01' };
   const review: PublishedReview = {
@@ -43,22 +49,24 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
     service_area: 'Springfield',
     response: { text: 'Thank you, Maria!', date: '2025-06-03' },
     url: urls.review(reviewKey),
+    // The demo's furnace photo (examples/demo/media/r-2026-11-0001/filter.jpg) as the demo build
+    // publishes it, so the example's URLs resolve on the demo (tests/site/quality.test.ts fetches them).
     media: [
       {
         type: 'photo',
-        alt: 'The new furnace in the basement',
-        url: urls.media('3f9a6c0d21e4b587-1280.jpg'),
-        width: 1280,
-        height: 960,
-        size_in_bytes: 148213,
-        thumbnail_url: urls.media('3f9a6c0d21e4b587-320.jpg'),
-        variants: [320, 640, 1280].flatMap((width) =>
+        alt: 'The furnace after the maintenance visit, new filter in',
+        url: urls.media(`${DEMO_PHOTO.hash}-1024.jpg`),
+        width: 1024,
+        height: 768,
+        size_in_bytes: DEMO_PHOTO.sizes['1024.jpg']!,
+        thumbnail_url: urls.media(`${DEMO_PHOTO.hash}-320.jpg`),
+        variants: [320, 640, 1024].flatMap((width) =>
           (['webp', 'jpg'] as const).map((ext) => ({
-            url: urls.media(`3f9a6c0d21e4b587-${width}.${ext}`),
+            url: urls.media(`${DEMO_PHOTO.hash}-${width}.${ext}`),
             width,
             height: (width * 3) / 4,
             mime_type: ext === 'webp' ? ('image/webp' as const) : ('image/jpeg' as const),
-            size_in_bytes: Math.round((width * width) / (ext === 'webp' ? 14 : 11)),
+            size_in_bytes: DEMO_PHOTO.sizes[`${width}.${ext}`]!,
           })),
         ),
         video_url: null,

@@ -34,6 +34,8 @@ export type ImportSettings = {
    * run writes anything at all.
    */
   alongside?: ReadonlyMap<string, string>;
+  /** Called with the ids the run removes, before anything is written (a sync records why: withdraw.ts). */
+  beforeRemoving?: (ids: readonly string[]) => Promise<void>;
 };
 
 export type AppliedImport = { code: 0 | 1; summary: Summary };
@@ -95,6 +97,8 @@ export async function applyImport(
       return { code: 1, summary: result };
     }
     if (!settings.dryRun) {
+      const removed = plan.changes.filter((c) => c.kind === 'removed').map((c) => c.id);
+      if (removed.length > 0) await settings.beforeRemoving?.(removed);
       const writes = new Map(plan.writes);
       if (writes.size > 0) for (const [name, text] of settings.alongside ?? []) writes.set(name, text);
       await writeReviewFiles(io.contentDir, writes);

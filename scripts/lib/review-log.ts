@@ -14,6 +14,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildLogFiles,
+  CHECKPOINT_PATH,
   digestReview,
   encodeLogEntry,
   formatLogTime,
@@ -32,6 +33,7 @@ import {
   type OpenedLog,
 } from '../../core/log/index.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
+import { requestCosignatures } from './witness-cosignatures.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
 
 export const LOG_DIR = 'log';
@@ -48,6 +50,10 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
+  /** LOG_WITNESSES: witnesses asked to cosign the new checkpoint (scripts/lib/witness-cosignatures.ts). */
+  witnesses?: readonly { url: string; key: string }[];
+  /** Where what each witness did is said. */
+  report?: (line: string) => void;
 };
 
 export type ReviewLogStep =
@@ -156,7 +162,11 @@ export async function prepareReviewLog(
   }
 
   if (previous && signer && formatVerifierKey(previous.verifier) !== formatVerifierKey(signer)) {
-    return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; docs/log.md says how to rotate a key.` };
+    // A rotation (docs/log.md): the owner lists the key being retired, so the log goes on under the new one.
+    const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim());
+    if (!retired.includes(formatVerifierKey(previous.verifier))) {
+      return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; to rotate to this one, list the old verifier key in ${keyFile}.previous (docs/log.md).` };
+    }
   }
   if (previous && !signer) {
     return { ok: false, message: `The review log for ${origin} (signed by ${formatVerifierKey(previous.verifier)}) cannot be continued: this machine does not have its key. Set LOG_SIGNING_KEY, or put the key file back at ${keyFile}.` };
@@ -176,7 +186,12 @@ export async function prepareReviewLog(
     entries,
     added: added.length,
     async write(buildDir) {
-      const { files } = buildLogFiles({ origin, entries: bytes, signer: key });
+      const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      if (options.witnesses && options.witnesses.length > 0) {
+        const cosigned = await requestCosignatures({ note: files.get(CHECKPOINT_PATH)!.toString('utf8'), tree, witnesses: options.witnesses, fetch: options.fetch });
+        files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
+        for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
+      }
       for (const [rel, data] of files) {
         const file = path.join(buildDir, LOG_DIR, rel);
         await mkdir(path.dirname(file), { recursive: true });

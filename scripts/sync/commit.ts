@@ -1,12 +1,13 @@
 /**
- * `--commit`: what a sync wrote, as one commit of the content repository (the reviews and their photos
- * only, whatever else is staged there), so that the post-commit hook (scripts/hooks/) publishes it and a
+ * `--commit`: what a sync wrote, as one commit of the content repository (the reviews, their photos and
+ * the reasons of withdrawn ones only, whatever else is staged there), so that the post-commit hook (scripts/hooks/) publishes it and a
  * scheduled workflow can push it.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { WITHDRAWN_FILE } from '../../core/content/read-withdrawn.ts';
 
 const run = promisify(execFile);
 
@@ -17,7 +18,7 @@ export async function commitSync(contentDir: string, message: string): Promise<{
   } catch {
     return { ok: false, message: `${contentDir} is not in a git repository (git init it, or leave out --commit)` };
   }
-  const paths = ['reviews', 'media'].filter((name) => existsSync(path.join(contentDir, name)));
+  const paths = ['reviews', 'media', WITHDRAWN_FILE].filter((name) => existsSync(path.join(contentDir, name)));
   try {
     await git('add', '--all', '--', ...paths);
     await git('commit', '--quiet', '-m', message, '--', ...paths);

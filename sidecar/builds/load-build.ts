@@ -3,22 +3,27 @@
  * live data the search, since and MCP routes answer from. A build is loaded whole or not at all, and
  * from one folder: the `dist` link is resolved once, first, so a swap during the load cannot mix two
  * builds, and the build's page code is imported from its own folder (load-pages.ts).
+ *
+ * The reading, parsing, checking and indexing happen in a worker thread (load-worker.ts, read-build.ts);
+ * this thread only takes the pieces it sends, one message at a time, so requests keep being answered
+ * between them while a new build loads (issue 32 item 2).
  */
-import { readFile, realpath } from 'node:fs/promises';
-import type { z } from 'zod';
-import path from 'node:path';
-import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
-import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
+import { realpath } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import type { ChangeLog } from '../../core/dataset/change-log.ts';
+import type { LiveData } from '../../core/dataset/live-data.ts';
 import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
-import { readManifest } from '../../core/publishing/build-folders-fs.ts';
-import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import type { Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
-import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
-import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
-import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
+import type { Insights } from '../../core/schemas/insights.ts';
+import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
+import { createNeedleCache } from '../../core/search/needle-cache.ts';
+import type { ReviewIndex } from '../../core/search/review-index.ts';
+import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
 import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
+import type { FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
   id: string;
@@ -37,69 +42,91 @@ export type LoadedBuild = {
   pages: PageRenderer | undefined;
 };
 
+/** What the worker sends, in this order: files, reviews, change log entries, then the rest (or an error). */
+export type WorkerMessage =
+  | { kind: 'files'; files: FileRead[] }
+  | { kind: 'reviews'; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
+  | { kind: 'changes'; entries: ChangeLog['entries'] }
+  | {
+      kind: 'done';
+      manifest: Manifest;
+      dataset: Omit<ReviewsDataset, 'reviews'>;
+      insights: Insights;
+      changes: ChangeLog;
+      index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
+    }
+  | { kind: 'error'; message: string };
+
 /** Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build. */
 export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
-  const manifest = await readManifest(dir);
-  if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
   const redirects = new Map<string, string>();
-  const bodies = new Map<string, Buffer>();
-  for (const [urlPath, entry] of Object.entries(manifest.files)) {
-    const identity = await readFile(path.join(dir, entry.file));
-    bodies.set(urlPath, identity);
-    const variants: Partial<Record<Encoding, Body>> = {};
-    for (const [coding, variant] of Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][]) {
-      variants[coding] = { body: await readFile(path.join(dir, variant.file)), etag: variant.etag };
-    }
-    const representation: Representation = {
-      headers: staticHeadersOf(urlPath, urls),
-      lastModifiedMs: Date.parse(entry.last_modified),
-      identity: { body: identity, etag: entry.etag },
-      variants,
-    };
-    resources.set(urlPath, prepareRepresentation(representation));
-    if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
-  }
-  const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
-  const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
-  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
+  const reviews: PublishedReview[] = [];
+  const lowerTexts: string[] = [];
+  const lowerTitles: (string | null)[] = [];
+  const byId = new Map<string, PublishedReview>();
+  const entries: ChangeLog['entries'] = [];
+
+  const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl } });
+    // A stop while a build loads does not wait for it.
+    worker.unref();
+    let settled = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'files') {
+        for (const file of message.files) {
+          resources.set(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))));
+          if (file.urlPath.length > 1 && file.urlPath.endsWith('/')) redirects.set(file.urlPath.slice(0, -1), file.urlPath);
+        }
+      } else if (message.kind === 'reviews') {
+        for (const review of message.reviews) {
+          reviews.push(review);
+          byId.set(review.id, review);
+        }
+        for (const text of message.lowerTexts) lowerTexts.push(text);
+        for (const title of message.lowerTitles) lowerTitles.push(title);
+      } else if (message.kind === 'changes') {
+        for (const entry of message.entries) entries.push(entry);
+      } else {
+        settled = true;
+        if (message.kind === 'error') reject(new Error(message.message));
+        else resolve(message);
+      }
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the worker loading ${dir} stopped (exit code ${code}) before it finished`));
+    });
+  });
+
+  const dataset: ReviewsDataset = { ...done.dataset, reviews } as ReviewsDataset;
+  const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
+  const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
   return {
-    id: manifest.build_id,
+    id: done.manifest.build_id,
     dir,
-    manifest,
+    manifest: done.manifest,
     resources,
     redirects,
     live,
     reviewJson: createReviewJsonCache(dataset.reviews),
-    dataLastModifiedMs: Date.parse(manifest.files[PATHS.reviewsJson]!.last_modified),
+    dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
     pages: await loadPageRenderer(dir),
   };
 }
 
-/** The build's change log, checked against its reviews; undefined for a build made before there was one. */
-async function readChangeLog(dir: string, dataset: ReviewsDataset): Promise<ChangeLog | undefined> {
-  const text = await readFile(path.join(dir, CHANGE_LOG_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return undefined;
-  const parsed = parseChangeLog(text, new Map(dataset.reviews.map((r) => [r.id, r])));
-  if (!parsed.ok) throw new Error(`${dir}/${CHANGE_LOG_FILE} ${parsed.message}`);
-  return parsed.log;
+function representationOf(file: FileRead, headers: Record<string, string>): Representation {
+  const variants: Representation['variants'] = {};
+  for (const [coding, variant] of file.variants) variants[coding] = bodyOf(variant);
+  return { headers, lastModifiedMs: Date.parse(file.lastModified), identity: bodyOf(file.identity), variants };
 }
 
-/**
- * The build's data files are parsed here, once, into typed values; everything downstream trusts the
- * types. The parsed JSON itself is kept (the schema only checks it), so a live answer re-serialises
- * exactly the bytes and key order of the file, and an answer and its snapshot stay byte-identical.
- */
-function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<string, Buffer>, schema: z.ZodType<T>): T {
-  const body = bodies.get(urlPath);
-  if (!body) throw new Error(`${distDir} has no ${urlPath}: not a complete build`);
-  const json: unknown = JSON.parse(body.toString('utf8'));
-  const checked = parseWithIssues(schema, json);
-  if (!checked.ok) throw new Error(`${distDir}${urlPath} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
-  return json as T;
+/** A transferred Uint8Array back as the Buffer the HTTP layer sends. */
+function bodyOf(part: { body: Uint8Array; etag: string }): Body {
+  return { body: Buffer.from(part.body.buffer, part.body.byteOffset, part.body.byteLength), etag: part.etag };
 }

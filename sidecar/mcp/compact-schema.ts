@@ -3,8 +3,9 @@
  * without changing what it accepts in practice: a date keeps `format: date` and loses zod's
  * 330-character leap-year pattern, integers lose JavaScript's MAX_SAFE_INTEGER as a maximum, and
  * examples and the `$schema` line (draft-07, as the SDK assumes) go. In an output schema, descriptions
- * are kept on the answer's own fields only: the nested shapes (a review, an aspect) are described once,
- * in the OpenAPI document; output schemas also drop their bounds, `required` and `additionalProperties:
+ * are kept only on the answer's fields that steer the next call (`next_cursor`, `more`, `message`):
+ * what the others hold (a count, a review, an aspect) is described once, in the OpenAPI document, and
+ * the tool list keeps a kilobyte of its budget free (issue 29); output schemas also drop their bounds, `required` and `additionalProperties:
  * false` (our own answers, always complete). A sub-schema written
  * twice is written once, under `definitions`. Below the answer's own fields and their items, an object
  * is declared as an object: its shape (a review, an aspect profile) is the one /reviews.json and
@@ -95,8 +96,14 @@ function shareRepeats(root: Record<string, unknown>): Record<string, unknown> {
   return Object.keys(definitions).length === 0 ? shared : { ...shared, definitions };
 }
 
-/** `depth`: how deep inside an output schema's properties; descriptions go below the first level. */
-function strip(node: unknown, depth: number, inProperties = false): unknown {
+/** The answer's fields whose description an agent needs to make its next call. */
+const GUIDING_FIELDS = new Set(['next_cursor', 'next_token', 'more', 'message']);
+
+/**
+ * `depth`: how deep inside an output schema's properties; descriptions go below the first level, and at
+ * the first level but on GUIDING_FIELDS. `field`: the property this node describes.
+ */
+function strip(node: unknown, depth: number, inProperties = false, field?: string): unknown {
   if (Array.isArray(node)) return node.map((item) => strip(item, depth));
   if (node === null || typeof node !== 'object') return node;
   const record = node as Record<string, unknown>;
@@ -105,7 +112,7 @@ function strip(node: unknown, depth: number, inProperties = false): unknown {
   for (const [key, value] of Object.entries(record)) {
     // Keys of `properties` are field names, whatever they are called.
     if (inProperties) {
-      out[key] = strip(value, depth);
+      out[key] = strip(value, depth, false, key);
       continue;
     }
     if (key === '$schema' || key === 'example' || key === 'examples') continue;
@@ -114,7 +121,7 @@ function strip(node: unknown, depth: number, inProperties = false): unknown {
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
     if (key === 'maximum' && value === MAX_SAFE) continue;
     if (key === 'minimum' && value === -MAX_SAFE) continue;
-    if (key === 'description' && depth > 1) continue;
+    if (key === 'description' && (depth > 1 || (depth === 1 && !GUIDING_FIELDS.has(field ?? '')))) continue;
     // Output is ours and always exact: its bounds, "every field is present" and "no other properties"
     // tell an agent nothing it will not see in the answer.
     if (depth >= 0 && OUTPUT_ONLY_CHECKS.has(key) && (key !== 'additionalProperties' || value === false)) continue;

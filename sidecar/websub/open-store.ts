@@ -4,7 +4,7 @@ import type { HubStore } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
 import { createPostgresHubStore } from './postgres-store.ts';
 import { createSqliteHubStore } from './sqlite-store.ts';
-import { describeError, redactDatabaseUrl } from './store-connector.ts';
+import { describeError, redactDatabaseUrl, StoreLockedError } from './store-connector.ts';
 
 type StoreConfig = { dataDir: string; databaseUrl: string | undefined };
 
@@ -15,6 +15,7 @@ export async function openHubStore(config: StoreConfig, log?: Logger): Promise<H
 
 /** The failure line's first sentence: which variable, what it points at, and what went wrong. */
 export function describeStoreFailure(config: StoreConfig, error: unknown): string {
+  if (error instanceof StoreLockedError) return error.message;
   return config.databaseUrl
     ? `WebSub store unavailable: DATABASE_URL ${redactDatabaseUrl(config.databaseUrl)} cannot be used (${describeError(error)}).`
     : `WebSub store unavailable: DATA_DIR ${path.resolve(config.dataDir)} is not a writable folder (${describeError(error)}).`;

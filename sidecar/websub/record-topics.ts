@@ -12,10 +12,15 @@ import type { TopicSource } from './topic-source.ts';
 
 export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
 
-/** Rejects with the store's error when it cannot record; a topic that cannot be read is logged and counts as unchanged. */
+/**
+ * Rejects with the store's error when it cannot record; a topic that cannot be read is logged and counts
+ * as unchanged. Each changed topic is one `websub_topic_changed` line, or, with `summarise` (the start-up
+ * comparison, where a first start finds every topic new), one `websub_topics_recorded` line for all.
+ */
 export async function recordTopicContents(
   deps: { store: HubStore; topics: TopicSource; log: Logger; now: () => number },
   requested: readonly string[],
+  options: { summarise?: boolean } = {},
 ): Promise<TopicCheck[]> {
   const { store, topics, log, now } = deps;
   const checks: TopicCheck[] = [];
@@ -41,7 +46,22 @@ export async function recordTopicContents(
     const hash = createHash('sha256').update(content.body).digest('hex');
     const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
     checks.push({ topic, ...recorded });
-    if (recorded.changed) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
+    if (recorded.changed && !options.summarise) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
   }
+  if (options.summarise) log.info('websub_topics_recorded', summaryOf(checks));
   return checks;
 }
+
+/** The start-up line: how many topics were compared, how many changed, who is notified; the changed topics named when few. */
+function summaryOf(checks: readonly TopicCheck[]) {
+  const changed = checks.filter((c) => c.changed);
+  return {
+    topics: checks.length,
+    changed: changed.length,
+    subscribers: changed.reduce((sum, c) => sum + c.enqueued, 0),
+    ...(changed.length > 0 && changed.length <= SUMMARY_NAMES ? { changed_topics: changed.map((c) => c.topic) } : {}),
+  };
+}
+
+/** Up to this many changed topics are named in the start-up line (a first start changes them all). */
+const SUMMARY_NAMES = 5;

@@ -3,9 +3,18 @@
  * DATA_DIR or an unreachable DATABASE_URL at start does not stop the site, search and MCP: the hub
  * answers 503 `hub_unavailable` until the store opens, and opening is retried with backoff (1 s, 2 s,
  * 4 s… up to a minute). The first failure is reported once, in one line that names the variable and
- * the path or host, never a stack trace.
+ * the path or host, never a stack trace. A store another process holds (StoreLockedError) is not
+ * retried: `connectHubStore` rejects with it, and the service refuses to start.
  */
 import type { HubStore } from './hub-store.ts';
+
+/**
+ * Another process holds the store (SQLite's lock in DATA_DIR): not retried, since waiting would let two
+ * processes take turns at one file. The service refuses to start with the message, one line.
+ */
+export class StoreLockedError extends Error {
+  override name = 'StoreLockedError';
+}
 
 export type StoreConnector = {
   /** The open store, or undefined while it cannot be opened. */
@@ -37,6 +46,7 @@ export async function connectHubStore(options: StoreConnectorOptions): Promise<S
     try {
       store = await options.open();
     } catch (error) {
+      if (first && error instanceof StoreLockedError) throw error;
       const line = `${options.describe(error)} The site, search and MCP are served; the WebSub hub answers 503 until the store opens (retrying in ${Math.round(delay / 1000)} s).`;
       options.report(first ? 'unavailable' : 'retry-failed', line);
       if (closed) return;
@@ -61,6 +71,38 @@ export async function connectHubStore(options: StoreConnectorOptions): Promise<S
       clearTimeout(timer);
       await store?.close();
     },
+  };
+}
+
+/**
+ * The hub's view of a store that may not be open yet: every call goes to the open store, or fails at
+ * once (rejects) while it is not open; `close()` closes the connector.
+ */
+export function storeView(connector: Pick<StoreConnector, 'current' | 'close'>): HubStore {
+  const open = (): HubStore => {
+    const store = connector.current();
+    if (!store) throw new Error('the WebSub store is not open');
+    return store;
+  };
+  return {
+    saveSubscription: async (input, now) => open().saveSubscription(input, now),
+    findSubscription: async (topic, callback) => open().findSubscription(topic, callback),
+    listSubscriptions: async (topic) => open().listSubscriptions(topic),
+    countSubscriptionsOf: async (keys) => open().countSubscriptionsOf(keys),
+    removeSubscription: async (topic, callback) => open().removeSubscription(topic, callback),
+    removeSubscriptionById: async (id) => open().removeSubscriptionById(id),
+    removeExpiredSubscriptions: async (now) => open().removeExpiredSubscriptions(now),
+    readTopicSnapshot: async (topic) => open().readTopicSnapshot(topic),
+    recordTopicContent: async (snapshot, now) => open().recordTopicContent(snapshot, now),
+    claimDueDeliveries: async (input) => open().claimDueDeliveries(input),
+    completeDelivery: async (claim, hash, now) => open().completeDelivery(claim, hash, now),
+    completeDeliveries: async (delivered, now) => open().completeDeliveries(delivered, now),
+    failDelivery: async (claim, input) => open().failDelivery(claim, input),
+    releaseDelivery: async (claim) => open().releaseDelivery(claim),
+    listPendingDeliveries: async () => open().listPendingDeliveries(),
+    countBacklog: async () => open().countBacklog(),
+    check: async () => open().check(),
+    close: () => connector.close(),
   };
 }
 

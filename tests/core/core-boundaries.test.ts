@@ -136,6 +136,16 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^scripts(\/|$)/)).toEqual([]);
   });
 
+  it('outgoing HTTPS is one room (sidecar/outbound/): no other shipped file imports node:https, and only the hub uses its callback preset', async () => {
+    const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
+    const https = [];
+    for (const file of files) if (importsOf(await readFile(path.join(ROOT, file), 'utf8')).includes('node:https')) https.push(file);
+    expect(https).toEqual(['sidecar/outbound/outbound-client.ts']);
+    const rows = await resolvedImports(['core', 'sidecar', 'site', 'scripts']);
+    const outsideTheHub = rows.filter(({ file }) => !file.startsWith('sidecar/websub/'));
+    expect(offendersOf(outsideTheHub, /^sidecar\/websub\/callback-client\.ts$/)).toEqual([]);
+  });
+
   it('reads a build manifest in one place (readManifest in core/publishing/build-folders-fs.ts)', async () => {
     const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts', 'tools'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
     const offenders: string[] = [];

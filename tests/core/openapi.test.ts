@@ -82,11 +82,11 @@ describe('buildOpenApiDocument', () => {
     expect(Object.keys(doc.paths['/api/reviews/search'].get.responses)).toEqual(['200', '304', '400', '412']);
   });
 
-  it('gives the change log its parameters, 400 for a bad token and 410 for an expired one', () => {
+  it('gives the change log its parameters, 400 for a bad or altered token and 410 for one from before the review log', () => {
     const changes = doc.paths['/api/reviews/changes'].get;
     expect(Object.keys(changes.responses)).toEqual(['200', '304', '400', '410', '412']);
     const query = (changes.parameters as Node[]).filter((p) => p.in === 'query');
-    expect(Object.fromEntries(query.map((p) => [p.name, p.schema]))).toEqual({ since: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } });
+    expect(Object.fromEntries(query.map((p) => [p.name, p.schema]))).toEqual({ since: { type: 'string', maxLength: 400 }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } });
     expect(changes.description).toContain('/reviews.json');
   });
 
@@ -251,10 +251,20 @@ describe('OpenAPI schemas and examples', () => {
       { filters: {}, positive_means: 'rated_4_or_5', reviews: 3, technicians: [{ technician: 'Mike', rank: 0 }] },
     ],
     InsightsResponses: [insights.responses, { ...insights.responses, bands: [{ band: '1-3', reviews: 1, replied: 1, reply_rate: 1, median_reply_days: 0 }] }],
-    Change: [{ id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'removed' }, { id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'changed' }],
+    Change: [{ id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'removed', entry: 4, reason: 'spam' }, { id: 'r-1', time: '2025-03-01T10:00:00Z', kind: 'removed', entry: 4, reason: 'rude' }],
     Changes: [
-      { changes: [{ id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', review }, { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed' }], count: 2, limit: 100, next_token: 'WzEsInIiXQ', has_more: false },
-      { changes: [{ id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'deleted' }], count: 1, limit: 100, next_token: null, has_more: false },
+      {
+        changes: [
+          { id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', entry: 0, review },
+          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1 },
+          { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed', entry: 2, reason: 'other' },
+        ],
+        count: 3,
+        limit: 100,
+        next_token: '2.kQ3vWm0a',
+        has_more: false,
+      },
+      { changes: [{ id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'deleted', entry: 0 }], count: 1, limit: 100, next_token: null, has_more: false },
     ],
     JsonRpcRequest: [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '1.0', id: 1, method: 'tools/list' }],
     JsonRpcResponse: [{ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { jsonrpc: '2.0', id: 1 }],

@@ -2,8 +2,10 @@
  * The deployment kit under deploy/ (issue 19 items 2 and 3) holds together: the systemd unit passes
  * `systemd-analyze verify` and has its hardening, the Caddyfile passes `caddy validate` at the root and
  * under a path, and compose.yaml runs two sidecars of one image on one PostgreSQL behind Caddy. The nginx
- * configurations run for real in `npm run bench -- proxy`. The tools run when this machine has them
- * (Debian: systemd, caddy); the files' own checks always run.
+ * configurations run for real in `npm run bench -- proxy`, and the whole kit with podman in
+ * tools/deploy-kit/run.sh. The tools run when this machine has them (Debian: systemd, caddy); the files'
+ * own checks always run: retries to another upstream, /metrics refused at the proxy, a stop grace period
+ * above the service's own.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -72,6 +74,15 @@ describe('deploy/caddy/Caddyfile', () => {
     const caddyfile = await read('deploy/caddy/Caddyfile');
     expect(caddyfile).toContain('flush_interval -1');
     expect(caddyfile).toContain('health_uri /readyz');
+    // Retries another sidecar for what one could not answer, and checks readiness more often than a
+    // sidecar drains at a stop (compose.yaml's SHUTDOWN_DRAIN_SECONDS).
+    expect(caddyfile).toMatch(/^\s*lb_try_duration \d+s$/m);
+    const interval = Number(/^\s*health_interval (\d+)s$/m.exec(caddyfile)?.[1]);
+    const compose = parse(await read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, { environment?: Record<string, string> }> };
+    expect(interval).toBeLessThan(Number(compose.services['sidecar-1']?.environment?.SHUTDOWN_DRAIN_SECONDS));
+    // /metrics is for operators: refused at the proxy, at the root and under the path.
+    expect(caddyfile).toContain('@metrics path /metrics {$REVIEWS_PATH:}/metrics');
+    expect(caddyfile).toContain('respond @metrics "Forbidden" 403');
     if (!has('caddy')) return;
     for (const env of [{}, { REVIEWS_PATH: '/reviews', REVIEWS_UPSTREAMS: 'sidecar-1:4321 sidecar-2:4321' }]) {
       const run = spawnSync('caddy', ['adapt', '--config', path.join(ROOT, 'deploy/caddy/Caddyfile'), '--adapter', 'caddyfile', '--validate'], {
@@ -84,6 +95,8 @@ describe('deploy/caddy/Caddyfile', () => {
         expect(json).toContain('"path":["/reviews","/reviews/*"]');
         expect(json).toContain('"dial":"sidecar-2:4321"');
       } else expect(json).toContain('"path":["/*"]');
+      expect(json).toContain('"try_duration":5000000000');
+      expect(json).toContain('"status_code":403');
     }
   });
 });
@@ -117,5 +130,26 @@ describe('deploy/compose.yaml', () => {
     expect(services.sync?.command).toEqual(['node', 'scripts/sync/main.ts', 'google']);
     expect(services.sync?.environment?.CONTENT_DIR).toBe('/app/content');
     expect(services.sync?.volumes).toEqual(['../${CONTENT_DIR:-content}:/app/content']);
+  });
+
+  it('gives each sidecar longer to stop than the service itself takes (drain + in-flight timeout)', async () => {
+    type Service = { stop_grace_period?: string; environment?: Record<string, string> };
+    const { services } = parse(await read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+    for (const name of ['sidecar-1', 'sidecar-2']) {
+      const service = services[name]!;
+      const grace = Number(/^(\d+)s$/.exec(service.stop_grace_period ?? '')?.[1]);
+      const own = Number(service.environment?.SHUTDOWN_DRAIN_SECONDS) + Number(service.environment?.SHUTDOWN_TIMEOUT_SECONDS);
+      expect(own, name).toBeGreaterThan(0);
+      expect(grace, name).toBeGreaterThan(own);
+    }
+  });
+});
+
+describe('deploy/nginx', () => {
+  it.each(['reviews.conf', 'reviews-under-path.conf'])('%s retries another upstream and refuses /metrics', async (file) => {
+    const conf = await read(`deploy/nginx/${file}`);
+    expect(conf).toMatch(/^\s*proxy_next_upstream error timeout;$/m);
+    expect(conf).toMatch(/^\s*server 127\.0\.0\.1:4321 max_fails=1 fail_timeout=\d+s;$/m);
+    expect(conf).toMatch(new RegExp(`location = ${file === 'reviews.conf' ? '' : '/reviews'}/metrics \\{\\s*return 403;`));
   });
 });

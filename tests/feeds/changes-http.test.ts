@@ -3,15 +3,17 @@
  * folder in git goes through random edits, hides and removals, each committed and built by the real
  * build into the dist the running sidecar serves. A mirror fed only by the REST change log, two
  * entries a page, ends byte-identical to the reviews of the /reviews.json served after every build;
- * get_changes answers exactly what REST answers; a repeated request revalidates to 304; a token that
- * is not ours is a 400 worded like a bad cursor, and one from a rewritten history a 410 that sends the
- * client back to /reviews.json.
+ * get_changes answers what REST answers (compact unless asked for whole reviews); a repeated request
+ * revalidates to 304; a token that is not ours, or altered, is a 400 worded like a bad cursor; a history
+ * rewritten to drop a review withdraws it in a log that only grew (issue 27); only a token from before the
+ * review log is a 410 that sends the client back to /reviews.json.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MerkleTree, openLogFiles, verifyConsistency } from '../../core/log/index.ts';
 import { compareNewestFirst } from '../../core/order.ts';
 import type { Change, ChangesResult } from '../../core/schemas/changes.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
@@ -58,7 +60,7 @@ async function follow(mirror: Map<string, PublishedReview>, token: string | unde
     const page = await getChanges({ ...(token === undefined ? {} : { since: token }), limit: String(limit) });
     for (const change of page.changes as Change[]) {
       if (change.kind === 'removed') mirror.delete(change.id);
-      else mirror.set(change.id, change.review);
+      else mirror.set(change.id, change.review!);
     }
     token = page.next_token ?? undefined;
     if (!page.has_more) return token;
@@ -98,12 +100,15 @@ describe('GET /api/reviews/changes', () => {
       token = await follow(mirror, token, 2);
       expect(JSON.stringify([...mirror.values()].sort(compareNewestFirst)), `step ${step} (${ops.join(', ')})`).toBe(await servedReviews());
 
-      // The MCP tool: the very answer REST gives, for the same token and limit.
+      // The MCP tool: the very answer REST gives, for the same token and limit, when asked for whole
+      // reviews; by default the same changes without them.
       const query = { ...(before === undefined ? {} : { since: before }), limit: 3 };
       const rest = await getChanges({ ...query, limit: String(query.limit) } as Record<string, string>);
-      const mcp = await callGetChanges(query);
+      const mcp = await callGetChanges({ ...query, include_reviews: true });
       expect(mcp.isError).toBeFalsy();
       expect(mcp.structuredContent).toEqual(rest);
+      const compact = await callGetChanges(query);
+      expect(compact.structuredContent).toEqual({ ...rest, changes: rest.changes.map((change) => ({ ...change, review: undefined })).map(({ review: _, ...change }) => change) });
     }
   }, TIMEOUT);
 
@@ -147,18 +152,48 @@ describe('GET /api/reviews/changes', () => {
     }
   });
 
-  it('answers 410 to a token from a history rewritten since, telling the client to start again from /reviews.json', async () => {
-    // A new review, committed and built: the newest token points at that commit.
+  it('refuses an altered or forged token with 400, never echoing it', async () => {
+    const { next_token: token } = await getChanges({ limit: '1000' });
+    const [position, check] = token!.split('.') as [string, string];
+    for (const forged of [`${Number(position) - 1}.${check}`, `${position}.${check.split('').reverse().join('')}`, `${position}.${'A'.repeat(300)}`]) {
+      const response = await fetch(changesUrl({ since: forged }));
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text).not.toContain(forged);
+      expect(JSON.parse(text)).toMatchObject({ error: 'invalid_parameters', issues: [{ path: ['since'], code: expect.stringMatching(/invalid_cursor|too_big/) }] });
+    }
+    const mcp = await callGetChanges({ since: `${position}.${'A'.repeat(300)}` });
+    expect(mcp.isError).toBe(true);
+    expect((mcp.content as { text: string }[])[0]!.text.length).toBeLessThan(300);
+  });
+
+  it('withdraws a review dropped by a rewritten history, in a log that only grew', async () => {
+    const readLog = () => openLogFiles(async (p) => readFile(path.join(distDir, 'log', p)).catch(() => undefined), 'reviews.example.com/log');
     const file = path.join(repo.contentDir, 'reviews', 'late.json');
-    await writeFile(file, JSON.stringify([{ id: 'late-1', rating: 4, date: '2025-05-30', text: 'Came late, fixed it well.', author: 'Lee', verified: true }]));
+    await writeFile(file, JSON.stringify([{ id: 'late-1', rating: 1, date: '2025-05-30', text: 'Came late, left a mess.', author: 'Lee', verified: true }]));
     repo.git(['add', '-A']);
     repo.git(['commit', '-q', '-m', 'late review'], '2025-06-01T00:00:00Z');
     await rebuild();
+    const before = await readLog();
+    if (before.ok !== true) throw new Error('no log');
     const { next_token: token } = await getChanges({ limit: '1000' });
-    // The same content, another commit: a rebase or a force push.
-    repo.git(['commit', '-q', '--amend', '-m', 'late review, reworded'], '2025-06-01T00:00:00Z');
+    // The owner drops the review from the content's history altogether.
+    repo.git(['reset', '-q', '--hard', 'HEAD~1']);
     await rebuild();
-    const response = await fetch(changesUrl({ since: token! }));
+    const after = await readLog();
+    if (after.ok !== true) throw new Error('no log');
+    expect(after.value.checkpoint.size).toBe(before.value.checkpoint.size + 1);
+    expect(after.value.decoded.at(-1)).toMatchObject({ action: 'withdraw', review_id: 'late-1', rating: 1, date: '2025-05-30', reason: 'other' });
+    const tree = MerkleTree.fromEntries(after.value.entries);
+    const proof = tree.consistencyProof(before.value.checkpoint.size);
+    expect(verifyConsistency(before.value.checkpoint.size, tree.size, proof, before.value.checkpoint.rootHash, after.value.checkpoint.rootHash)).toBe(true);
+    const page = await getChanges({ since: token! });
+    expect(page.changes).toEqual([expect.objectContaining({ id: 'late-1', kind: 'removed', reason: 'other' })]);
+  }, TIMEOUT);
+
+  it('answers 410 only to a token from before the review log, telling the client to start again from /reviews.json', async () => {
+    const token = Buffer.from(JSON.stringify([4, 'late-1', '2025-06-01T00:00:00Z', '0123456789ab'])).toString('base64url');
+    const response = await fetch(changesUrl({ since: token }));
     expect(response.status).toBe(410);
     const body = (await response.json()) as { error: string; message: string };
     expect(body.error).toBe('token_expired');

@@ -7,6 +7,7 @@ import { parseInsightsEditorial, checkEditorialReviewIds } from '../../core/insi
 import type { InsightsEditorial } from '../../core/insights/editorial.ts';
 import { InsightsSchema } from '../../core/schemas/insights.ts';
 import type { Insights } from '../../core/schemas/insights.ts';
+import type { InsightsReview } from '../../core/insights/analyzed-review.ts';
 import { generateSyntheticReviews } from '../fixtures/insights/synthetic-reviews.ts';
 import { loadDefaultModel, loadFixtureBusiness, loadFixtureReviews } from './load-fixtures.ts';
 
@@ -207,5 +208,38 @@ describe('computeInsights', () => {
       expect(topic.positive + topic.neutral + topic.negative).toBe(topic.reviews);
     }
     expect(phrases.some((p) => p.includes('michael') || p.includes('sarah'))).toBe(false);
+  });
+});
+
+describe('computeTopics: chips a reader recognises', () => {
+  /** Phrases that name no subject: clause fragments, the rating itself, a phrase cut short. */
+  const FILLER = ['tech they sent', 'plumber they sent', 'company we used', 'five stars', 'easy to talk', 'right the first', 'new air', 'knew exactly', 'big difference'];
+  const review = (i: number, text: string): InsightsReview => ({ id: `r-${i}`, rating: 5, date: '2025-01-01', text, title: null, technicians: [], services: [], service_area: null });
+
+  it('names subjects, never a clause fragment, the stars or a phrase cut short', () => {
+    const texts = [
+      'The tech they sent fixed our water heater. Five stars!',
+      'They put in a new air conditioner and explained the maintenance plan. Five stars.',
+      'The tech they sent was easy to talk to about the new air conditioner and the water heater.',
+      'Got it right the first time: the water heater works and the maintenance plan is cheap.',
+    ];
+    const reviews = Array.from({ length: 40 }, (_, i) => review(i, texts[i % texts.length]!));
+    const phrases = computeInsights({ reviews, model }).topics.map((t) => t.phrase);
+    expect(phrases).toEqual(expect.arrayContaining(['water heater', 'maintenance plan', 'new air conditioner']));
+    for (const filler of FILLER) expect(phrases, filler).not.toContain(filler);
+  });
+
+  it('gives the demo business no filler chip', async () => {
+    const { loadContent } = await import('../../core/content/load-content.ts');
+    const { publishReviews } = await import('../../core/content/publish-reviews.ts');
+    const loaded = await loadContent('examples/demo');
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+    const { reviews: published } = publishReviews(loaded.value, createServiceUrls('https://reviews.example.com'), loaded.value.insights.model);
+    const phrases = computeInsights({ reviews: published, model: loaded.value.insights.model, business: loaded.value.business }).topics.map((t) => t.phrase);
+    expect(phrases.length).toBeGreaterThanOrEqual(10);
+    expect(phrases).toEqual(expect.arrayContaining(['water heater', 'air conditioner', 'maintenance plan']));
+    for (const filler of FILLER) expect(phrases, filler).not.toContain(filler);
+    // No function word inside a chip but "of" ("peace of mind").
+    for (const phrase of phrases) expect(phrase, phrase).not.toMatch(/\b(they|we|to|the|a|it|was|for|and|you|i)\b/);
   });
 });

@@ -21,14 +21,14 @@ beforeAll(async () => {
 afterAll(() => Promise.all(started.map((s) => s.close())));
 
 /** A sidecar whose log lines are collected; waits for a request's line, which is written once it is answered. */
-async function start(env: Record<string, string> = {}) {
+async function start(env: Record<string, string> = {}, publicUrl = PUBLIC) {
   const lines: Record<string, unknown>[] = [];
   let wake: (() => void) | undefined;
   const log = createLogger('info', (line) => {
     lines.push(JSON.parse(line));
     wake?.();
   });
-  const sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC, env: { LOG_LEVEL: 'info', ...env }, sidecar: { log } });
+  const sidecar = await startTestSidecar({ distDir, publicUrl, env: { LOG_LEVEL: 'info', ...env }, sidecar: { log } });
   started.push(sidecar);
   const requestLines = () => lines.filter((l) => l.event === 'request');
   const nextRequestLine = async (count: number) => {
@@ -49,6 +49,25 @@ describe('access log', () => {
 
     await (await fetch(`${sidecar.url}/api/reviews/search?limit=nope`)).arrayBuffer();
     expect(await nextRequestLine(2)).toMatchObject({ path: '/api/reviews/search', status: 400 });
+  });
+
+  it('keeps the path as sent under a PUBLIC_URL path, with the query, user agent and referrer', async () => {
+    const { sidecar, nextRequestLine } = await start({}, `${PUBLIC}/reviews`);
+    const headers = { 'user-agent': 'ExampleBot/1.0 (+https://bot.example)', referer: 'https://elsewhere.example/page' };
+    await (await fetch(`${sidecar.url}/reviews/api/reviews/search?min_rating=4&query=price`, { headers })).arrayBuffer();
+    expect(await nextRequestLine(1)).toMatchObject({
+      path: '/reviews/api/reviews/search',
+      query: 'min_rating=4&query=price',
+      status: 200,
+      agent: 'ExampleBot/1.0 (+https://bot.example)',
+      referer: 'https://elsewhere.example/page',
+    });
+    // Without a query or those headers, the fields are absent rather than empty.
+    await (await fetch(`${sidecar.url}/reviews/reviews.json`, { headers: { 'user-agent': '' } })).arrayBuffer();
+    const plain = await nextRequestLine(2);
+    expect(plain).toMatchObject({ path: '/reviews/reviews.json', status: 200 });
+    expect(plain).not.toHaveProperty('query');
+    expect(plain).not.toHaveProperty('referer');
   });
 
   it('names the forwarded client only when TRUST_PROXY trusts the peer', async () => {
@@ -120,7 +139,7 @@ describe('/metrics', () => {
     const fromOutside = await getStatus(`http://${outside}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1' }, outside!);
     expect(fromOutside).toBe(403);
     // Relayed by a proxy on this machine (the socket is loopback, the request names a client): refused too.
-    for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }]) {
+    for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }] as Record<string, string>[]) {
       expect(await getStatus(`http://127.0.0.1:${port}/metrics`, header), JSON.stringify(header)).toBe(403);
     }
     // Straight from loopback, nothing forwarded: an operator's scrape.

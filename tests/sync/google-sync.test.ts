@@ -1,6 +1,6 @@
 /**
  * `npm run sync -- google` (issue 28) against a local HTTPS stand-in for Google's token endpoint and
- * reviews API (tests/sync/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
+ * reviews API (tools/lib/google-stand-in.ts, the suite's test CA): the importer's own merge (the same
  * reviews as `npm run import -- google` of the same pages), incremental paging that stops at what the
  * content has, the API's real failures (401 mid-paging, 429, 503, invalid_grant, 403), --full with and
  * without a complete listing, and --commit with and without changes.
@@ -15,7 +15,7 @@ import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { runGit } from '../helpers/git.ts';
 import { copySmallContent, readReviews, runImport, snapshot } from '../import/harness.ts';
-import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
+import { isPage, makeReviews, startGoogleStandIn, type GoogleStandIn } from '../../tools/lib/google-stand-in.ts';
 
 let ca: TestCa;
 let google: GoogleStandIn;
@@ -95,6 +95,28 @@ describe('npm run sync -- google', () => {
     expect(stored.response).toEqual({ text: 'Thank you, we were glad to help.', date: '2026-05-01' });
   });
 
+  it('downloads a review’s photos once, as the import does, and names a refused one as a photo', async () => {
+    const content = await copySmallContent();
+    const jpeg = await readFile(path.resolve('tests/fixtures/content-small/media/r-0001/furnace.jpg'));
+    google.photos.set('/photos/furnace.jpg', jpeg);
+    google.reviews = makeReviews(2);
+    google.reviews[1] = { ...google.reviews[1]!, reviewMediaItems: [{ googleUrl: google.server.url('/photos/furnace.jpg'), mediaFormat: 'PHOTO', description: 'The new furnace' }] };
+    google.reviews[0] = { ...google.reviews[0]!, reviewMediaItems: [{ googleUrl: 'https://169.254.169.254/latest/meta-data', mediaFormat: 'PHOTO' }] };
+    const id = deriveReviewId('google', google.reviews[1]!.reviewId);
+    const run = await sync(content, ['--allow-private-downloads']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      `photo not imported: Google page 1, review ${google.reviews[0]!.reviewId}, photo 1 of 1 (https://169.254.169.254/latest/meta-data): the photo host 169.254.169.254 resolves to a cloud-metadata address (169.254.169.254), which imports do not fetch; the review is imported without it`,
+    );
+    expect(run.out).toContain('Photos: 1 stored (1 new file), 1 not imported.');
+    const stored = (await readReviews(content)).get(id)!;
+    expect(stored.media).toEqual([{ file: expect.stringMatching(new RegExp(`^media/${id}/[0-9a-f]{16}\\.jpg$`)), alt: 'The new furnace' }]);
+    const photoRequests = () => google.server.requests.filter((r) => r.path === '/photos/furnace.jpg').length;
+    const fetched = photoRequests();
+    expect((await sync(content, ['--allow-private-downloads', '--full'])).code).toBe(0);
+    expect(photoRequests()).toBe(fetched);
+  });
+
   it('refreshes an access token that expires mid-paging once, and goes on', async () => {
     const content = await copySmallContent();
     const tokensBefore = google.tokenRequests().length;
@@ -119,6 +141,12 @@ describe('npm run sync -- google', () => {
     expect(failed.code).toBe(1);
     expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503, 5 times in a row; the next run will try again; the content is as it was$/);
     expect(await snapshot(content)).toEqual(before);
+
+    // A project Google has not approved has a quota of 0: every call is a 429, and the message says what to apply for.
+    for (let i = 0; i < 5; i++) google.failNext(isPage, (res) => void res.writeHead(429, { 'retry-after': '0' }).end());
+    const quota = await sync(content);
+    expect(quota.code).toBe(1);
+    expect(quota.last).toContain('Google answered 429, 5 times in a row; the next run will try again (if it never passes, the project may not be approved yet: apply at https://support.google.com/business/contact/api_default)');
   });
 
   it('exits non-zero on invalid_grant, saying how to authorise again, and writes nothing', async () => {
@@ -160,6 +188,8 @@ describe('npm run sync -- google', () => {
     expect(complete.last).toBe('sync google: 0 added, 0 updated, 1 withdrawn, 0 skipped; 3 pages read');
     const after = await readReviews(content);
     expect(after.has(goneId)).toBe(false);
+    // The review log records why it left (core/content/read-withdrawn.ts).
+    expect(JSON.parse(await readFile(path.join(content, 'withdrawn.json'), 'utf8'))).toEqual({ [goneId]: 'removed_at_source' });
     // The owner's reviews of other sources are never withdrawn.
     expect([...after.values()].filter((r) => r.source !== 'google').length).toBeGreaterThan(0);
   });

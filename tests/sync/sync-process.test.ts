@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestCa, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { copySmallContent, snapshot } from '../import/harness.ts';
-import { isPage, makeReviews, REFRESH_TOKEN, startGoogleStandIn, type GoogleStandIn } from './google-stand-in.ts';
+import { isPage, makeReviews, REFRESH_TOKEN, startGoogleStandIn, type GoogleStandIn } from '../../tools/lib/google-stand-in.ts';
 
 let ca: TestCa;
 let google: GoogleStandIn;

@@ -7,11 +7,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedDelivery, HubStore, TopicSnapshot } from '../../sidecar/websub/hub-store.ts';
 import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { StoreLockedError } from '../../sidecar/websub/sqlite-file.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 
 /** A place a store lives (a file, a schema); `open` may be called several times for several instances. */
 type StorePlace = { open(): Promise<HubStore> };
-type Backend = { name: string; setup?: () => void; place(): StorePlace; cleanup(): Promise<void> };
+/** `shared`: several instances may open one store at once (PostgreSQL); SQLite refuses a second one. */
+type Backend = { name: string; shared: boolean; setup?: () => void; place(): StorePlace; cleanup(): Promise<void> };
 
 const tempDir = mkdtempSync(join(tmpdir(), 'websub-store-'));
 let fileCount = 0;
@@ -19,6 +21,7 @@ let fileCount = 0;
 const backends: Backend[] = [
   {
     name: 'SQLite (node:sqlite)',
+    shared: false,
     place() {
       const file = join(tempDir, `store-${++fileCount}.sqlite`);
       return { open: async () => createSqliteHubStore({ file }) };
@@ -27,6 +30,7 @@ const backends: Backend[] = [
   },
   {
     name: 'PostgreSQL',
+    shared: true,
     setup: assertPostgresUp,
     place() {
       const schema = makeTestSchema('store');
@@ -60,6 +64,12 @@ describe.each(backends)('HubStore on $name', (backend) => {
     const s = await place.open();
     opened.push(s);
     return s;
+  };
+  /** A second instance on the same store: PostgreSQL's, or undefined once SQLite has refused it as it must. */
+  const openOther = async () => {
+    if (backend.shared) return open();
+    await expect(open()).rejects.toThrow(StoreLockedError);
+    return undefined;
   };
 
   beforeAll(() => backend.setup?.());
@@ -162,7 +172,8 @@ describe.each(backends)('HubStore on $name', (backend) => {
 
     it('lets exactly one of two instances record the same change', async () => {
       await fresh();
-      const other = await open();
+      const other = await openOther();
+      if (!other) return;
       await store.saveSubscription(subscription('https://a.example/cb'), T0);
       const results = await Promise.all([store.recordTopicContent(snapshot(FEED, 'v1'), T0), other.recordTopicContent(snapshot(FEED, 'v1'), T0)]);
       expect(results.filter((r) => r.changed)).toHaveLength(1);
@@ -267,7 +278,8 @@ describe.each(backends)('HubStore on $name', (backend) => {
     it('never hands the same delivery to two concurrent claimers', async () => {
       const callbacks = Array.from({ length: 30 }, (_, i) => `https://s${i}.example/cb`);
       await withPending(callbacks);
-      const other = await open();
+      const other = await openOther();
+      if (!other) return;
       const claims: ClaimedDelivery[] = [];
       await Promise.all(
         [store, other].map(async (s, n) => {

@@ -61,8 +61,10 @@ if [ ! -s "$PGDATA/PG_VERSION" ]; then
   echo "host all all 0.0.0.0/0 scram-sha-256" >> "$PGDATA/pg_hba.conf"
   echo "host all all ::/0 scram-sha-256" >> "$PGDATA/pg_hba.conf"
   su postgres -c "$BIN/pg_ctl -D $PGDATA -o '-c listen_addresses=' -w start" >/dev/null
-  if [ -n "${POSTGRES_DB:-}" ] && [ "$POSTGRES_DB" != "${POSTGRES_USER:-postgres}" ]; then
-    su postgres -c "PGPASSWORD='$POSTGRES_PASSWORD' $BIN/psql -U ${POSTGRES_USER:-postgres} -d postgres -h /run/postgresql -c 'CREATE DATABASE \"$POSTGRES_DB\"'" >/dev/null
+  # As the official image: POSTGRES_DB (default: the user's name) is created.
+  DB=${POSTGRES_DB:-${POSTGRES_USER:-postgres}}
+  if [ "$DB" != postgres ]; then
+    su postgres -c "PGPASSWORD='$POSTGRES_PASSWORD' $BIN/psql -U ${POSTGRES_USER:-postgres} -d postgres -h /run/postgresql -c 'CREATE DATABASE \"$DB\"'" >/dev/null
   fi
   su postgres -c "$BIN/pg_ctl -D $PGDATA -m fast -w stop" >/dev/null
 fi

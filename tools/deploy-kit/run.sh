@@ -57,7 +57,6 @@ podman rm reviews-kit-one >/dev/null
 # 3. The compose stack: two sidecars, PostgreSQL, Caddy on loopback.
 KIT="$WORK/kit"
 rm -rf "$KIT" && mkdir -p "$KIT"
-"$NODE" tools/deploy-kit/kit-compose.ts "$KIT" "$PORT"
 cat >"$KIT/.env" <<ENV
 PUBLIC_URL=$PUBLIC_URL
 REVIEWS_SITE=:80
@@ -66,6 +65,7 @@ CONTENT_DIR=examples/demo
 POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
 MCP_SESSION_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '/+=')
 ENV
+"$NODE" tools/deploy-kit/kit-compose.ts "$KIT" "$PORT"
 cd "$KIT"
 compose() { podman-compose -f compose.yaml "$@"; }
 compose down -v >/dev/null 2>&1 || true

@@ -7,10 +7,7 @@ export const getBusinessTool = defineTool(
   {
     name: 'get_business',
     title: 'Get business information',
-    description: [
-      'The business: contact, address, services (ids), technicians (names, aliases), areas and aggregate rating.',
-      'Call it first: the other tools filter by these names and ids.',
-    ].join(' '),
+    description: 'The business: contact, services (ids), technicians (names, aliases), areas, rating. Call it first: the other tools filter by these.',
     whenToUse: 'call it first; services (ids), technicians (names, aliases), service areas, aggregate rating.',
     inputSchema: z.strictObject({}),
     outputSchema: z.object({

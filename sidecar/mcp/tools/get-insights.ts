@@ -17,9 +17,8 @@ const spec = {
   name: 'get_insights',
   title: 'Get review insights',
   description: [
-    'What customers praise and complain about: summary, owner reply rates, aspects (punctuality, price…),',
-    'technicians, services, topics, FAQ. No arguments: a compact overview; `section`: one part;',
-    '`aspect`, `technician` or `service`: one entry in full.',
+    'What customers praise and complain about: summary, reply rates, aspects, technicians, services, topics, FAQ.',
+    'No arguments: an overview; `section`: one part; `aspect`, `technician` or `service`: one entry in full.',
   ].join(' '),
   whenToUse: 'a compact overview of aspects, technicians, services, topics, FAQ, owner reply rates and summary; section for one part, aspect/technician/service for one entry in full.',
   inputSchema: z.strictObject({

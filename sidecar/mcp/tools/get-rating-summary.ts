@@ -8,10 +8,7 @@ export const getRatingSummaryTool = defineTool(
   {
     name: 'get_rating_summary',
     title: 'Get rating summary',
-    description: [
-      'Star-rating counts, distribution and mean: overall, per month or year (the trend), per technician and',
-      'per service, optionally within dates. For "how are ratings trending".',
-    ].join(' '),
+    description: 'Star-rating counts and mean: overall, per month or year (the trend), per technician and service, optionally within dates.',
     whenToUse: 'star distribution, counts and means per month or year, per technician, per service. Prefer it to counting reviews yourself.',
     inputSchema: z
       .strictObject({

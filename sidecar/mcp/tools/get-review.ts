@@ -8,7 +8,7 @@ export const getReviewTool = defineTool(
     name: 'get_review',
     title: 'Get a review',
     description:
-      'One review by `id`, in full: owner reply, page URL and the evidence offsets of its aspects. Also the resource reviews://reviews/{id}.',
+      'One review by `id` in full: reply, page URL, aspect evidence. Also the resource reviews://reviews/{id}.',
     whenToUse: 'one review by id.',
     inputSchema: z.strictObject({
       id: z.string().min(1, 'must not be empty').max(200).meta({ description: 'Review id, e.g. `2024-06-smith-ac`.' }),

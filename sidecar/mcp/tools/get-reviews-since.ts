@@ -13,10 +13,7 @@ export const getReviewsSinceTool = defineTool(
   {
     name: 'get_reviews_since',
     title: 'Get reviews since a date',
-    description: [
-      'Every verified review dated on or after `date`, newest first, compact: to catch up since a previous visit.',
-      'For filters use search_reviews with `since`.',
-    ].join(' '),
+    description: 'Verified reviews dated on or after `date`, newest first: to catch up. With filters: search_reviews `since`.',
     whenToUse: 'everything dated on or after a date (catching up).',
     inputSchema: z.strictObject({
       date: IsoDateSchema.meta({ description: 'Only reviews dated on or after this date.' }),

@@ -8,10 +8,7 @@ export const rankTechniciansTool = defineTool(
   {
     name: 'rank_technicians',
     title: 'Rank technicians',
-    description: [
-      'Best technician for a service (`mentions_service`) or an aspect (`aspect`): per technician, reviews, mean',
-      'rating and positive share, ranked by its Wilson lower bound; under 5 reviews listed unranked.',
-    ].join(' '),
+    description: 'Best technician for a service (`mentions_service`) or an `aspect`: reviews, mean rating, positive share; ranked by Wilson lower bound, under 5 reviews unranked.',
     whenToUse: 'the best technician for a service (mentions_service) or an aspect, small samples unranked.',
     inputSchema: z.strictObject(RankFiltersShape),
     outputSchema: TechnicianRankingSchema,

@@ -1,0 +1,56 @@
+/**
+ * The worker thread that reads a build (read-build.ts) and hands it to the serving thread in pieces
+ * small enough that taking each one costs the event loop a few milliseconds (load-build.ts puts them
+ * together): the files' bytes are transferred, not copied; the reviews, their lowercased texts and the
+ * change log's entries go CHUNK at a time; the search index's typed arrays are transferred last.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { readBuild } from './read-build.ts';
+import type { WorkerMessage } from './load-build.ts';
+
+const CHUNK = 500;
+const FILES_CHUNK = 100;
+
+const { dir, publicUrl } = workerData as { dir: string; publicUrl: string };
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
+
+try {
+  const { manifest, files, live } = await readBuild(dir, publicUrl);
+  for (let i = 0; i < files.length; i += FILES_CHUNK) {
+    const slice = files.slice(i, i + FILES_CHUNK);
+    post({ kind: 'files', files: slice }, transferables(slice.flatMap((f) => [f.identity.body, ...f.variants.map(([, v]) => v.body)])));
+  }
+  const { dataset, index, changes, insights } = live;
+  const { reviews, needles: _needles, text, ...indexRest } = index;
+  const { lowerTexts, lowerTitles, ...textRest } = text;
+  for (let i = 0; i < reviews.length; i += CHUNK) {
+    post({ kind: 'reviews', reviews: reviews.slice(i, i + CHUNK), lowerTexts: lowerTexts.slice(i, i + CHUNK), lowerTitles: lowerTitles.slice(i, i + CHUNK) });
+  }
+  for (let i = 0; i < changes.entries.length; i += CHUNK) post({ kind: 'changes', entries: changes.entries.slice(i, i + CHUNK) });
+  const { reviews: _reviews, ...datasetRest } = dataset;
+  const index_ = { ...indexRest, text: textRest };
+  post(
+    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_ },
+    transferables(collectViews(index_)),
+  );
+} catch (error) {
+  post({ kind: 'error', message: (error as Error).message });
+}
+
+/** The buffers of these views that can move whole (each once; a view of part of a buffer is copied instead). */
+function transferables(views: ArrayBufferView[]): ArrayBuffer[] {
+  const buffers = new Set<ArrayBuffer>();
+  for (const view of views) {
+    const { buffer } = view;
+    if (buffer instanceof ArrayBuffer && view.byteOffset === 0 && view.byteLength === buffer.byteLength && buffer.byteLength > 0) buffers.add(buffer);
+  }
+  return [...buffers];
+}
+
+function collectViews(value: unknown, into: ArrayBufferView[] = []): ArrayBufferView[] {
+  if (ArrayBuffer.isView(value)) into.push(value);
+  else if (value instanceof Map) for (const v of value.values()) collectViews(v, into);
+  else if (Array.isArray(value)) for (const v of value) collectViews(v, into);
+  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) collectViews(v, into);
+  return into;
+}

@@ -1,0 +1,75 @@
+/**
+ * The heavy half of loading a build, run in a worker thread (load-worker.ts): every file the manifest
+ * lists, read; `/reviews.json`, `/insights.json` and `_changes.json` parsed and checked against their
+ * schemas; the search index built. Nothing here touches the serving thread, so a publish at 10k reviews
+ * costs the requests in flight only the hand-over (load-build.ts), not the 100–400 ms this took on the
+ * event loop (issue 32 item 2).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
+import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
+import { readManifest } from '../../core/publishing/build-folders-fs.ts';
+import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
+import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
+import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
+import { PATHS } from '../../core/urls.ts';
+
+/** One built file: its bytes and those of each precompressed variant, with their ETags. */
+export type FileRead = {
+  urlPath: string;
+  lastModified: string;
+  identity: { body: Uint8Array; etag: string };
+  variants: [Encoding, { body: Uint8Array; etag: string }][];
+};
+
+export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData };
+
+/** Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build. */
+export async function readBuild(dir: string, publicUrl: string): Promise<BuildRead> {
+  const manifest = await readManifest(dir);
+  if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
+  const files: FileRead[] = [];
+  const bodies = new Map<string, Uint8Array>();
+  for (const [urlPath, entry] of Object.entries(manifest.files)) {
+    const identity = await readFile(path.join(dir, entry.file));
+    bodies.set(urlPath, identity);
+    const variants: FileRead['variants'] = [];
+    for (const [coding, variant] of Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][]) {
+      variants.push([coding, { body: await readFile(path.join(dir, variant.file)), etag: variant.etag }]);
+    }
+    files.push({ urlPath, lastModified: entry.last_modified, identity: { body: identity, etag: entry.etag }, variants });
+  }
+  const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
+  const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
+  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
+  return { manifest, files, live };
+}
+
+/** The build's change log, checked against its reviews; undefined for a build made before there was one. */
+async function readChangeLog(dir: string, dataset: ReviewsDataset): Promise<ChangeLog | undefined> {
+  const text = await readFile(path.join(dir, CHANGE_LOG_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (text === undefined) return undefined;
+  const parsed = parseChangeLog(text, new Map(dataset.reviews.map((r) => [r.id, r])));
+  if (!parsed.ok) throw new Error(`${dir}/${CHANGE_LOG_FILE} ${parsed.message}`);
+  return parsed.log;
+}
+
+/**
+ * The build's data files are parsed here, once, into typed values; everything downstream trusts the
+ * types. The parsed JSON itself is kept (the schema only checks it), so a live answer re-serialises
+ * exactly the bytes and key order of the file, and an answer and its snapshot stay byte-identical.
+ */
+function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<string, Uint8Array>, schema: z.ZodType<T>): T {
+  const body = bodies.get(urlPath);
+  if (!body) throw new Error(`${distDir} has no ${urlPath}: not a complete build`);
+  const json: unknown = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  const checked = parseWithIssues(schema, json);
+  if (!checked.ok) throw new Error(`${distDir}${urlPath} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
+  return json as T;
+}
