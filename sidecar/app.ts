@@ -8,10 +8,8 @@ import express, { type ErrorRequestHandler, type Router } from 'express';
 import { fromLibraryClientError, HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
 import { splitTarget } from './http/read-route.ts';
-import { METRICS_PATH } from './http/metrics.ts';
-import { slashRedirectLocation, stripBasePath } from '../core/urls.ts';
+import { PATHS, slashRedirectLocation, stripBasePath } from '../core/urls.ts';
 import type { Logger } from './logger.ts';
-import { HEALTH_PATHS } from './routes/health-router.ts';
 import type { BuildStore } from './builds/build-store.ts';
 import { createStaticHandler } from './builds/serve-static.ts';
 
@@ -27,7 +25,7 @@ export type AppDeps = {
 };
 
 /** Answered outside the base path too: probes and scrapers reach the sidecar directly, not through the public URL. */
-const OPERATIONAL_PATHS: readonly string[] = [...Object.values(HEALTH_PATHS), METRICS_PATH];
+const OPERATIONAL_PATHS: readonly string[] = [PATHS.health, PATHS.ready, PATHS.metrics];
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
