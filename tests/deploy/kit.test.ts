@@ -4,9 +4,8 @@
  * under a path, and compose.yaml runs two sidecars of one image on one PostgreSQL behind Caddy. The nginx
  * configurations run for real in `npm run bench -- proxy`, and the whole kit with podman in
  * tools/deploy-kit/run.sh; both nginx files pass `nginx -t`. The tools run when this machine has them
- * (Debian: systemd, caddy, nginx); the files'
- * own checks always run: retries to another upstream, /metrics refused at the proxy, a stop grace period
- * above the service's own.
+ * (Debian: systemd, caddy, nginx); the files' own checks always run: retries to another upstream,
+ * /metrics refused at the proxy, a stop grace period above the service's own.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
