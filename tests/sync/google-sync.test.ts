@@ -141,6 +141,12 @@ describe('npm run sync -- google', () => {
     expect(failed.code).toBe(1);
     expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503, 5 times in a row; the next run will try again; the content is as it was$/);
     expect(await snapshot(content)).toEqual(before);
+
+    // A project Google has not approved has a quota of 0: every call is a 429, and the message says what to apply for.
+    for (let i = 0; i < 5; i++) google.failNext(isPage, (res) => void res.writeHead(429, { 'retry-after': '0' }).end());
+    const quota = await sync(content);
+    expect(quota.code).toBe(1);
+    expect(quota.last).toContain('Google answered 429, 5 times in a row; the next run will try again (if it never passes, the project may not be approved yet: apply at https://support.google.com/business/contact/api_default)');
   });
 
   it('exits non-zero on invalid_grant, saying how to authorise again, and writes nothing', async () => {

@@ -72,7 +72,7 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<Bench
 
 async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-serve-'));
-  const content = path.join(today.dir, 'examples/demo');
+  const content = await copyDemoWithoutPhotos(path.join(today.dir, 'examples/demo'), path.join(work, 'content'));
   const served: Served[] = [];
   const rows: BenchRow[] = [];
   try {
