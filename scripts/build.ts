@@ -14,7 +14,7 @@ import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts'
 import { encodeLogEntry } from '../core/log/index.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
 import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
-import { getNewestChange } from '../core/review-changes.ts';
+import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';

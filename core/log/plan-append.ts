@@ -10,7 +10,7 @@
  *   `now`), so every machine seeds the same log without reading git.
  * - Within one append, entries are ordered by time, then review id.
  */
-import { getLatestChange } from '../review-changes.ts';
+import { getLatestChange } from '../dates/latest-change.ts';
 import type { WithdrawReason } from '../schemas/content.ts';
 import { replayLog, type LogEntry } from './entry.ts';
 import { compareText } from '../text/text-rules.ts';

@@ -5,7 +5,7 @@
  */
 import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
-import { getNewestChange } from '../../core/review-changes.ts';
+import { getNewestChange } from '../../core/dates/latest-change.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
 import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
