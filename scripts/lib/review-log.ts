@@ -31,6 +31,7 @@ import {
   type NoteSigner,
   type OpenedLog,
 } from '../../core/log/index.ts';
+import { getLatestChange } from '../../core/review-changes.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
 
@@ -168,7 +169,7 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), response: r.response }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
   const previousEntries = previous?.decoded ?? [];
   const added = planLogAppend({ previous: previousEntries, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...previousEntries, ...added];
