@@ -5,7 +5,6 @@
  */
 import { formatContentProblem } from '../../core/content/problems.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
-import { plural } from '../../core/text.ts';
 import type { ImportOptions } from './cli-options.ts';
 import { lockContentFolder, readBusinessFile, readReviewFiles, writeBusinessFileIfMissing, writeReviewFiles } from './import-fs.ts';
 import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';

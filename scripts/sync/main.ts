@@ -18,7 +18,6 @@ import type { Config } from '../../core/config.ts';
 import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
 import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, type CommonRunOptions } from '../import/cli-options.ts';
-import { plural } from '../../core/text.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
 import { createMediaDownloader } from '../import/media-download.ts';
