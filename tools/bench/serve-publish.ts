@@ -5,11 +5,14 @@
  * it. Over the window from the swap until one second after the `build_swapped` line: the longest wait
  * of the `/healthz` poller (target ≤ 50 ms) and the search p99 (target < 20 ms on a quiet machine).
  */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, realpath, rename, rm, symlink } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ensureBenchContent } from './bench-content.ts';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import { buildWith, currentTree, ROOT, serveWith, waitFor, type Tree } from './serve-tree.ts';
@@ -87,11 +90,14 @@ export async function measurePublish(): Promise<BenchRow[]> {
 }
 
 /**
- * The 10k build, made once and kept in `.bench-content/` (a build of 10k reviews takes minutes on a busy
- * machine); delete `.bench-content/serve-publish-10000` to make it again.
+ * The 10k build, made once per version of the code that builds (a build of 10k reviews takes minutes on
+ * a busy machine) and kept in `.bench-content/serve-publish-10000-<key>`, the key naming the committed
+ * trees of core/, scripts/ and site/ (uncommitted changes there are not seen: delete the folder).
  */
 async function builtOnce(tree: Tree): Promise<string> {
-  const kept = path.join(ROOT, '.bench-content', `serve-publish-${REVIEWS}`);
+  const trees = (await promisify(execFile)('git', ['rev-parse', 'HEAD:core', 'HEAD:scripts', 'HEAD:site'], { cwd: ROOT })).stdout;
+  const key = createHash('sha256').update(trees).digest('hex').slice(0, 12);
+  const kept = path.join(ROOT, '.bench-content', `serve-publish-${REVIEWS}-${key}`);
   if (!existsSync(path.join(kept, MANIFEST_FILE))) {
     const work = await mkdtemp(path.join(tmpdir(), 'bench-publish-build-'));
     try {
