@@ -32,7 +32,7 @@ import {
   type NoteSigner,
   type OpenedLog,
 } from '../../core/log/index.ts';
-import { getLatestChange } from '../../core/review-changes.ts';
+import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
