@@ -171,7 +171,7 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
 /** `/readyz`'s typed answer (the same shape at 200 and 503), or undefined when there is none to read. */
 async function readReadiness(serviceUrl: string): Promise<Readiness | undefined> {
   try {
-    const response = await fetch(`${serviceUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${serviceUrl}${PATHS.ready}`, { signal: AbortSignal.timeout(5_000) });
     const parsed = ReadinessSchema.safeParse(await response.json());
     return parsed.success ? parsed.data : undefined;
   } catch {
@@ -282,7 +282,7 @@ async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
  * service, or one that does not say: nothing to compare.
  */
 export async function findPublicUrlMismatch(serviceUrl: string, publicUrl: string): Promise<string | undefined> {
-  const health = await fetch(`${serviceUrl}/healthz`, { signal: AbortSignal.timeout(5_000) })
+  const health = await fetch(`${serviceUrl}${PATHS.health}`, { signal: AbortSignal.timeout(5_000) })
     .then((response) => response.json() as Promise<{ public_url?: unknown }>)
     .catch(() => undefined);
   const served = health?.public_url;
