@@ -14,6 +14,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildLogFiles,
+  CHECKPOINT_PATH,
   digestReview,
   encodeLogEntry,
   formatLogTime,
@@ -31,9 +32,10 @@ import {
   type NoteSigner,
   type OpenedLog,
 } from '../../core/log/index.ts';
-import { getLatestChange } from '../../core/review-changes.ts';
+import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
+import { requestCosignatures } from './witness-cosignatures.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
 
 export const LOG_DIR = 'log';
@@ -50,6 +52,10 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
+  /** LOG_WITNESSES: witnesses asked to cosign the new checkpoint (scripts/lib/witness-cosignatures.ts). */
+  witnesses?: readonly { url: string; key: string }[];
+  /** Where what each witness did is said. */
+  report?: (line: string) => void;
 };
 
 export type ReviewLogStep =
@@ -184,7 +190,12 @@ export async function prepareReviewLog(
     entries,
     added: added.length,
     async write(buildDir) {
-      const { files } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      if (options.witnesses && options.witnesses.length > 0) {
+        const cosigned = await requestCosignatures({ note: files.get(CHECKPOINT_PATH)!.toString('utf8'), tree, witnesses: options.witnesses, fetch: options.fetch });
+        files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
+        for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
+      }
       for (const [rel, data] of files) {
         const file = path.join(buildDir, LOG_DIR, rel);
         await mkdir(path.dirname(file), { recursive: true });

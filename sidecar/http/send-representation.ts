@@ -8,7 +8,7 @@ import type { Encoding } from '../../core/publishing/manifest.ts';
 import { negotiateEncoding } from './accept-encoding.ts';
 import { evaluatePreconditions } from './conditional.ts';
 import { sendError } from './errors.ts';
-import { compressLive, LIVE_CODINGS, MIN_LIVE_COMPRESS_BYTES } from './live-compression.ts';
+import { compressLive, compressLiveOffLoop, LIVE_CODINGS, MIN_LIVE_COMPRESS_BYTES } from './live-compression.ts';
 
 export type Body = { body: Buffer; etag: string };
 
@@ -51,8 +51,21 @@ export function prepareRepresentation(rep: Representation): Representation {
 export function sendRepresentation(req: IncomingMessage, res: ServerResponse, rep: Representation): void {
   const available = rep.prepared?.codings ?? codingsOf(rep);
   const coding = available.length === 0 ? 'identity' : negotiateEncoding(headerValue(req.headers['accept-encoding']), available);
-  const selected = coding === 'identity' ? rep.identity : (rep.variants?.[coding] ?? compressLive(rep.identity, coding));
+  const stored = coding === 'identity' ? rep.identity : rep.variants?.[coding];
+  const offLoop = stored === undefined ? compressLiveOffLoop(rep.identity, coding as Encoding) : undefined;
+  if (offLoop !== undefined) {
+    // A large live answer: sent once compressed on the thread pool; identity if that fails.
+    offLoop.then(
+      (selected) => answer(req, res, rep, coding, selected),
+      () => answer(req, res, rep, 'identity', rep.identity),
+    );
+    return;
+  }
+  answer(req, res, rep, coding, stored ?? compressLive(rep.identity, coding as Encoding));
+}
 
+function answer(req: IncomingMessage, res: ServerResponse, rep: Representation, coding: Encoding | 'identity', selected: Body): void {
+  if (res.destroyed) return;
   const outcome = evaluatePreconditions(req.method ?? 'GET', req.headers, {
     etag: selected.etag,
     lastModifiedMs: rep.lastModifiedMs,

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { ASYNC_COMPRESS_BYTES } from '../../sidecar/http/live-compression.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
 import { launchBrowser } from '../../tools/lib/browser.ts';
@@ -99,8 +100,10 @@ describe('compression of live answers', () => {
     ['br', brotliDecompressSync],
     ['gzip', gunzipSync],
   ] as const)('answers %s when asked, with its own ETag, and 304 for that ETag', async (coding, decode) => {
-    for (const p of [`/api/reviews/since/${OLD_DATE}`, '/api/reviews/search?limit=100']) {
+    const sizes: number[] = [];
+    for (const p of [`/api/reviews/since/${OLD_DATE}`, '/api/reviews/search?limit=100', '/api/reviews/search?limit=3']) {
       const identity = await get(p);
+      sizes.push(identity.body.length);
       const encoded = await get(p, { 'accept-encoding': coding });
       expect(header(encoded, 'content-encoding')).toBe(coding);
       expect(header(encoded, 'vary')).toBe('Accept-Encoding');
@@ -110,6 +113,9 @@ describe('compression of live answers', () => {
       const again = await get(p, { 'accept-encoding': coding, 'if-none-match': header(encoded, 'etag')! });
       expect(again.status).toBe(304);
     }
+    // Both ways are tried: compressed on the thread pool (large answers) and in line (small ones).
+    expect(Math.max(...sizes)).toBeGreaterThanOrEqual(ASYNC_COMPRESS_BYTES);
+    expect(Math.min(...sizes)).toBeLessThan(ASYNC_COMPRESS_BYTES);
   });
 });
 

@@ -17,8 +17,12 @@
  *    WEBSUB_MAX_SUBSCRIPTIONS_PER_HOST (1,000), and how long a subscriber on another host waits for its
  *    verification while the flood is being verified.
  *
+ * 4. Heavy MCP bodies (issue 31 item 8): four clients each POST 60,000-key `tools/call` bodies to `/mcp`
+ *    without pause (the MCP rate limit raised, so the width check is what refuses them), while one client
+ *    calls `search_reviews` in a loop: its p50 and p99, alone and during the attack.
+ *
  * Runnable alone: `npm exec -- node tools/bench/abuse.ts`; `ABUSE_CASES=reopen,cap` runs only those cases
- * (slow, reopen, cap, flood).
+ * (slow, reopen, cap, flood, heavy).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -194,6 +198,70 @@ async function subscriptionFlood(url: string, subscriberPort: number, verified: 
   ];
 }
 
+const HEAVY_CLIENTS = 4;
+const HEAVY_KEYS = 60_000;
+
+function postMcp(url: string, body: string, headers: Record<string, string>, agent: Agent): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    const req = request(`${url}/mcp`, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', () => resolve({ status: 0, text: '' }));
+    req.end(body);
+  });
+}
+
+async function heavyMcpBodies(distDir: string, work: string): Promise<BenchRow[]> {
+  const sidecar = await startSidecarProcess({ DIST_DIR: distDir, DATA_DIR: path.join(work, 'data-heavy'), PUBLIC_URL, MCP_RATE_LIMIT: '1000000,1000000' });
+  try {
+    const agent = new Agent({ keepAlive: true });
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+    const session = await new Promise<string>((resolve) => {
+      const req = request(`${sidecar.url}/mcp`, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(String(res.headers['mcp-session-id'])));
+      });
+      req.end(JSON.stringify(init));
+    });
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const call = (id: number, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'search_reviews', arguments: args } });
+    const normal = async (seconds: number) => {
+      const latencies: number[] = [];
+      const until = performance.now() + seconds * 1000;
+      for (let id = 1; performance.now() < until; id++) {
+        const t = performance.now();
+        const { status } = await postMcp(sidecar.url, call(id, { query: 'price', limit: 5 }), headers, agent);
+        if (status === 200) latencies.push(performance.now() - t);
+      }
+      return latencies;
+    };
+    const alone = await normal(5);
+    const wide = call(7, Object.fromEntries(Array.from({ length: HEAVY_KEYS }, (_, i) => [`k${i}`, 1])));
+    let running = true;
+    let refused = 0;
+    const attackers = Array.from({ length: HEAVY_CLIENTS }, async (_, i) => {
+      const own = new Agent({ keepAlive: true, localAddress: loopback(200 + i) } as ConstructorParameters<typeof Agent>[0]);
+      while (running) if ((await postMcp(sidecar.url, wide, headers, own)).text.includes('keys')) refused += 1;
+      own.destroy();
+    });
+    const attacked = await normal(10);
+    running = false;
+    await Promise.all(attackers);
+    agent.destroy();
+    return [
+      { name: `heavy MCP bodies: a search_reviews call alone, p50 / p99`, value: percentile(alone, 50), unit: `ms / ${percentile(alone, 99).toFixed(1)} ms` },
+      { name: `heavy MCP bodies: the same call while ${HEAVY_CLIENTS} clients send ${HEAVY_KEYS.toLocaleString('en')}-key bodies, p50 / p99`, value: percentile(attacked, 50), unit: `ms / ${percentile(attacked, 99).toFixed(1)} ms` },
+      { name: 'heavy MCP bodies: hostile bodies refused meanwhile (10 s)', value: refused, unit: `bodies (${(wide.length / 1024).toFixed(0)} KiB each)` },
+      { name: 'heavy MCP bodies: load average of the machine (1 min) at the end', value: loadavg()[0]!, unit: `(${availableParallelism()} cores)` },
+    ];
+  } finally {
+    await sidecar.stop();
+  }
+}
+
 export async function run(): Promise<BenchRow[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-abuse-'));
   const ca = createTestCa();
@@ -225,6 +293,7 @@ export async function run(): Promise<BenchRow[]> {
       if (wanted('slow')) rows.push(...(await slowHeaders(sidecar.url)));
       if (wanted('cap')) rows.push(...(await perAddressCap(sidecar.url)));
       if (wanted('flood')) rows.push(...(await subscriptionFlood(sidecar.url, subscriberPort, verified)));
+      if (wanted('heavy')) rows.push(...(await heavyMcpBodies(distDir, work)));
       // Last: when its attacker stops, the server still holds (and closes, over seconds) more connections
       // than its budget, and a case run then would measure that aftermath instead of its own attack.
       if (wanted('reopen')) rows.push(...(await slowHeadersReopening(sidecar.url)));

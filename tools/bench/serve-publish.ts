@@ -5,7 +5,7 @@
  * it. Over the window from the swap until one second after the `build_swapped` line: the longest wait
  * of the `/healthz` poller (target ≤ 50 ms) and the search p99 (target < 20 ms on a quiet machine).
  */
-import { cp, mkdtemp, realpath, rename, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, realpath, rename, rm, symlink } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +29,9 @@ export async function measurePublish(): Promise<BenchRow[]> {
     // Two folders holding the same build: each swap points `dist` at the other one, so every swap loads.
     const folders = [await realpath(dist), path.join(work, 'build-copy')];
     await cp(folders[0]!, folders[1]!, { recursive: true });
-    const served = await serveWith(tree, { DIST_DIR: dist, DATA_DIR: path.join(work, 'data') }, path.join(work, 'log.jsonl'));
+    // The log in a folder of its own: the sidecar watches the folder that holds `dist`.
+    await mkdir(path.join(work, 'logs'));
+    const served = await serveWith(tree, { DIST_DIR: dist, DATA_DIR: path.join(work, 'data') }, path.join(work, 'logs', 'log.jsonl'));
     const agent = new Agent({ keepAlive: true, maxSockets: SEARCHERS + 1 });
     const health: Sample[] = [];
     const search: Sample[] = [];

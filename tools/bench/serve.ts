@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- serve --against <git ref>` (issue 32 item 3): serving speed compared with another
- * version instead of with a target. Both versions build the same content (the demo) with their own build
+ * version instead of with a target. Both versions build the same content (the demo, without its photos) with their own build
  * script and serve it with their own sidecar, in default configuration (access log on, written to a
  * file); `wrk` (one thread, 32 connections) then measures, in alternating rounds so that the machine's
  * other load falls on both alike:
@@ -16,7 +16,7 @@
  * (serve-publish.ts) then runs on today's code alone. Without `--against`, the comparison is skipped.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildWith, currentTree, serveWith, treeAt, type Served, type Tree } from './serve-tree.ts';
@@ -72,16 +72,18 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<Bench
 
 async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-serve-'));
-  const content = path.join(today.dir, 'examples/demo');
+  const content = await copyDemoWithoutPhotos(path.join(today.dir, 'examples/demo'), path.join(work, 'content'));
   const served: Served[] = [];
   const rows: BenchRow[] = [];
   try {
+    // Logs in a folder of their own: the sidecar watches the folder that holds `dist`.
+    await mkdir(path.join(work, 'logs'));
     const versions = [other, today];
     for (const [i, tree] of versions.entries()) {
       const dist = path.join(work, `dist-${i}`);
       await buildWith(tree, content, dist, PUBLIC_URL);
       served.push(
-        await serveWith(tree, { DIST_DIR: dist, DATA_DIR: path.join(work, `data-${i}`), PUBLIC_URL, MCP_RATE_LIMIT: '1000000,1000000' }, path.join(work, `log-${i}.jsonl`)),
+        await serveWith(tree, { DIST_DIR: dist, DATA_DIR: path.join(work, `data-${i}`), PUBLIC_URL, MCP_RATE_LIMIT: '1000000,1000000' }, path.join(work, 'logs', `log-${i}.jsonl`)),
       );
     }
     const nginx = await startNginx(path.join(work, 'dist-1'), path.join(work, 'nginx'));
@@ -135,6 +137,21 @@ async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
     if (existsSync(work)) await rm(work, { recursive: true, force: true });
   }
   return rows;
+}
+
+/**
+ * The demo content without its photos: a version from before photos were supported refuses a review
+ * with `media`, and photos are not what this benchmark measures.
+ */
+async function copyDemoWithoutPhotos(demo: string, into: string): Promise<string> {
+  await cp(demo, into, { recursive: true, filter: (source) => path.basename(source) !== 'media' || path.dirname(source) !== demo });
+  for (const name of await readdir(path.join(into, 'reviews'))) {
+    const file = path.join(into, 'reviews', name);
+    const reviews = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>[];
+    for (const review of reviews) delete review.media;
+    await writeFile(file, `${JSON.stringify(reviews, null, 2)}\n`);
+  }
+  return into;
 }
 
 function median(values: number[]): number {
