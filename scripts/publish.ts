@@ -39,6 +39,8 @@ export type PublishResult =
 
 export type PublishOptions = {
   build: BuildOptions;
+  /** What the build warns about and went on despite (a photo original that carries a location). */
+  onWarning?: (line: string) => void;
   /** Where the running service listens, e.g. `http://127.0.0.1:4321`. */
   serviceUrl: string;
   /** How long to wait for the service to serve the new build after the pings. */
@@ -50,6 +52,7 @@ export type PublishOptions = {
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
   const built = await buildSite(options.build);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
+  for (const warning of built.warnings) options.onWarning?.(warning);
   const { manifest, previous } = built;
   const urls = createServiceUrls(options.build.publicUrl);
   const topics = urls.topics().map((topic): TopicChange => {
@@ -168,7 +171,7 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
 /** `/readyz`'s typed answer (the same shape at 200 and 503), or undefined when there is none to read. */
 async function readReadiness(serviceUrl: string): Promise<Readiness | undefined> {
   try {
-    const response = await fetch(`${serviceUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${serviceUrl}${PATHS.ready}`, { signal: AbortSignal.timeout(5_000) });
     const parsed = ReadinessSchema.safeParse(await response.json());
     return parsed.success ? parsed.data : undefined;
   } catch {
@@ -195,7 +198,7 @@ if (import.meta.main) {
   }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
-  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl } });
+  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
@@ -279,7 +282,7 @@ async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
  * service, or one that does not say: nothing to compare.
  */
 export async function findPublicUrlMismatch(serviceUrl: string, publicUrl: string): Promise<string | undefined> {
-  const health = await fetch(`${serviceUrl}/healthz`, { signal: AbortSignal.timeout(5_000) })
+  const health = await fetch(`${serviceUrl}${PATHS.health}`, { signal: AbortSignal.timeout(5_000) })
     .then((response) => response.json() as Promise<{ public_url?: unknown }>)
     .catch(() => undefined);
   const served = health?.public_url;
