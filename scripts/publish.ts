@@ -39,6 +39,8 @@ export type PublishResult =
 
 export type PublishOptions = {
   build: BuildOptions;
+  /** What the build warns about and went on despite (a photo original that carries a location). */
+  onWarning?: (line: string) => void;
   /** Where the running service listens, e.g. `http://127.0.0.1:4321`. */
   serviceUrl: string;
   /** How long to wait for the service to serve the new build after the pings. */
@@ -50,6 +52,7 @@ export type PublishOptions = {
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
   const built = await buildSite(options.build);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
+  for (const warning of built.warnings) options.onWarning?.(warning);
   const { manifest, previous } = built;
   const urls = createServiceUrls(options.build.publicUrl);
   const topics = urls.topics().map((topic): TopicChange => {
@@ -200,7 +203,7 @@ if (import.meta.main) {
   }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
-  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl } });
+  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);

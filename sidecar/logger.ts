@@ -10,7 +10,7 @@
  */
 export const LOG_EVENTS = {
   listening: 'The service accepts connections: `url`, `public_url`, `build`.',
-  request: 'One per answered request (ACCESS_LOG): `method`, `path`, `status`, `bytes` (body), `ms`, `client` (as TRUST_PROXY allows), `completed: false` when the connection closed first.',
+  request: 'One per answered request (ACCESS_LOG): `method`, `path` (as sent, with the PUBLIC_URL path), `query` (when there is one), `status`, `bytes` (body), `ms`, `client` (as TRUST_PROXY allows), `agent` and `referer` (when sent), `completed: false` when the connection closed first.',
   shutdown_started: 'SIGTERM or SIGINT: /readyz answers 503, new connections are still answered for `drain_s` seconds (then none is accepted), requests in flight finish within `timeout_s`: `signal`, `drain_s`, `timeout_s`.',
   shutdown: 'How the shutdown ended: `outcome` (`clean`, `forced` when connections were cut at the time limit, `interrupted` by a second signal), `in_flight`, `cut_connections`, `deliveries_finished` and `deliveries_aborted` (WebSub deliveries in flight at the stop: answered within the time limit, or aborted and sent again by the next start), `ms`.',
   unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',

@@ -1,7 +1,7 @@
 /**
- * A served review's digest, as the review log's `publish` and `update` entries carry it: base64 SHA-256
- * of the RFC 8785 form of the review's own fields. Node built-ins only (and canonical-json.ts), so
- * `npm run verify` can be copied and run without the rest of the project.
+ * A served review's digest in the review log (docs/log.md): base64 SHA-256 of the RFC 8785 form of the
+ * fields that are the review itself. Only node:crypto and canonical-json.ts here, so `npm run verify`
+ * can be copied with these files alone.
  */
 import { hash } from 'node:crypto';
 import { canonicalizeJson } from './canonical-json.ts';
@@ -13,9 +13,18 @@ import { canonicalizeJson } from './canonical-json.ts';
  */
 export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'response'] as const;
 
+/** The fields in RFC 8785 member order (all ASCII, so code-unit order is plain string order). */
+const SORTED_FIELDS = [...REVIEW_DIGEST_FIELDS].sort();
+
 /** The served review's digest: base64 SHA-256 of RFC 8785 over REVIEW_DIGEST_FIELDS (absent ones left out). */
 export function digestReview(review: Readonly<Record<string, unknown>>): string {
-  const own: Record<string, unknown> = {};
-  for (const field of REVIEW_DIGEST_FIELDS) if (review[field] !== undefined) own[field] = review[field];
-  return hash('sha256', canonicalizeJson(own), 'base64');
+  // The members written in sorted order directly: the same bytes as canonicalizeJson of the picked
+  // object, without sorting 10,000 reviews' keys on every build.
+  let json = '';
+  for (const field of SORTED_FIELDS) {
+    const value = review[field];
+    if (value === undefined) continue;
+    json += `${json === '' ? '{' : ','}"${field}":${canonicalizeJson(value)}`;
+  }
+  return hash('sha256', json === '' ? '{}' : `${json}}`, 'base64');
 }

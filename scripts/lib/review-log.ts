@@ -32,6 +32,8 @@ import {
   type NoteSigner,
   type OpenedLog,
 } from '../../core/log/index.ts';
+import { getLatestChange } from '../../core/dates/latest-change.ts';
+import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
@@ -138,12 +140,14 @@ export async function prepareReviewLog(
   }
 
   let previous: OpenedLog | undefined;
-  const local = await openLogFiles(diskReader(path.join(options.outDir, LOG_DIR)), origin);
+  // The build in service; when DIST_DIR went missing, the last good build the next swap keeps from.
+  const servedDir = (await readManifest(options.outDir)) ? options.outDir : ((await findLastGoodBuild(options.outDir))?.dir ?? options.outDir);
+  const local = await openLogFiles(diskReader(path.join(servedDir, LOG_DIR)), origin);
   const localIsDemo = local.ok === true && formatVerifierKey(local.value.verifier) === demoKey;
   if (options.demo) {
     if (local.ok === true && localIsDemo) previous = local.value;
   } else if (local.ok === false) {
-    return { ok: false, message: `The review log in ${path.join(options.outDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
+    return { ok: false, message: `The review log in ${path.join(servedDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
   } else if (local.ok === true && !localIsDemo) {
     previous = local.value;
   }
@@ -156,7 +160,7 @@ export async function prepareReviewLog(
     } else if (remote.ok === 'unreachable' && signer !== undefined) {
       return {
         ok: false,
-        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. If nothing was ever published at this address, delete ${keySource === 'LOG_SIGNING_KEY' ? 'nothing: check PUBLIC_URL' : keySource} and build again.`,
+        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. ${keySource === 'LOG_SIGNING_KEY' ? 'Check that PUBLIC_URL is the address the log was published at.' : `If nothing was ever published at this address, delete ${keySource} and build again.`}`,
       };
     }
   }
@@ -174,7 +178,7 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), response: r.response }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
   const previousEntries = previous?.decoded ?? [];
   const added = planLogAppend({ previous: previousEntries, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...previousEntries, ...added];
