@@ -229,7 +229,7 @@ if (import.meta.main) {
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
-        `(${plural(result.queued, 'notification')} queued); the next start serves this build and sends them.`,
+        `(${plural(result.queued, 'notification', { format: String })} queued); the next start serves this build and sends them.`,
     );
     if (requireService) {
       // The git hooks ask for a running service: a deployment elsewhere (containers) got nothing.
