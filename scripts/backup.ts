@@ -13,7 +13,7 @@ import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { readConfigOrExit } from '../sidecar/read-config.ts';
-import { SQLITE_FILE_NAME } from '../sidecar/websub/sqlite-store.ts';
+import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
 import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
 
 const config = readConfigOrExit();

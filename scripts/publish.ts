@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
-import { recordPublishWithoutService } from '../sidecar/websub/record-publish.ts';
+import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
@@ -64,12 +64,12 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const hubUrl = `${serviceUrl}${PATHS.hub}`;
   for (const { topic } of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
-    if (sent === 'not-running') {
+    if (sent.kind === 'not-running') {
       const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, publicUrl: options.build.publicUrl });
       if (!recorded.ok && topics.some((t) => t.changed)) return { ok: false, stage: 'record', message: recorded.message, manifest, topics };
       return { ok: true, manifest, topics, ms: built.ms, service: 'not-running', queued: recorded.ok ? recorded.queued : 0 };
     }
-    if (sent !== 'accepted') return { ok: false, stage: 'notify', message: sent, manifest, topics };
+    if (sent.kind === 'refused') return { ok: false, stage: 'notify', message: sent.message, manifest, topics };
   }
   const confirmed = await waitUntilServed(serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
   if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
@@ -86,8 +86,8 @@ export async function pingHub(options: { serviceUrl: string; publicUrl: string; 
   const hubUrl = `${serviceUrl}${PATHS.hub}`;
   for (const topic of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
-    if (sent === 'not-running') return { ok: false, message: `nothing answers at ${options.serviceUrl} (connection refused)` };
-    if (sent !== 'accepted') return { ok: false, message: sent };
+    if (sent.kind === 'not-running') return { ok: false, message: `nothing answers at ${options.serviceUrl} (connection refused)` };
+    if (sent.kind === 'refused') return { ok: false, message: sent.message };
   }
   if (!options.manifest) return { ok: true, topics, confirmed: false };
   const changes = topics.map((topic) => ({ topic, path: urls.pathOf(topic)!, changed: true }));
@@ -95,8 +95,11 @@ export async function pingHub(options: { serviceUrl: string; publicUrl: string; 
   return served.ok ? { ok: true, topics, confirmed: true } : { ok: false, message: served.message };
 }
 
+/** What one publish ping came to: the hub took it, nothing listens there, or the hub (or the network) refused it, and why. */
+export type PingOutcome = { kind: 'accepted' } | { kind: 'not-running' } | { kind: 'refused'; message: string };
+
 /** One ping; a 429 is retried after its Retry-After (the hub limits requests per client address). */
-async function sendPublishPing(hubUrl: string, topic: string): Promise<'accepted' | 'not-running' | string> {
+async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutcome> {
   for (let attempt = 1; ; attempt++) {
     let response: Response;
     try {
@@ -107,11 +110,11 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<'accepted
         signal: AbortSignal.timeout(10_000),
       });
     } catch (error) {
-      if (errorCode(error) === 'ECONNREFUSED') return 'not-running';
-      return `the hub at ${hubUrl} could not be reached (${errorCode(error) ?? String(error)})`;
+      if (errorCode(error) === 'ECONNREFUSED') return { kind: 'not-running' };
+      return refused(`the hub at ${hubUrl} could not be reached (${errorCode(error) ?? String(error)})`);
     }
     const text = await response.text();
-    if (response.status === 202) return 'accepted';
+    if (response.status === 202) return { kind: 'accepted' };
     const reason = readErrorMessage(text);
     if (response.status === 429 && attempt < 4) {
       const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 5);
@@ -119,11 +122,13 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<'accepted
       continue;
     }
     if (reason?.error === 'publish_not_recorded' || reason?.error === 'hub_unavailable') {
-      return `the hub at ${hubUrl} could not record the change of ${topic} in its store (${reason.error}: ${reason.message}); nobody is notified until it can, and it keeps trying`;
+      return refused(`the hub at ${hubUrl} could not record the change of ${topic} in its store (${reason.error}: ${reason.message}); nobody is notified until it can, and it keeps trying`);
     }
-    return `the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${reason ? `${reason.error}: ${reason.message}` : text.slice(0, 500)}`;
+    return refused(`the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${reason ? `${reason.error}: ${reason.message}` : text.slice(0, 500)}`);
   }
 }
+
+const refused = (message: string): PingOutcome => ({ kind: 'refused', message });
 
 /** The service's error body (`{ error, message }`), when the text is one. */
 function readErrorMessage(text: string): { error: string; message: string } | undefined {
@@ -224,7 +229,7 @@ if (import.meta.main) {
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
-        `(${plural(result.queued, 'notification')} queued); the next start serves this build and sends them.`,
+        `(${plural(result.queued, 'notification', { format: String })} queued); the next start serves this build and sends them.`,
     );
     if (requireService) {
       // The git hooks ask for a running service: a deployment elsewhere (containers) got nothing.

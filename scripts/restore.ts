@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { readConfigOrExit } from '../sidecar/read-config.ts';
-import { SQLITE_FILE_NAME } from '../sidecar/websub/sqlite-store.ts';
+import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
 import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
 
 const config = readConfigOrExit();

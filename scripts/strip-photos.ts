@@ -78,7 +78,7 @@ if (import.meta.main) {
   const check = args.includes('--check');
   const outcome = await stripContentPhotos(contentDir, { check, out: (line) => console.log(line) });
   const count = outcome.stripped.length;
-  const photos = plural(count, 'photo');
+  const photos = plural(count, 'photo', { format: String });
   if (check) console.log(count === 0 ? 'No photo carries a location or a name.' : `${photos} to strip: run npm run photos:strip.`);
   else console.log(count === 0 ? 'No photo carries a location or a name: nothing changed.' : `Stripped ${photos}; commit them (the old versions stay in git history until it is rewritten).`);
   process.exit(check && count > 0 ? 1 : 0);

@@ -19,7 +19,7 @@ export function formatContentProblem(p: ContentProblem): string {
 }
 
 export function formatContentProblems(problems: readonly ContentProblem[]): string {
-  return [`Invalid content: ${plural(problems.length, 'problem')}`, ...problems.map((p) => `  - ${formatContentProblem(p)}`)].join('\n');
+  return [`Invalid content: ${plural(problems.length, 'problem', { format: String })}`, ...problems.map((p) => `  - ${formatContentProblem(p)}`)].join('\n');
 }
 
 export function formatPath(path: readonly PropertyKey[]): string | undefined {

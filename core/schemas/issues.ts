@@ -51,10 +51,10 @@ function describeUrlFormat(issue: { inst?: unknown }): string {
 function sizeLimit(origin: string, bound: number | bigint, relation: 'at most' | 'at least' | 'less than' | 'more than' | 'exactly'): string {
   switch (origin) {
     case 'string':
-      return `must be ${relation} ${plural(Number(bound), 'character')}`;
+      return `must be ${relation} ${plural(Number(bound), 'character', { format: String })}`;
     case 'array':
     case 'set':
-      return `must have ${relation} ${plural(Number(bound), 'item')}`;
+      return `must have ${relation} ${plural(Number(bound), 'item', { format: String })}`;
     case 'date':
       return `must be ${relation.replace('at most', 'on or before').replace('at least', 'on or after')} ${String(bound)}`;
     default:

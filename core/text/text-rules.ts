@@ -29,12 +29,14 @@ export type PluralOptions = {
   many?: string;
   /** Give only the word ("review" or "reviews"), without the count. */
   word?: boolean;
+  /** How the count is written: grouped for people (formatCount) by default, `String` where a command has always printed it bare. */
+  format?: (count: number) => string;
 };
 
 /** "1 review", "2 reviews", "1,200 reviews"; `{ word: true }` gives just "reviews". */
-export function plural(count: number, one: string, { many = `${one}s`, word = false }: PluralOptions = {}): string {
+export function plural(count: number, one: string, { many = `${one}s`, word = false, format = formatCount }: PluralOptions = {}): string {
   const noun = count === 1 ? one : many;
-  return word ? noun : `${formatCount(count)} ${noun}`;
+  return word ? noun : `${format(count)} ${noun}`;
 }
 
 /** "a", "a and b", "a, b and c". */

@@ -91,7 +91,7 @@ export async function applyImport(
     for (const change of plan.changes) if (settings.dryRun || change.kind !== 'added') io.out(formatChange(change));
     const invalid = skipped.filter((s) => s.reason === 'invalid').length;
     if (settings.strict && invalid > 0) {
-      io.err(`Refused (--strict): ${plural(invalid, 'invalid review')}; nothing was written.`);
+      io.err(`Refused (--strict): ${plural(invalid, 'invalid review', { format: String })}; nothing was written.`);
       const result = { ...summary, outcome: 'refused' as const };
       io.out(formatSummary(result));
       return { code: 1, summary: result };

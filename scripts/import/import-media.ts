@@ -63,6 +63,6 @@ export async function attachRemoteMedia(
 }
 
 export function formatMediaOutcome(outcome: MediaOutcome, dryRun: boolean): string {
-  if (dryRun) return `Photos: ${plural(outcome.reviews, 'review')} with photos to download.`;
-  return `Photos: ${outcome.downloaded} stored (${plural(outcome.written, 'new file')}), ${outcome.failed} not imported.`;
+  if (dryRun) return `Photos: ${plural(outcome.reviews, 'review', { format: String })} with photos to download.`;
+  return `Photos: ${outcome.downloaded} stored (${plural(outcome.written, 'new file', { format: String })}), ${outcome.failed} not imported.`;
 }

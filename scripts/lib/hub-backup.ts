@@ -21,7 +21,7 @@ export function describeHubBackup(file: string): { ok: true; subscriptions: numb
     return {
       ok: true,
       subscriptions,
-      text: `${plural(subscriptions, 'subscription')}, ${plural(count('deliveries'), 'pending delivery', { many: 'pending deliveries' })}, ${plural(count('topics'), 'topic')}`,
+      text: `${plural(subscriptions, 'subscription', { format: String })}, ${plural(count('deliveries'), 'pending delivery', { many: 'pending deliveries', format: String })}, ${plural(count('topics'), 'topic', { format: String })}`,
     };
   } catch (error) {
     return { ok: false, problem: `${file} cannot be read (${error instanceof Error ? error.message : String(error)})` };

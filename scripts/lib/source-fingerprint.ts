@@ -72,7 +72,7 @@ export async function computeSourceFingerprint(options: { contentDir: string; pu
   const contentDir = path.resolve(options.contentDir);
   const refused = await hashContent(hash, contentDir);
   if (refused.length > 0) {
-    return { ok: false, message: [`Content folder ${contentDir} refused: ${plural(refused.length, 'entry', { many: 'entries' })}`, ...refused.map((r) => `  - ${r}`)].join('\n') };
+    return { ok: false, message: [`Content folder ${contentDir} refused: ${plural(refused.length, 'entry', { many: 'entries', format: String })}`, ...refused.map((r) => `  - ${r}`)].join('\n') };
   }
   for (const entry of CODE) {
     for (const file of (await walk(path.join(ROOT, entry))).sort()) {

@@ -106,7 +106,7 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
     if (!committed.ok) return failed(`the commit: ${committed.message}`, 'the reviews are written, not committed');
     io.out(`committed ${committed.commit}`);
   }
-  io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${plural(reading.pagesRead, 'page')} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);
+  io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${plural(reading.pagesRead, 'page', { format: String })} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);
   return 0;
 }
 

@@ -13,8 +13,10 @@ export type ReviewMarks = { title: MarkRange[]; text: MarkRange[] };
 export type MarkedSegment = { text: string; marked: boolean };
 
 /**
- * Every occurrence of `query` in `text`, case-insensitively, without overlaps. Lowercasing may change a
- * string's length (`İ` becomes two units): then the text is lowered one character at a time, and each
+ * Every occurrence of `query` in `text`, without overlaps, found exactly as the index finds it: in
+ * the whole text lowered at once, so context rules such as the final sigma hold (`ΟΔΟΣ` lowers to
+ * `οδος`, whose `ς` a character-by-character lowering would miss). Lowering may change a string's length
+ * (`İ` becomes two units): then each character's own lowering tells how many units it became, and each
  * match is widened to the whole characters it touches.
  */
 export function findQueryRanges(text: string, query: string): MarkRange[] {
@@ -22,20 +24,19 @@ export function findQueryRanges(text: string, query: string): MarkRange[] {
   if (needle === '') return [];
   const lower = text.toLowerCase();
   if (lower.length === text.length) return findAll(lower, needle).map((start) => ({ start, end: start + needle.length }));
-  let lowered = '';
   const from: number[] = [];
   const to: number[] = [];
   for (let i = 0; i < text.length; ) {
     const char = String.fromCodePoint(text.codePointAt(i)!);
-    const low = char.toLowerCase();
-    for (let k = 0; k < low.length; k++) {
+    for (let k = char.toLowerCase().length; k > 0; k--) {
       from.push(i);
       to.push(i + char.length);
     }
-    lowered += low;
     i += char.length;
   }
-  return findAll(lowered, needle).map((start) => ({ start: from[start]!, end: to[start + needle.length - 1]! }));
+  // A context rule that changed a length would misplace the offsets: mark nothing rather than the wrong words.
+  if (from.length !== lower.length) return [];
+  return findAll(lower, needle).map((start) => ({ start: from[start]!, end: to[start + needle.length - 1]! }));
 }
 
 function findAll(haystack: string, needle: string): number[] {

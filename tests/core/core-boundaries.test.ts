@@ -131,6 +131,20 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^tools(\/|$)/)).toEqual([]);
   });
 
+  it('scripts/ reaches the WebSub wing through its front door (sidecar/websub/index.ts), never its internals', async () => {
+    const rows = await resolvedImports(['scripts']);
+    expect(offendersOf(rows, /^sidecar\/websub\/(?!index\.ts$)/)).toEqual([]);
+    expect(offendersOf(rows, /^sidecar\/websub\/index\.ts$/).length).toBeGreaterThan(0);
+  });
+
+  it('publish reads the service only through its typed answers: /readyz by ReadinessSchema, never its prose', async () => {
+    const source = await readFile(path.join(ROOT, 'scripts/publish.ts'), 'utf8');
+    expect(source).toMatch(/ReadinessSchema\.safeParse/);
+    // The old way: searching /readyz's message for the build id.
+    expect(source).not.toMatch(/\.message\??\.(?:includes|match|startsWith)\(/);
+    expect(source).not.toMatch(/`build \$\{/);
+  });
+
   it('scripts/ holds entry points: nothing the service runs (core/, sidecar/, site/) imports scripts/', async () => {
     const rows = await resolvedImports(['core', 'sidecar', 'site']);
     expect(offendersOf(rows, /^scripts(\/|$)/)).toEqual([]);

@@ -82,6 +82,14 @@ describe('marks in search results', () => {
     expect(findQueryRanges(text, 'i̇zmir').map((r) => text.slice(r.start, r.end))).toEqual(['İzmir']);
   });
 
+  it('marks what the index matched when lowering the whole text applies a context rule (the final sigma)', () => {
+    const text = 'İstanbul ΟΔΟΣ 4';
+    // The index's rule (core/search/text-index.ts): the whole text lowered, then a substring.
+    expect(text.toLowerCase().includes('οδος')).toBe(true);
+    expect(findQueryRanges(text, 'οδος').map((r) => text.slice(r.start, r.end))).toEqual(['ΟΔΟΣ']);
+    expect(findQueryRanges(text, 'İSTANBUL').map((r) => text.slice(r.start, r.end))).toEqual(['İstanbul']);
+  });
+
   it('marks the query and the evidence of the chosen aspect and opinion, merged, in title and text', () => {
     const review = {
       title: 'Price shock',
