@@ -49,12 +49,13 @@ export async function startSubscribedServiceProcess(options: {
   callbackPath: string;
   env?: Record<string, string>;
 }): Promise<ServiceProcess> {
-  await buildTestSite({ contentDir: options.contentDir, outDir: options.distDir, publicUrl: options.publicUrl });
+  const dataDir = path.join(options.workDir, 'data');
+  await buildTestSite({ contentDir: options.contentDir, outDir: options.distDir, publicUrl: options.publicUrl, dataDir });
   const service = await startServiceProcess({
     PUBLIC_URL: options.publicUrl,
     CONTENT_DIR: options.contentDir,
     DIST_DIR: options.distDir,
-    DATA_DIR: path.join(options.workDir, 'data'),
+    DATA_DIR: dataDir,
     WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true',
     NODE_EXTRA_CA_CERTS: options.subscriber.ca.certFile,
     ...options.env,

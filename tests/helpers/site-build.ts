@@ -8,12 +8,14 @@ import type { Manifest } from '../../core/publishing/manifest.ts';
 export const SMALL_CONTENT = path.resolve('tests/fixtures/content-small');
 export const DEMO_CONTENT = path.resolve('examples/demo');
 
-export async function buildTestSite(options: { contentDir?: string; publicUrl?: string; outDir?: string } = {}) {
+/** `dataDir` holds the review log's key: give the one the service and later publishes use (DATA_DIR). */
+export async function buildTestSite(options: { contentDir?: string; publicUrl?: string; outDir?: string; dataDir?: string } = {}) {
   const outDir = options.outDir ?? path.join(await mkdtemp(path.join(tmpdir(), 'reviews-build-')), 'dist');
   const result = await buildSite({
     contentDir: options.contentDir ?? SMALL_CONTENT,
     publicUrl: options.publicUrl ?? 'https://reviews.example.com',
     outDir,
+    dataDir: options.dataDir,
   });
   if (!result.ok) throw new Error(result.message);
   return { distDir: outDir, manifest: result.manifest as Manifest };

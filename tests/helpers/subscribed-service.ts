@@ -15,7 +15,7 @@ export const REVIEWS_CALLBACK = '/sub/reviews-json';
 export async function startSubscribedService(options: { contentDir: string; distDir: string; workDir: string; publicUrl: string }) {
   const ca = createTestCa();
   const subscriber = await startSubscriber(ca);
-  await buildTestSite({ contentDir: options.contentDir, outDir: options.distDir, publicUrl: options.publicUrl });
+  await buildTestSite({ contentDir: options.contentDir, outDir: options.distDir, publicUrl: options.publicUrl, dataDir: path.join(options.workDir, 'data') });
   const service = await startTestSidecar({
     distDir: options.distDir,
     publicUrl: options.publicUrl,

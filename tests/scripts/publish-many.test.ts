@@ -53,7 +53,7 @@ beforeAll(async () => {
 
   envFile = path.join(work, 'settings.env');
   const { port } = new URL(service.url);
-  await writeFile(envFile, `DIST_DIR=${distDir}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
+  await writeFile(envFile, `DIST_DIR=${distDir}\nDATA_DIR=${path.join(work, 'data')}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
   await runGit(work, ['init', '--quiet', '--initial-branch=main', repo]);
   await git('add', 'content');
   await git('commit', '--quiet', '-m', 'Content as it was');
@@ -70,7 +70,7 @@ afterAll(async () => {
 function publish(args: string[] = []) {
   const { port } = new URL(service.url);
   return runScript(process.execPath, ['scripts/publish.ts', ...args], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: port, PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: port, PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: path.join(work, 'data') },
   });
 }
 

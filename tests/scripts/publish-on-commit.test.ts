@@ -47,7 +47,7 @@ beforeAll(async () => {
   running = await startSubscribedService({ contentDir, distDir, workDir: work, publicUrl: PUBLIC });
   envFile = path.join(work, 'settings.env');
   const { port } = new URL(running.service.url);
-  await writeFile(envFile, `# The owner's settings\nDIST_DIR=${distDir}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
+  await writeFile(envFile, `# The owner's settings\nDIST_DIR=${distDir}\nDATA_DIR=${path.join(work, 'data')}\nPUBLIC_URL=${PUBLIC}\nHOST=127.0.0.1\nPORT=${port}\n`);
 }, 300_000);
 
 afterAll(() => running?.close());
