@@ -66,11 +66,17 @@ export async function treeAt(ref: string): Promise<Tree> {
 
 /** Builds `contentDir` into `outDir` with the tree's own build script. */
 export async function buildWith(tree: Tree, contentDir: string, outDir: string, publicUrl: string): Promise<void> {
-  await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
-    cwd: tree.dir,
-    env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: outDir, PUBLIC_URL: publicUrl },
-    maxBuffer: 1 << 26,
-  });
+  // A data folder of its own: the build keeps keys there (the review log's), which belong to this build alone.
+  const data = await mkdtemp(path.join(tmpdir(), 'bench-build-data-'));
+  try {
+    await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
+      cwd: tree.dir,
+      env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: outDir, PUBLIC_URL: publicUrl, DATA_DIR: data },
+      maxBuffer: 1 << 26,
+    });
+  } finally {
+    await rm(data, { recursive: true, force: true });
+  }
 }
 
 export type Served = { url: string; child: ChildProcess; logFile: string; log(): Promise<string>; stop(): Promise<void> };
