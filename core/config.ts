@@ -14,9 +14,11 @@
  */
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from './schemas/issues.ts';
-import { parsePrivateKey, parseVerifierKey } from './log/note.ts';
-import { parseCosignerKey } from './witness/cosignature.ts';
 
+/** A signed-note verifier key's shape, `<name>+<8 hex id>+<base64 key>`; its users check the key itself. */
+const NOTE_KEY = /^[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/;
+/** Go's signed-note private key text, `PRIVATE+KEY+<name>+<8 hex id>+<base64 key>`. */
+const NOTE_PRIVATE_KEY = /^PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/;
 const BooleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -114,18 +116,18 @@ export const EnvSchema = z.object({
   WITNESS_LOGS: z
     .string()
     .transform((s) => s.split(',').map((k) => k.trim()).filter(Boolean))
-    .refine((keys) => keys.every((k) => parseVerifierKey(k).ok), 'must be a comma-separated list of review log keys, each <name>+<id>+<key> as the log serves it at /log/vkey')
+    .refine((keys) => keys.every((k) => NOTE_KEY.test(k)), 'must be a comma-separated list of review log keys, each <name>+<id>+<key> as the log serves it at /log/vkey')
     .optional(),
   WITNESS_KEY: z
     .string()
     .trim()
-    .refine((k) => parsePrivateKey(k).ok, "must be the witness's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .regex(NOTE_PRIVATE_KEY, "must be the witness's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
     .optional(),
   LOG_WITNESSES: z
     .string()
     .transform((s) => s.split(',').map((w) => w.trim()).filter(Boolean).map((w) => w.split(/\s+/)))
     .refine(
-      (pairs) => pairs.every((p) => p.length === 2 && /^https?:\/\//.test(p[0]!) && parseCosignerKey(p[1]!).ok),
+      (pairs) => pairs.every((p) => p.length === 2 && /^https?:\/\//.test(p[0]!) && NOTE_KEY.test(p[1]!)),
       "must be a comma-separated list of '<witness URL> <witness key>', the key as the witness serves it at /witness/vkey",
     )
     .transform((pairs) => pairs.map(([url, key]) => ({ url: url!.replace(/\/+$/, ''), key: key! })))
@@ -150,7 +152,7 @@ export const EnvSchema = z.object({
   LOG_SIGNING_KEY: z
     .string()
     .trim()
-    .regex(/^PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
+    .regex(NOTE_PRIVATE_KEY, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
     .optional(),
 });
 

@@ -23,6 +23,10 @@ export const PATHS = {
   changes: '/api/reviews/changes',
   hub: '/api/websub/hub',
   mcp: '/mcp',
+  /** Operational routes, answered at the root even under a base path (sidecar/app.ts): liveness, readiness, Prometheus. */
+  health: '/healthz',
+  ready: '/readyz',
+  metrics: '/metrics',
   reviewsIndex: '/reviews/',
   technicians: '/technicians/',
   services: '/services/',

@@ -12,8 +12,9 @@ import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { encodeLogEntry } from '../core/log/index.ts';
+import { summarizeLog } from '../core/log/log-summary.ts';
 import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
-import { getNewestChange } from '../core/review-changes.ts';
+import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
@@ -47,6 +48,8 @@ export type BuildOptions = {
   now?: () => Date;
   /** Where the build says what the owner must know (a new log key to back up); console.log by default. */
   report?: (line: string) => void;
+  /** LOG_WITNESSES: witnesses asked to cosign the log's new checkpoint. */
+  logWitnesses?: readonly { url: string; key: string }[];
 };
 export type BuildResult =
   | {
@@ -168,19 +171,29 @@ async function preparePublication(
     signingKey: options.logSigningKey,
     demo: isDemoContent(contentDir),
     now: options.now,
+    witnesses: options.logWitnesses,
+    report: options.report,
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
   const changeLog = renderChangeLog(createChangeLog(step.entries, step.entries.map(encodeLogEntry)));
   const logMs = performance.now() - logStarted;
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)}}`);
+  const log = JSON.stringify(summarizeLog(step.entries));
+  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)},"log":${log}}`);
   return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog, photos, reviewLog: { step, ms: logMs } };
 }
 
 /** What a build takes from the configuration. */
-export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey'>): BuildOptions {
-  return { contentDir: config.contentDir, publicUrl: config.publicUrl, outDir: config.distDir, dataDir: config.dataDir, logSigningKey: config.logSigningKey };
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses'>): BuildOptions {
+  return {
+    contentDir: config.contentDir,
+    publicUrl: config.publicUrl,
+    outDir: config.distDir,
+    dataDir: config.dataDir,
+    logSigningKey: config.logSigningKey,
+    logWitnesses: config.logWitnesses,
+  };
 }
 
 if (import.meta.main) {

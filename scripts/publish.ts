@@ -26,12 +26,7 @@ import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
-import { createBuildStore, type BuildStore } from '../sidecar/builds/build-store.ts';
-import { createBuildTopicSource } from '../sidecar/builds/build-topic-source.ts';
-import type { HubStore } from '../sidecar/websub/hub-store.ts';
-import { describeStoreFailure, openHubStore } from '../sidecar/websub/open-store.ts';
-import { recordTopicContents } from '../sidecar/websub/record-topics.ts';
-import { silentLogger } from '../sidecar/logger.ts';
+import { recordPublishWithoutService } from '../sidecar/websub/record-publish.ts';
 import { plural } from '../core/text/text-rules.ts';
 
 export type TopicChange = { topic: string; path: string; changed: boolean };
@@ -44,6 +39,8 @@ export type PublishResult =
 
 export type PublishOptions = {
   build: BuildOptions;
+  /** What the build warns about and went on despite (a photo original that carries a location). */
+  onWarning?: (line: string) => void;
   /** Where the running service listens, e.g. `http://127.0.0.1:4321`. */
   serviceUrl: string;
   /** How long to wait for the service to serve the new build after the pings. */
@@ -55,6 +52,7 @@ export type PublishOptions = {
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
   const built = await buildSite(options.build);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
+  for (const warning of built.warnings) options.onWarning?.(warning);
   const { manifest, previous } = built;
   const urls = createServiceUrls(options.build.publicUrl);
   const topics = urls.topics().map((topic): TopicChange => {
@@ -67,7 +65,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   for (const { topic } of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent === 'not-running') {
-      const recorded = await recordWithoutService(options.store, options.build.outDir, options.build.publicUrl);
+      const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, publicUrl: options.build.publicUrl });
       if (!recorded.ok && topics.some((t) => t.changed)) return { ok: false, stage: 'record', message: recorded.message, manifest, topics };
       return { ok: true, manifest, topics, ms: built.ms, service: 'not-running', queued: recorded.ok ? recorded.queued : 0 };
     }
@@ -76,33 +74,6 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const confirmed = await waitUntilServed(serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
   if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
   return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
-}
-
-/**
- * No service answers: the change is recorded in the hub's store here, exactly as the service's hub
- * would record it on a ping (record-topics.ts), so it is held, with a delivery queued for every
- * subscriber, before publish exits 0. A service starting meanwhile would record the same bytes: the store
- * makes one of the two see the change.
- */
-async function recordWithoutService(
-  storeConfig: PublishOptions['store'],
-  distDir: string,
-  publicUrl: string,
-): Promise<{ ok: true; queued: number } | { ok: false; message: string }> {
-  let store: HubStore | undefined;
-  let builds: BuildStore | undefined;
-  try {
-    store = await openHubStore(storeConfig);
-    builds = await createBuildStore({ distDir, publicUrl });
-    const topics = createBuildTopicSource({ builds, publicUrl });
-    const checks = await recordTopicContents({ store, topics, log: silentLogger, now: Date.now }, topics.topicUrls);
-    return { ok: true, queued: checks.reduce((sum, c) => sum + c.enqueued, 0) };
-  } catch (error) {
-    return { ok: false, message: describeStoreFailure(storeConfig, error) };
-  } finally {
-    builds?.close();
-    await store?.close().catch(() => {});
-  }
 }
 
 export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { ok: false; message: string };
@@ -200,7 +171,7 @@ async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: T
 /** `/readyz`'s typed answer (the same shape at 200 and 503), or undefined when there is none to read. */
 async function readReadiness(serviceUrl: string): Promise<Readiness | undefined> {
   try {
-    const response = await fetch(`${serviceUrl}/readyz`, { signal: AbortSignal.timeout(5_000) });
+    const response = await fetch(`${serviceUrl}${PATHS.ready}`, { signal: AbortSignal.timeout(5_000) });
     const parsed = ReadinessSchema.safeParse(await response.json());
     return parsed.success ? parsed.data : undefined;
   } catch {
@@ -227,7 +198,7 @@ if (import.meta.main) {
   }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
-  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl } });
+  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
@@ -311,7 +282,7 @@ async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
  * service, or one that does not say: nothing to compare.
  */
 export async function findPublicUrlMismatch(serviceUrl: string, publicUrl: string): Promise<string | undefined> {
-  const health = await fetch(`${serviceUrl}/healthz`, { signal: AbortSignal.timeout(5_000) })
+  const health = await fetch(`${serviceUrl}${PATHS.health}`, { signal: AbortSignal.timeout(5_000) })
     .then((response) => response.json() as Promise<{ public_url?: unknown }>)
     .catch(() => undefined);
   const served = health?.public_url;

@@ -2,7 +2,8 @@
  * `npm run verify -- <url> [--key <vkey or file>] [--state <file>]`: checks, from the outside, that a
  * reviews service publishes what its log says (issue 27 item 5). Anyone can run it: it needs Node 24
  * and, besides this file, only core/log's checkpoint.ts, merkle.ts, note.ts, tiles.ts, canonical-json.ts
- * and the digest (node built-ins only; the verification guide in docs/ says how to copy them).
+ * and review-digest.ts, and core/text/text-rules.ts (node built-ins only; docs/verification.md says how
+ * to copy them).
  *
  * 1. The checkpoint `{url}/log/checkpoint` must carry a valid Ed25519 signature by the log's key: the one
  *    given with --key (trusted), else the one the site serves at `{url}/log/vkey` (said with a warning:
@@ -25,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { openCheckpoint, type Checkpoint } from '../core/log/checkpoint.ts';
 import { MerkleTree, verifyConsistency } from '../core/log/merkle.ts';
 import { formatVerifierKey, parseVerifierKey, type NoteVerifier } from '../core/log/note.ts';
-import { digestReview } from '../core/log/entry.ts';
+import { digestReview } from '../core/log/review-digest.ts';
 import { decodeEntryBundle, entryTilesOf, hashTilesOf, readHashTile, tilePath, type Tile } from '../core/log/tiles.ts';
 
 type Entry = { action: string; review_id: string; time: string; date: string; rating: number; digest?: string; reason?: string };

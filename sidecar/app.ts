@@ -5,12 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type ErrorRequestHandler, type Router } from 'express';
-import { HttpError, sendHttpError, toClientErrorStatus } from './http/errors.ts';
+import { fromLibraryClientError, HttpError, sendHttpError } from './http/errors.ts';
 import { sendHtmlNotFound } from './http/html-not-found.ts';
-import { METRICS_PATH } from './http/metrics.ts';
-import { slashRedirectLocation, stripBasePath } from '../core/urls.ts';
+import { splitTarget } from './http/read-route.ts';
+import { PATHS, slashRedirectLocation, stripBasePath } from '../core/urls.ts';
 import type { Logger } from './logger.ts';
-import { HEALTH_PATHS } from './routes/health-router.ts';
 import type { BuildStore } from './builds/build-store.ts';
 import { createStaticHandler } from './builds/serve-static.ts';
 
@@ -26,7 +25,7 @@ export type AppDeps = {
 };
 
 /** Answered outside the base path too: probes and scrapers reach the sidecar directly, not through the public URL. */
-const OPERATIONAL_PATHS: readonly string[] = [...Object.values(HEALTH_PATHS), METRICS_PATH];
+const OPERATIONAL_PATHS: readonly string[] = [PATHS.health, PATHS.ready, PATHS.metrics];
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -53,10 +52,9 @@ export function createApp(deps: AppDeps): RequestListener {
   if (basePath === '') return serve;
   return (req, res) => {
     const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
+    const { path: pathname, search } = splitTarget(url);
     if (pathname === basePath) {
-      res.writeHead(301, { Location: slashRedirectLocation(`${basePath}/`, q === -1 ? '' : url.slice(q)), 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(301, { Location: slashRedirectLocation(`${basePath}/`, search), 'Cache-Control': 'public, max-age=3600' });
       res.end();
       return;
     }
@@ -92,12 +90,9 @@ function createErrorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof HttpError) return sendHttpError(res, error);
-    const status = typeof error?.status === 'number' ? error.status : typeof error?.statusCode === 'number' ? error.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      // body-parser and router errors: malformed bodies, bodies too large, bad URL encoding.
-      const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'bad_request';
-      return sendHttpError(res, new HttpError(toClientErrorStatus(status), code, String(error.expose === false ? 'Bad request.' : error.message)));
-    }
+    // body-parser and router errors: malformed bodies, bodies too large, bad URL encoding.
+    const clientError = fromLibraryClientError(error);
+    if (clientError) return sendHttpError(res, clientError);
     log.error('unhandled_error', { path: req.path, error: String(error?.stack ?? error) });
     sendHttpError(res, new HttpError(500, 'internal_error', 'Something went wrong on our side.'));
   };

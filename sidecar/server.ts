@@ -146,10 +146,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     },
     shutdown: async () => {
       draining = true;
-      // The hub stops claiming now; its deliveries in flight finish alongside the requests, in the same time.
-      const hubStopped = stopHub(config.shutdownDrainMs + config.shutdownTimeoutMs);
+      // The hub answers until the requests are done (a half-sent subscription gets its answer, not a 503),
+      // then stops claiming; its deliveries in flight finish in what is left of the same time.
       const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
-      const { deliveries } = await hubStopped;
+      const { deliveries } = await stopHub(Math.max(0, config.shutdownDrainMs + config.shutdownTimeoutMs - report.ms));
       await connector?.close();
       return { ...report, deliveries };
     },

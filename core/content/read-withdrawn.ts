@@ -1,6 +1,5 @@
 /** Reads the content folder's optional `withdrawn.json` (core/schemas/content.ts WithdrawnContentSchema). */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../read-content-file.ts';
 import { WithdrawnContentSchema, type WithdrawReason } from '../schemas/content.ts';
 import { parseWithIssues } from '../schemas/issues.ts';
 import type { ContentResult } from './problems.ts';
@@ -8,16 +7,11 @@ import type { ContentResult } from './problems.ts';
 export const WITHDRAWN_FILE = 'withdrawn.json';
 
 export async function readWithdrawnReasons(contentDir: string): Promise<ContentResult<Map<string, WithdrawReason>>> {
-  let text: string;
-  try {
-    text = await readFile(path.join(contentDir, WITHDRAWN_FILE), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: new Map() };
-    return { ok: false, problems: [{ file: WITHDRAWN_FILE, message: `cannot read: ${(error as Error).message}` }] };
-  }
+  const read = await readContentFile(contentDir, WITHDRAWN_FILE, MAX_CONTENT_JSON_BYTES);
+  if (!read.ok) return read.missing ? { ok: true, value: new Map() } : { ok: false, problems: [{ file: WITHDRAWN_FILE, message: read.reason }] };
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+    json = JSON.parse(read.bytes.toString('utf8').replace(/^\uFEFF/, ''));
   } catch (error) {
     return { ok: false, problems: [{ file: WITHDRAWN_FILE, message: `not valid JSON: ${(error as Error).message}` }] };
   }

@@ -2,7 +2,7 @@
  * When each review last changed (issue 27 item 3): its latest entry in the review log (core/log/,
  * docs/log.md), the one history, read the same on every machine, in git or not.
  */
-import { getLatestChange } from '../review-changes.ts';
+import { getLatestChange } from '../dates/latest-change.ts';
 
 /**
  * A review's `updated`: the time of its latest publish or update entry in the review log, never earlier

@@ -4,19 +4,11 @@
  * (REVIEW_DIGEST_FIELDS) as /reviews.json serves them; `withdraw` carries `reason`. No entry holds a
  * review's words or its author's name.
  */
-import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
 import { WithdrawReasonSchema } from '../schemas/content.ts';
-import { canonicalizeJson } from './canonical-json.ts';
 
-/**
- * The fields of a served review that are the review itself. The build derives the rest (`url`, `updated`,
- * `technicians`, `services`, `media`, `aspects`), so an analysis or layout change rewrites no digest.
- * The build and `npm run verify` both read this list.
- */
-export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'response'] as const;
-
+export { digestReview, REVIEW_DIGEST_FIELDS } from './review-digest.ts';
 
 const common = {
   review_id: z.string().regex(/^[a-z0-9-]+$/),
@@ -31,13 +23,6 @@ export const LogEntrySchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('withdraw'), ...common, reason: WithdrawReasonSchema }),
 ]);
 export type LogEntry = z.infer<typeof LogEntrySchema>;
-
-/** The served review's digest: base64 SHA-256 of RFC 8785 over REVIEW_DIGEST_FIELDS (absent ones left out). */
-export function digestReview(review: Readonly<Record<string, unknown>>): string {
-  const own: Record<string, unknown> = {};
-  for (const field of REVIEW_DIGEST_FIELDS) if (review[field] !== undefined) own[field] = review[field];
-  return hash('sha256', canonicalizeJson(own), 'base64');
-}
 
 /** The entry's bytes: compact JSON in a fixed member order. */
 export function encodeLogEntry(entry: LogEntry): Buffer {

@@ -10,12 +10,12 @@
  *   `now`), so every machine seeds the same log without reading git.
  * - Within one append, entries are ordered by time, then review id.
  */
-import { getLatestChange } from '../review-changes.ts';
 import type { WithdrawReason } from '../schemas/content.ts';
 import { replayLog, type LogEntry } from './entry.ts';
 import { compareText } from '../text/text-rules.ts';
 
-export type PublishedForLog = { id: string; date: string; rating: number; digest: string; response?: { date: string } | null };
+/** `changed`: the review's own latest day (its date, or its reply's when later), which dates a seed entry. */
+export type PublishedForLog = { id: string; date: string; rating: number; digest: string; changed: string };
 
 export function planLogAppend(input: {
   previous: readonly LogEntry[];
@@ -34,7 +34,7 @@ export function planLogAppend(input: {
     const latest = state.get(review.id)?.latest;
     const live = latest !== undefined && latest.action !== 'withdraw';
     if (live && latest.digest === review.digest) continue;
-    const time = seeding ? minTime(`${getLatestChange(review)}T00:00:00Z`, now) : now;
+    const time = seeding ? minTime(`${review.changed}T00:00:00Z`, now) : now;
     added.push({ action: live ? 'update' : 'publish', review_id: review.id, time, date: review.date, rating: review.rating, digest: review.digest });
   }
   for (const [id, { latest }] of state) {

@@ -58,7 +58,7 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
         url: urls.media(`${DEMO_PHOTO.hash}-1024.jpg`),
         width: 1024,
         height: 768,
-        size_in_bytes: DEMO_PHOTO.sizes['1024.jpg'],
+        size_in_bytes: DEMO_PHOTO.sizes['1024.jpg']!,
         thumbnail_url: urls.media(`${DEMO_PHOTO.hash}-320.jpg`),
         variants: [320, 640, 1024].flatMap((width) =>
           (['webp', 'jpg'] as const).map((ext) => ({

@@ -32,11 +32,11 @@ export const McpChangesQuerySchema = z.strictObject({
   include_reviews: z
     .boolean()
     .default(false)
-    .meta({ description: 'true: each added or changed review whole, as /reviews.json holds it. Default false: ids, kinds, times and log entries only; fetch a review by id with get_review.' }),
+    .meta({ description: 'true: each review whole.' }),
 });
 
-const time = z.iso.datetime().meta({ description: 'When the change was published: the time of its entry in the review log (/log/), or the review\'s date when later; never runs backwards.' });
-const entry = z.int().min(0).meta({ description: 'The position of this change in the review log (/log/), from 0: what a citation or an inclusion proof names.' });
+const time = z.iso.datetime().meta({ description: 'When it was published (review log time, never before the review\'s date).' });
+const entry = z.int().min(0).meta({ description: 'Its position in the review log (/log/).' });
 
 export const ChangeSchema = z
   .discriminatedUnion('kind', [
@@ -48,7 +48,7 @@ export const ChangeSchema = z
       review: PublishedReviewSchema.optional().meta({ description: 'The review as /reviews.json holds it now; left out by MCP get_changes unless `include_reviews` is true.' }),
     }),
     z
-      .object({ id: z.string(), time, kind: z.literal('removed'), entry, reason: WithdrawReasonSchema.meta({ description: 'Why the owner withdrew it (withdrawn.json in the content); `other` when not given.' }) })
+      .object({ id: z.string(), time, kind: z.literal('removed'), entry, reason: WithdrawReasonSchema.meta({ description: 'The owner\'s reason; `other` when none given.' }) })
       .meta({ description: 'A tombstone: removed, or hidden with `verified: false`.' }),
   ])
   .meta({ id: 'Change' });

@@ -72,3 +72,13 @@ export const MAX_ECHOED_NAME = 64;
 export function truncateName(name: string): string {
   return name.length <= MAX_ECHOED_NAME ? name : `${name.slice(0, MAX_ECHOED_NAME)}…`;
 }
+
+/**
+ * The one cap on listed problems, for the REST error body, the MCP tool error and the JSON-RPC error
+ * alike: the first MAX_REPORTED_ISSUES, each name a client gave cut short (`truncateName`), and how
+ * many more there were. An 11 KB query of unknown names must not get a 372 KB answer.
+ */
+export function capIssues<I extends Pick<ErrorIssue, 'path'>>(issues: readonly I[]): { listed: I[]; more: number } {
+  const listed = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'string' ? truncateName(p) : p)) }));
+  return { listed, more: issues.length - listed.length };
+}

@@ -31,8 +31,9 @@ const CommonFlagsSchema = z.object({
 });
 
 const FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
-export const listNames = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-export const usageLine = (left: string, help: string) => `  ${left.padEnd(25)} ${help}`;
+/** "google, csv or json"; a single name alone. */
+export const listNames = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+const usageLine = (left: string, help: string) => `  ${left.padEnd(25)} ${help}`;
 export const flagLine = (flag: Flag) => usageLine(`--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help);
 
 export const USAGE = [

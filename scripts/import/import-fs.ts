@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, cp, link, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../../core/read-content-file.ts';
 import path from 'node:path';
 import type { ExistingFile } from './merge.ts';
 
@@ -32,7 +33,13 @@ export async function readReviewFiles(contentDir: string): Promise<ReadResult<Ex
   const files: ExistingFile[] = [];
   const problems: string[] = [];
   for (const name of names) {
-    const text = await readFile(path.join(contentDir, REVIEWS, name), 'utf8');
+    // The content folder is untrusted: a FIFO or a link out of it is named, never read (core/read-content-file.ts).
+    const read = await readContentFile(contentDir, `${REVIEWS}/${name}`, MAX_CONTENT_JSON_BYTES);
+    if (!read.ok) {
+      problems.push(`${REVIEWS}/${name}: ${read.reason}; fix it before importing`);
+      continue;
+    }
+    const text = read.bytes.toString('utf8');
     let data: unknown;
     try {
       data = JSON.parse(text);
@@ -51,8 +58,10 @@ export async function readReviewFiles(contentDir: string): Promise<ReadResult<Ex
 
 /** business.json parsed, or undefined when the folder has none yet (or it is not JSON: the build says so). */
 export async function readBusinessFile(contentDir: string): Promise<unknown> {
+  const read = await readContentFile(contentDir, 'business.json', MAX_CONTENT_JSON_BYTES);
+  if (!read.ok) return undefined;
   try {
-    return JSON.parse(await readFile(path.join(contentDir, 'business.json'), 'utf8'));
+    return JSON.parse(read.bytes.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -14,6 +14,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   buildLogFiles,
+  CHECKPOINT_PATH,
   digestReview,
   encodeLogEntry,
   formatLogTime,
@@ -31,7 +32,10 @@ import {
   type NoteSigner,
   type OpenedLog,
 } from '../../core/log/index.ts';
+import { getLatestChange } from '../../core/dates/latest-change.ts';
+import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
+import { requestCosignatures } from './witness-cosignatures.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
 
 export const LOG_DIR = 'log';
@@ -48,6 +52,10 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
+  /** LOG_WITNESSES: witnesses asked to cosign the new checkpoint (scripts/lib/witness-cosignatures.ts). */
+  witnesses?: readonly { url: string; key: string }[];
+  /** Where what each witness did is said. */
+  report?: (line: string) => void;
 };
 
 export type ReviewLogStep =
@@ -132,12 +140,14 @@ export async function prepareReviewLog(
   }
 
   let previous: OpenedLog | undefined;
-  const local = await openLogFiles(diskReader(path.join(options.outDir, LOG_DIR)), origin);
+  // The build in service; when DIST_DIR went missing, the last good build the next swap keeps from.
+  const servedDir = (await readManifest(options.outDir)) ? options.outDir : ((await findLastGoodBuild(options.outDir))?.dir ?? options.outDir);
+  const local = await openLogFiles(diskReader(path.join(servedDir, LOG_DIR)), origin);
   const localIsDemo = local.ok === true && formatVerifierKey(local.value.verifier) === demoKey;
   if (options.demo) {
     if (local.ok === true && localIsDemo) previous = local.value;
   } else if (local.ok === false) {
-    return { ok: false, message: `The review log in ${path.join(options.outDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
+    return { ok: false, message: `The review log in ${path.join(servedDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
   } else if (local.ok === true && !localIsDemo) {
     previous = local.value;
   }
@@ -150,7 +160,7 @@ export async function prepareReviewLog(
     } else if (remote.ok === 'unreachable' && signer !== undefined) {
       return {
         ok: false,
-        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. If nothing was ever published at this address, delete ${keySource === 'LOG_SIGNING_KEY' ? 'nothing: check PUBLIC_URL' : keySource} and build again.`,
+        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. ${keySource === 'LOG_SIGNING_KEY' ? 'Check that PUBLIC_URL is the address the log was published at.' : `If nothing was ever published at this address, delete ${keySource} and build again.`}`,
       };
     }
   }
@@ -168,7 +178,7 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), response: r.response }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
   const previousEntries = previous?.decoded ?? [];
   const added = planLogAppend({ previous: previousEntries, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...previousEntries, ...added];
@@ -180,7 +190,12 @@ export async function prepareReviewLog(
     entries,
     added: added.length,
     async write(buildDir) {
-      const { files } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      if (options.witnesses && options.witnesses.length > 0) {
+        const cosigned = await requestCosignatures({ note: files.get(CHECKPOINT_PATH)!.toString('utf8'), tree, witnesses: options.witnesses, fetch: options.fetch });
+        files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
+        for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
+      }
       for (const [rel, data] of files) {
         const file = path.join(buildDir, LOG_DIR, rel);
         await mkdir(path.dirname(file), { recursive: true });

@@ -69,7 +69,11 @@ export async function sendWithRetries(
     if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
       return { ok: false, message: `${what}: ${why} and asks to wait ${Math.ceil(wait / 1000)} s; the next run will try again` };
     }
-    if (attempt >= MAX_RETRIES) return { ok: false, message: `${what}: ${why}, ${attempt + 1} times in a row; the next run will try again` };
+    if (attempt >= MAX_RETRIES) {
+      // Google's quota for a project not yet approved is 0: every call is a 429.
+      const quota = result.ok && result.response.status === 429 ? ` (if it never passes, the project may not be approved yet: apply at ${API_ACCESS_FORM})` : '';
+      return { ok: false, message: `${what}: ${why}, ${attempt + 1} times in a row; the next run will try again${quota}` };
+    }
     await new Promise((resolve) => setTimeout(resolve, wait ?? retryBaseMs * 2 ** attempt));
   }
 }

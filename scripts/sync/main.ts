@@ -17,9 +17,10 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../../core/config.ts';
 import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
-import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, usageLine, type CommonRunOptions } from '../import/cli-options.ts';
+import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, type CommonRunOptions } from '../import/cli-options.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
+import { createMediaDownloader } from '../import/media-download.ts';
 import { commitSync } from './commit.ts';
 import { recordWithdrawals } from './withdraw.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
@@ -41,7 +42,7 @@ export const USAGE = [
   ...SYNC_FLAGS.map(flagLine),
   ...SHARED_FLAGS.map(flagLine),
   '',
-  usageLine('', 'The reviews are written into CONTENT_DIR (default content/).').trimStart(),
+  'The reviews are written into CONTENT_DIR (default content/).',
 ].join('\n');
 
 export type SyncOptions = CommonRunOptions & { source: SyncSource; full: boolean; commit: boolean; authorize: boolean; locations: boolean };
@@ -82,8 +83,8 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
   const context: SyncContext = { config: io.config, out: io.out, err: io.err, ca: io.ca, retryBaseMs: io.retryBaseMs };
   if (options.authorize) return source.authorize(context);
   if (options.locations) return source.listTargets(context);
-  const failed = (message: string): 1 => {
-    io.err(`sync ${source.name} failed: ${message}; the content is as it was`);
+  const failed = (message: string, after = 'the content is as it was'): 1 => {
+    io.err(`sync ${source.name} failed: ${message}; ${after}`);
     return 1;
   };
 
@@ -96,13 +97,13 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
   const applied = await applyImport(
     { mapped: reading.mapped },
     { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside, beforeRemoving: (ids) => recordWithdrawals(io.contentDir, ids) },
-    io,
+    { ...io, downloader: io.downloader ?? (() => createMediaDownloader({ allowPrivate: options.allowPrivateDownloads, ca: io.ca })) },
   );
   if (applied.code !== 0) return failed('the merge was refused (see above)');
   const { added, updated, removed, skipped } = applied.summary;
   if (options.commit && !options.dryRun && added + updated + removed > 0) {
     const committed = await commitSync(io.contentDir, `Sync from ${source.title}: ${describeCounts(applied.summary)}`);
-    if (!committed.ok) return failed(`the reviews are written but not committed: ${committed.message}`);
+    if (!committed.ok) return failed(`the commit: ${committed.message}`, 'the reviews are written, not committed');
     io.out(`committed ${committed.commit}`);
   }
   io.out(`sync ${source.name}: ${added} added, ${updated} updated, ${removed} withdrawn, ${skipped.length} skipped; ${plural(reading.pagesRead, 'page')} read${options.dryRun ? ' (dry run, nothing written)' : ''}`);

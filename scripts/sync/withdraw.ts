@@ -8,7 +8,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readWithdrawnReasons, WITHDRAWN_FILE } from '../../core/content/read-withdrawn.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
-import { compareText } from '../../core/text.ts';
+import { compareText } from '../../core/text/text-rules.ts';
 
 export async function recordWithdrawals(contentDir: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;

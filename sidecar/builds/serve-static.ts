@@ -8,20 +8,19 @@ import { methodNotAllowed, sendHttpError } from '../http/errors.ts';
 import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
 import { slashRedirectLocation } from '../../core/urls.ts';
 import type { BuildStore } from './build-store.ts';
+import { splitTarget } from '../http/read-route.ts';
 
 
 export function createStaticHandler({ builds }: { builds: BuildStore }) {
   return function serveStatic(req: IncomingMessage, res: ServerResponse): boolean {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
+    const { path: pathname, search } = splitTarget(req.url ?? '/');
     const build = builds.current();
     const representation = build.resources.get(pathname);
     if (!representation) {
       const canonical = build.redirects.get(pathname);
       if (canonical === undefined || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
       // One URL per page: the slash-less form of a page redirects to the canonical one, query kept.
-      res.writeHead(301, { Location: slashRedirectLocation(canonical, q === -1 ? '' : url.slice(q)), 'Cache-Control': 'public, max-age=3600' });
+      res.writeHead(301, { Location: slashRedirectLocation(canonical, search), 'Cache-Control': 'public, max-age=3600' });
       res.end();
       return true;
     }

@@ -9,6 +9,7 @@ import proxyAddr from 'proxy-addr';
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../logger.ts';
 import type { FinishedRequest } from './request-front.ts';
+import { splitTarget } from './read-route.ts';
 
 export type TrustProxy = boolean | number | string[];
 
@@ -24,9 +25,9 @@ export function createAccessLog(log: Logger, trust: TrustProxy): (request: Finis
   const clientOf = createClientAddress(trust);
   return (r) => {
     const { headers } = r.req;
-    const q = r.target.indexOf('?');
-    const fields: Record<string, unknown> = { method: r.method.slice(0, 20), path: (q === -1 ? r.target : r.target.slice(0, q)).slice(0, 500) };
-    if (q !== -1) fields.query = r.target.slice(q + 1, q + 501);
+    const { path, query, search } = splitTarget(r.target);
+    const fields: Record<string, unknown> = { method: r.method.slice(0, 20), path: path.slice(0, 500) };
+    if (search !== '') fields.query = query.slice(0, 500);
     fields.status = r.status;
     fields.bytes = r.bytes;
     fields.ms = Math.round(r.durationMs * 10) / 10;

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { NOSNIFF_HEADERS, READ_HEADERS } from '../../core/publishing/headers.ts';
-import { MAX_REPORTED_ISSUES, truncateName, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../core/schemas/errors.ts';
+import { capIssues, type ErrorBody, type ErrorCode, type ErrorIssue } from '../../core/schemas/errors.ts';
 
 /**
  * Every status an error answer may carry: RFC 9110 §15.5–15.6, 429 and 431 from RFC 6585. A typo or a
@@ -19,6 +19,24 @@ export function toClientErrorStatus(status: number): ErrorStatus {
   return known !== undefined && known < 500 ? known : 400;
 }
 
+type LibraryError = { status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown };
+
+/**
+ * The one mapping from a library's client error (body-parser, the router, raw-body: a 4xx `status` or
+ * `statusCode`) to the service's `HttpError`: 413 and 415 keep their codes, any other 4xx is `code`
+ * (`bad_request` by default) with the library's message unless it is not for clients (`expose: false`)
+ * or the caller words it. Undefined for anything else, which stays an unexpected error.
+ */
+export function fromLibraryClientError(error: unknown, { code = 'bad_request', message, ...options }: { code?: ErrorCode; message?: (status: ErrorStatus) => string } & ErrorOptions = {}): HttpError | undefined {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as LibraryError;
+  const raw = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  if (raw === undefined || raw < 400 || raw >= 500) return undefined;
+  const status = toClientErrorStatus(raw);
+  const ownCode: ErrorCode = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : code;
+  const text = message ? message(status) : e.expose === false ? 'Bad request.' : String(e.message);
+  return new HttpError(status, ownCode, text, options);
+}
+
 export class HttpError extends Error {
   readonly status: ErrorStatus;
   readonly code: ErrorCode;
@@ -29,12 +47,12 @@ export class HttpError extends Error {
 
   constructor(status: ErrorStatus, code: ErrorCode, message: string, options: ErrorOptions = {}) {
     const issues = options.issues;
-    // At most MAX_REPORTED_ISSUES problems are listed (the message counts them all), and each name a
-    // client gave is repeated cut short: an 11 KB query of unknown names must not get a 372 KB answer.
-    super(issues && issues.length > MAX_REPORTED_ISSUES ? `${message} (${issues.length} problems; the first ${MAX_REPORTED_ISSUES} are listed)` : message);
+    // At most MAX_REPORTED_ISSUES problems are listed (capIssues); the message counts them all.
+    const capped = issues && capIssues(issues);
+    super(capped && capped.more > 0 ? `${message} (${issues.length} problems; the first ${capped.listed.length} are listed)` : message);
     this.status = status;
     this.code = code;
-    this.issues = issues?.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'string' ? truncateName(p) : p)) }));
+    this.issues = capped?.listed;
     this.headers = options.headers ?? {};
     this.cors = options.cors ?? true;
   }

@@ -27,8 +27,8 @@ import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpError, methodNotAllowed } from './errors.ts';
 import { createStrictRouter } from './strict-router.ts';
 import type { FinishedRequest } from './request-front.ts';
+import { PATHS } from '../../core/urls.ts';
 
-export const METRICS_PATH = '/metrics';
 
 export type MetricsSources = {
   build: () => { id: string; dataLastModifiedMs: number };
@@ -101,7 +101,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
     router({ token }) {
       const router = createStrictRouter();
       router
-        .route(METRICS_PATH)
+        .route(PATHS.metrics)
         .get(async (req, res) => {
           if (!mayRead(req, token)) {
             throw new HttpError(

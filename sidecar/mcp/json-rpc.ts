@@ -14,7 +14,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { MAX_REPORTED_ISSUES, truncateName } from '../../core/schemas/errors.ts';
+import { capIssues, truncateName } from '../../core/schemas/errors.ts';
 import { parseWithIssues } from '../../core/schemas/issues.ts';
 
 export type JsonRpcErrorBody = {
@@ -60,7 +60,7 @@ export function checkMessage(text: string): MessageCheck {
     const schema = requestSchemas.get(message.method);
     const params = schema && parseWithIssues(schema, message);
     if (params !== undefined && !params.ok) {
-      const problems = params.issues.slice(0, MAX_REPORTED_ISSUES).map((i) => `${i.path.map((p) => truncateName(String(p))).join('.') || '(message)'}: ${i.message}`);
+      const problems = capIssues(params.issues).listed.map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
       return {
         ok: false,
         status: 200,

@@ -18,7 +18,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_REPORTED_ISSUES, truncateName, type ErrorIssue } from '../../core/schemas/errors.ts';
+import { capIssues, truncateName, type ErrorIssue } from '../../core/schemas/errors.ts';
 import { parseWithIssues } from '../../core/schemas/issues.ts';
 import type { McpServerDeps } from './deps.ts';
 
@@ -110,12 +110,13 @@ export function toToolResult(value: Record<string, unknown>): CallToolResult {
  * REST error body's `issues` (`{ path, message, code }`), for clients that branch on the code.
  */
 export function toArgumentErrorResult(toolName: string, issues: readonly ErrorIssue[]): CallToolResult {
-  const lines = issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
-  if (issues.length > MAX_REPORTED_ISSUES) lines.push(`- … and ${issues.length - MAX_REPORTED_ISSUES} more problems`);
+  const { listed, more } = capIssues(issues);
+  const lines = listed.map((issue) => `- ${formatPath(issue.path)}: ${issue.message}`);
+  if (more > 0) lines.push(`- … and ${more} more problems`);
   return {
     content: [{ type: 'text', text: `Invalid arguments for ${toolName}:\n${lines.join('\n')}` }],
     isError: true,
-    _meta: { issues: issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ ...issue, path: issue.path.map((p) => (typeof p === 'string' ? truncateName(p) : p)) })) },
+    _meta: { issues: listed },
   };
 }
 

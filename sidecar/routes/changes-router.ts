@@ -9,39 +9,29 @@ import { ChangesQuerySchema, ChangesQueryShape } from '../../core/schemas/change
 import { parseWithIssues } from '../../core/schemas/issues.ts';
 import { parseSearchParams } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
-import { HttpError, methodNotAllowed } from '../http/errors.ts';
-import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
-import { createStrictRouter } from '../http/strict-router.ts';
+import { HttpError } from '../http/errors.ts';
+import { createReadRoute } from '../http/read-route.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { LoadedBuild } from '../builds/load-build.ts';
 
 export function createChangesRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
-  const router = createStrictRouter();
-  router
-    .route(PATHS.changes)
-    .get((req, res) => {
-      const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-      const { input, issues } = parseSearchParams(new URLSearchParams(queryString), ChangesQueryShape);
-      const parsed = parseWithIssues(ChangesQuerySchema, input);
-      const problems = [...issues, ...(parsed.ok ? [] : parsed.issues)];
-      if (problems.length > 0 || !parsed.ok) throw invalid(problems);
-      const build = getBuild();
-      const outcome = readChanges(build.live, parsed.value);
-      if (!outcome.ok && !outcome.expired) throw invalid(outcome.issues);
-      // RFC 9110 §15.5.11: what the token pointed into is gone for good, so 410 (not 400: the token was ours).
-      if (!outcome.ok) throw new HttpError(410, 'token_expired', outcome.message, { issues: outcome.issues });
-      const { result } = outcome;
-      if (result.has_more && result.next_token !== null) {
-        // RFC 8288: the next page, as search gives it.
-        res.setHeader('Link', `<${build.live.urls.changes(result.next_token)}&limit=${result.limit}>; rel="next"`);
-      }
-      sendJson(req, res, JSON.stringify(result), build.dataLastModifiedMs);
-    })
-    .options((_req, res) => sendReadPreflight(res))
-    .all(() => {
-      throw methodNotAllowed(READ_METHODS);
-    });
-  return router;
+  return createReadRoute(PATHS.changes, (req, res, query) => {
+    const { input, issues } = parseSearchParams(query, ChangesQueryShape);
+    const parsed = parseWithIssues(ChangesQuerySchema, input);
+    const problems = [...issues, ...(parsed.ok ? [] : parsed.issues)];
+    if (problems.length > 0 || !parsed.ok) throw invalid(problems);
+    const build = getBuild();
+    const outcome = readChanges(build.live, parsed.value);
+    if (!outcome.ok && !outcome.expired) throw invalid(outcome.issues);
+    // RFC 9110 §15.5.11: what the token pointed into is gone for good, so 410 (not 400: the token was ours).
+    if (!outcome.ok) throw new HttpError(410, 'token_expired', outcome.message, { issues: outcome.issues });
+    const { result } = outcome;
+    if (result.has_more && result.next_token !== null) {
+      // RFC 8288: the next page, as search gives it.
+      res.setHeader('Link', `<${build.live.urls.changes(result.next_token)}&limit=${result.limit}>; rel="next"`);
+    }
+    sendJson(req, res, JSON.stringify(result), build.dataLastModifiedMs);
+  });
 }
 
 function invalid(issues: ErrorIssue[]): HttpError {

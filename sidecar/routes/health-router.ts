@@ -11,8 +11,8 @@ import type { Readiness, StoreState } from '../../core/schemas/readiness.ts';
 import type { BuildStore } from '../builds/build-store.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
+import { PATHS } from '../../core/urls.ts';
 
-export const HEALTH_PATHS = { health: '/healthz', ready: '/readyz' } as const;
 
 export type StoreStatus = { state: StoreState; detail: string };
 
@@ -26,13 +26,13 @@ export function createHealthRouter(deps: { readiness: ReadinessSources; publicUr
   const router = createStrictRouter();
   const noStore = { 'Cache-Control': 'no-store' };
   router
-    .route(HEALTH_PATHS.health)
+    .route(PATHS.health)
     .get((_req, res) => void res.set(noStore).json({ status: 'ok', public_url: deps.publicUrl }))
     .all(() => {
       throw methodNotAllowed(['GET', 'HEAD']);
     });
   router
-    .route(HEALTH_PATHS.ready)
+    .route(PATHS.ready)
     .get((_req, res) => {
       const body = readinessOf(deps.readiness);
       if (body.status === 'ready') return void res.set(noStore).json(body);

@@ -12,6 +12,7 @@ import { createServiceUrls, PATHS, slashRedirectLocation } from '../../core/urls
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { sendRepresentation } from '../http/send-representation.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
+import { splitTarget } from '../http/read-route.ts';
 import type { LoadedBuild } from '../builds/load-build.ts';
 import type { Router } from 'express';
 
@@ -20,8 +21,7 @@ export function createSearchPageRouter({ getBuild, publicUrl }: { getBuild: () =
   const headers = staticHeadersOf(PATHS.searchPage, createServiceUrls(publicUrl));
   const slashless = PATHS.searchPage.slice(0, -1);
   router.all(slashless, (req, res) => {
-    const q = req.originalUrl.indexOf('?');
-    res.redirect(301, slashRedirectLocation(PATHS.searchPage, q === -1 ? '' : req.originalUrl.slice(q)));
+    res.redirect(301, slashRedirectLocation(PATHS.searchPage, splitTarget(req.originalUrl).search));
   });
   router
     .route(PATHS.searchPage)

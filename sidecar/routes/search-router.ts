@@ -2,36 +2,25 @@
 import type { Router } from 'express';
 import { CURSOR_PARAMETER, runSearchRequest } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
-import { HttpError, methodNotAllowed } from '../http/errors.ts';
-import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
-import { createStrictRouter } from '../http/strict-router.ts';
+import { HttpError } from '../http/errors.ts';
+import { createReadRoute } from '../http/read-route.ts';
 import { sendJson } from '../http/send-json.ts';
 import type { LoadedBuild } from '../builds/load-build.ts';
 
 export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
-  const router = createStrictRouter();
-  router
-    .route(PATHS.search)
-    .get((req, res) => {
-      const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-      const build = getBuild();
-      const params = new URLSearchParams(queryString);
-      const result = runSearchRequest(build.live.index, params);
-      if (!result.ok) {
-        throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', { issues: result.issues });
-      }
-      const { reviews, count, total, limit } = result.page;
-      if (result.nextCursor !== null) {
-        // RFC 8288: the same filters, with the cursor of the next page.
-        const next = new URLSearchParams(params);
-        next.set(CURSOR_PARAMETER, result.nextCursor);
-        res.setHeader('Link', `<${build.live.urls.search}?${next}>; rel="next"`);
-      }
-      sendJson(req, res, JSON.stringify({ reviews, count, total, limit, next_cursor: result.nextCursor }), build.dataLastModifiedMs);
-    })
-    .options((_req, res) => sendReadPreflight(res))
-    .all(() => {
-      throw methodNotAllowed(READ_METHODS);
-    });
-  return router;
+  return createReadRoute(PATHS.search, (req, res, params) => {
+    const build = getBuild();
+    const result = runSearchRequest(build.live.index, params);
+    if (!result.ok) {
+      throw new HttpError(400, 'invalid_parameters', 'The search parameters are not valid; see issues.', { issues: result.issues });
+    }
+    const { reviews, count, total, limit } = result.page;
+    if (result.nextCursor !== null) {
+      // RFC 8288: the same filters, with the cursor of the next page.
+      const next = new URLSearchParams(params);
+      next.set(CURSOR_PARAMETER, result.nextCursor);
+      res.setHeader('Link', `<${build.live.urls.search}?${next}>; rel="next"`);
+    }
+    sendJson(req, res, JSON.stringify({ reviews, count, total, limit, next_cursor: result.nextCursor }), build.dataLastModifiedMs);
+  });
 }

@@ -10,9 +10,8 @@ import { IsoDateSchema } from '../../core/schemas/content.ts';
 import { countSince } from '../../core/order.ts';
 import { renderSinceBody } from '../../core/dataset/render-json.ts';
 import { PATHS } from '../../core/urls.ts';
-import { HttpError, methodNotAllowed } from '../http/errors.ts';
-import { READ_METHODS, sendReadPreflight } from '../http/read-preflight.ts';
-import { createStrictRouter } from '../http/strict-router.ts';
+import { HttpError } from '../http/errors.ts';
+import { createReadRoute } from '../http/read-route.ts';
 import { sendRepresentation, type Body } from '../http/send-representation.ts';
 import type { LoadedBuild } from '../builds/load-build.ts';
 
@@ -21,8 +20,6 @@ const BODY_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
   const caches = new WeakMap<LoadedBuild, Map<number, Body>>();
-  const router = createStrictRouter();
-
   function bodyFor(build: LoadedBuild, count: number): Body {
     let cache = caches.get(build);
     if (!cache) caches.set(build, (cache = new Map()));
@@ -41,28 +38,21 @@ export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild })
     return entry;
   }
 
-  router
-    .route(`${PATHS.sincePrefix}:date`)
-    .get((req, res) => {
-      const date = req.params.date!;
-      const parsed = IsoDateSchema.safeParse(date);
-      if (!parsed.success) {
-        throw new HttpError(400, 'invalid_date', `"${date.slice(0, 40)}" is not a calendar date in the form YYYY-MM-DD.`, {
-          issues: [{ path: ['date'], message: 'must be a valid calendar date, YYYY-MM-DD', code: 'invalid_format' }],
-        });
-      }
-      const build = getBuild();
-      const identity = bodyFor(build, countSince(build.live.index.reviews, date));
-      sendRepresentation(req, res, {
-        headers: staticHeadersOf(`${PATHS.sincePrefix}${date}`, build.live.urls),
-        lastModifiedMs: build.dataLastModifiedMs,
-        identity,
-        compress: true,
+  return createReadRoute(`${PATHS.sincePrefix}:date`, (req, res) => {
+    const date = String(req.params.date);
+    const parsed = IsoDateSchema.safeParse(date);
+    if (!parsed.success) {
+      throw new HttpError(400, 'invalid_date', `"${date.slice(0, 40)}" is not a calendar date in the form YYYY-MM-DD.`, {
+        issues: [{ path: ['date'], message: 'must be a valid calendar date, YYYY-MM-DD', code: 'invalid_format' }],
       });
-    })
-    .options((_req, res) => sendReadPreflight(res))
-    .all(() => {
-      throw methodNotAllowed(READ_METHODS);
+    }
+    const build = getBuild();
+    const identity = bodyFor(build, countSince(build.live.index.reviews, date));
+    sendRepresentation(req, res, {
+      headers: staticHeadersOf(`${PATHS.sincePrefix}${date}`, build.live.urls),
+      lastModifiedMs: build.dataLastModifiedMs,
+      identity,
+      compress: true,
     });
-  return router;
+  });
 }

@@ -2,8 +2,8 @@
  * Admission of subscribe and unsubscribe requests (CONTRACT.md "WebSub decisions", per-callback limits):
  * what the hub accepts before it spends an outgoing request on verifying intent.
  *
- * - Busy: at most `maxPending` verifications under way in all (503 `hub_busy`).
- * - Per host: at most `maxPendingPerHost` under way for one callback domain, and as many for one resolved
+ * - Busy: at most `maxPendingVerifications` verifications under way in all (503 `hub_busy`).
+ * - Per host: at most `maxPendingVerificationsPerHost` under way for one callback domain, and as many for one resolved
  *   address (503 `callback_host_busy`), so one slow host cannot hold every verification slot.
  * - Subscriptions: a new subscription is refused (403 `subscription_limit`) once its domain or its address
  *   holds `maxSubscriptionsPerHost`, counting those stored and those being verified now.
@@ -15,7 +15,8 @@
 import type { CallbackKeys } from './hub-store.ts';
 import type { Refusal } from './hub-answers.ts';
 
-export type AdmissionLimits = { maxPending: number; maxPendingPerHost: number; maxSubscriptionsPerHost: number };
+/** The hub's options that admission reads (core/config.ts `websub`). */
+export type AdmissionLimits = { maxPendingVerifications: number; maxPendingVerificationsPerHost: number; maxSubscriptionsPerHost: number };
 
 export type AdmissionRequest = {
   keys: CallbackKeys;
@@ -51,7 +52,7 @@ export function createAdmission(limits: AdmissionLimits): Admission {
 
   const hostBusy = (keys: CallbackKeys): Refusal | undefined => {
     const busiest = entriesOf(keys).reduce((a, b) => (b.all > a.all ? b : a));
-    if (busiest.all < limits.maxPendingPerHost) return undefined;
+    if (busiest.all < limits.maxPendingVerificationsPerHost) return undefined;
     return {
       status: 503,
       body: {
@@ -104,7 +105,7 @@ export function createAdmission(limits: AdmissionLimits): Admission {
 
   return {
     busy() {
-      if (total < limits.maxPending) return undefined;
+      if (total < limits.maxPendingVerifications) return undefined;
       return {
         status: 503,
         body: { error: 'hub_busy', message: 'The hub has too many verifications in progress; try again shortly.' },

@@ -89,28 +89,20 @@ export function createHub(deps: HubDeps): Hub {
   const background = createBackground(log);
   let abort = new AbortController();
   let stopping = false;
-  const admission = createAdmission({
-    maxPending: options.maxPendingVerifications,
-    maxPendingPerHost: options.maxPendingVerificationsPerHost,
-    maxSubscriptionsPerHost: options.maxSubscriptionsPerHost,
-  });
+  const admission = createAdmission(options);
   const worker = createDeliveryWorker({ store, client, hubUrl: deps.hubUrl, now, log, options, onStoreError });
   const recorder = createTopicRecorder({
     store, topics, log, now, retryMs: options.recordRetryMs, onStoreError,
     onEnqueued: () => worker.wake(),
     onRemoved: (subscription) => background.run(sendDenied(client, subscription, 'the topic no longer exists', abort.signal)),
   });
-  const watch = createStoreWatch({
-    store,
-    intervalMs: options.storeCheckIntervalMs,
-    log,
-    // Back after a failure: compare every topic with the store (a change may have gone unrecorded here
-    // or at another instance), and let the worker apply what it could not record.
-    onRecovered: () => {
-      void recorder.record().catch(() => {});
-      worker.wake();
-    },
-  });
+  // Back after a failure: compare every topic with the store (a change may have gone unrecorded here or
+  // at another instance), and let the worker apply what it could not record.
+  const onRecovered = () => {
+    void recorder.record().catch(() => {});
+    worker.wake();
+  };
+  const watch = createStoreWatch({ store, intervalMs: options.storeCheckIntervalMs, log, onRecovered });
   const intent = { store, client, now, log, onStoreError, makeChallenge: deps.challenge ?? (() => randomBytes(24).toString('base64url')) };
   const answer = createRequestAnswerer({
     schema: createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl),

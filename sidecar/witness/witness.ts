@@ -40,7 +40,8 @@ export function witnessNameOf(publicUrl: string): string {
 async function loadKey(config: Config): Promise<NoteSigner> {
   if (config.witness.key) {
     const given = parsePrivateKey(config.witness.key);
-    if (given.ok) return given.value;
+    if (!given.ok) throw new Error(`WITNESS_KEY is not a key: ${given.reason}`);
+    return given.value;
   }
   const file = path.join(config.dataDir, WITNESS_KEY_FILE);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
@@ -64,7 +65,8 @@ export async function openWitness(config: Config, now: () => number = Date.now):
   const logs = new Map<string, NoteVerifier>();
   for (const text of config.witness.logs) {
     const key = parseVerifierKey(text);
-    if (key.ok) logs.set(key.value.name, key.value);
+    if (!key.ok) throw new Error(`WITNESS_LOGS: ${text.slice(0, 80)} is not a log key: ${key.reason}`);
+    logs.set(key.value.name, key.value);
   }
   const stateFile = path.join(config.dataDir, WITNESS_STATE_FILE);
   const stored: Stored = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));

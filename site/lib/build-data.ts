@@ -10,24 +10,26 @@ import { formatContentProblems } from '../../core/content/problems.ts';
 import { buildPublication, type Publication } from '../../core/dataset/build-dataset.ts';
 import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/render-json.ts';
 import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
+import type { LogSummary } from '../../core/log/log-summary.ts';
 
 async function loadBuildData() {
   const urls = createServiceUrls(import.meta.env.REVIEWS_PUBLIC_URL);
-  const { dataset, insights } = await readPublication(urls);
+  const { dataset, insights, log } = await readPublication(urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
   const insightsBody = JSON.stringify(insights);
-  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody };
+  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody, log };
 }
 
 /**
  * scripts/build.ts has loaded, validated and analysed the content once (core/dataset/build-dataset.ts)
  * and hands this build the result in a file it wrote for it, so nothing is loaded or analysed twice.
- * Run by hand (`astro build`, `astro dev`), the build loads the content folder itself, once.
+ * Run by hand (`astro build`, `astro dev`), the build loads the content folder itself, once, and has no
+ * review log (core/log/log-summary.ts: the build hands its summary in the same file).
  */
-async function readPublication(urls: ServiceUrls): Promise<Publication> {
+async function readPublication(urls: ServiceUrls): Promise<Publication & { log?: LogSummary }> {
   const file = import.meta.env.REVIEWS_PUBLICATION_FILE;
-  if (file) return JSON.parse(await readFile(file, 'utf8')) as Publication;
+  if (file) return JSON.parse(await readFile(file, 'utf8')) as Publication & { log: LogSummary };
   // Bundled, this module cannot find the project's default aspect set from its own URL.
   const content = await loadContent(import.meta.env.REVIEWS_CONTENT_DIR, {
     fallbackAspectsFile: fileURLToPath(new URL('core/insights/default-aspects.json', root)),

@@ -93,3 +93,17 @@ export function foldLongText(text: string): { head: string; rest: string | null;
   const rest = text.slice(at).trimStart();
   return { head, rest, headEnd: head.length, restStart: text.length - rest.length };
 }
+
+/** A withdrawal's reason (core/schemas/content.ts WITHDRAW_REASONS) in plain words. */
+export function formatWithdrawReason(reason: string): string {
+  const words: Record<string, string> = {
+    customer_request: "at the customer's request",
+    not_a_customer: 'not written by a customer',
+    duplicate: 'a duplicate of another review',
+    spam: 'spam',
+    legal: 'for a legal reason',
+    removed_at_source: 'removed where it was first posted',
+    other: 'no reason given',
+  };
+  return words[reason] ?? reason;
+}

@@ -35,3 +35,12 @@ export async function getReviewLinks(locals: App.Locals): Promise<ReviewLinks> {
   }
   return links;
 }
+
+/**
+ * Each review's first entry in the review log (core/log/log-summary.ts), on prerendered pages; the
+ * search page, rendered on demand, shows none.
+ */
+export async function getLogEntries(locals: App.Locals): Promise<Readonly<Record<string, number>> | undefined> {
+  if (locals.live !== undefined) return undefined;
+  return (await getBuildData()).log?.first_entry;
+}

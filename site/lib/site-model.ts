@@ -5,7 +5,7 @@
  */
 import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
-import { getNewestChange } from '../../core/review-changes.ts';
+import { getNewestChange } from '../../core/dates/latest-change.ts';
 import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
 import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
@@ -110,6 +110,7 @@ async function loadSiteModel() {
     { path: PATHS.services, lastmod: newest },
     ...services.flatMap(listEntityPages),
     { path: PATHS.about, lastmod: null },
+    { path: PATHS.logPrefix, lastmod: null },
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },
   ];

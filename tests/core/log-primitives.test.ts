@@ -2,11 +2,13 @@
  * core/log against published vectors: RFC 6962's reference tree (the certificate-transparency test data),
  * Go's golang.org/x/mod/sumdb/note test key and signature, RFC 8785's examples, C2SP tlog-tiles paths.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   buildLogFiles,
   canonicalizeJson,
   decodeEntryBundle,
+  digestReview,
   EMPTY_TREE_HASH,
   encodeEntryBundle,
   encodeTileIndex,
@@ -174,5 +176,14 @@ describe('buildLogFiles / openLogFiles', () => {
     expect(await openLogFiles(async (p) => forged.get(p), origin)).toMatchObject({ ok: false, reason: /do not hash to/ });
     expect(await openLogFiles(async (p) => files.get(p), 'other.example/log')).toMatchObject({ ok: false });
     expect(await openLogFiles(async () => undefined, origin)).toEqual({ ok: 'absent' });
+  });
+});
+
+describe('digestReview', () => {
+  it('hashes the RFC 8785 form of the review\'s own fields only', () => {
+    const review = { id: 'r-1', rating: 1, date: '2025-03-01', text: 'Late, «rude».', title: null, author: 'Kim', source: 'google', verified: true, service_area: null, response: { text: 'Sorry.', date: '2025-03-02' } };
+    const own = canonicalizeJson(review);
+    expect(digestReview({ ...review, url: 'https://x.example/r', updated: '2026-01-01T00:00:00Z', aspects: [{ a: 1 }] })).toBe(createHash('sha256').update(own).digest('base64'));
+    expect(digestReview({ ...review, source_url: 'https://g.example/1' })).not.toBe(digestReview(review));
   });
 });

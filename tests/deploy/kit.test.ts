@@ -3,9 +3,9 @@
  * `systemd-analyze verify` and has its hardening, the Caddyfile passes `caddy validate` at the root and
  * under a path, and compose.yaml runs two sidecars of one image on one PostgreSQL behind Caddy. The nginx
  * configurations run for real in `npm run bench -- proxy`, and the whole kit with podman in
- * tools/deploy-kit/run.sh. The tools run when this machine has them (Debian: systemd, caddy); the files'
- * own checks always run: retries to another upstream, /metrics refused at the proxy, a stop grace period
- * above the service's own.
+ * tools/deploy-kit/run.sh; both nginx files pass `nginx -t`. The tools run when this machine has them
+ * (Debian: systemd, caddy, nginx); the files' own checks always run: retries to another upstream,
+ * /metrics refused at the proxy, a stop grace period above the service's own.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -151,5 +151,21 @@ describe('deploy/nginx', () => {
     expect(conf).toMatch(/^\s*proxy_next_upstream error timeout;$/m);
     expect(conf).toMatch(/^\s*server 127\.0\.0\.1:4321 max_fails=1 fail_timeout=\d+s;$/m);
     expect(conf).toMatch(new RegExp(`location = ${file === 'reviews.conf' ? '' : '/reviews'}/metrics \\{\\s*return 403;`));
+  });
+
+  it.each(['reviews.conf', 'reviews-under-path.conf'])('%s passes nginx -t, with a local certificate and ports', async (file) => {
+    if (!has('nginx')) return;
+    const dir = await mkdtemp(path.join(tmpdir(), 'reviews-nginx-'));
+    const cert = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`, '-days', '1', '-subj', '/CN=reviews.test'], { encoding: 'utf8' });
+    expect(cert.status, cert.stderr).toBe(0);
+    const site = (await read(`deploy/nginx/${file}`))
+      .replace(/\/etc\/letsencrypt\/live\/[^;]*\/fullchain\.pem/g, `${dir}/cert.pem`)
+      .replace(/\/etc\/letsencrypt\/live\/[^;]*\/privkey\.pem/g, `${dir}/key.pem`)
+      .replace(/\/var\/cache\/nginx\/reviews/g, `${dir}/cache`)
+      .replace(/listen (\[::\]:)?(443|80)\b/g, (_m, v6: string | undefined, port: string) => `listen ${v6 ?? ''}${port === '443' ? 18443 : 18080}`);
+    await writeFile(path.join(dir, 'site.conf'), site);
+    await writeFile(path.join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  include ${dir}/site.conf;\n}\n`);
+    const run = spawnSync('nginx', ['-t', '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
+    expect(run.stderr).toContain('test is successful');
   });
 });

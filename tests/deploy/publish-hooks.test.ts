@@ -64,7 +64,7 @@ describe('the publish-on-commit hooks', () => {
     const run = await commitAndRunHook([]);
     expect(run.stdout).toContain('reviews: the commit changed content/; publishing (npm run publish)');
     expect(run.stdout, run.stderr).toMatch(/No service is running at http:\/\/127\.0\.0\.1:\d+: the change is recorded in the hub's store/);
-    expect(run.stderr).toMatch(/No running service received build \w+\. If the service runs elsewhere \(in containers\), this commit reached nothing/);
+    expect(run.stderr).toMatch(/No running service received build [\w-]+\. If the service runs elsewhere \(in containers\), this commit reached nothing/);
     expect(run.stderr).toContain('reviews: the commit was not published to a running service (above).');
     expect(run.code).toBe(1);
   }, 300_000);

@@ -3,7 +3,7 @@
  * written by core/log and a /reviews.json beside it, changed the ways a dishonest or broken copy could be.
  * The command is run as a user runs it: a child process, the network, exit code and words.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { runScript } from '../helpers/run-script.ts';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
 
 const ORIGIN = 'reviews.example.com/log';
+/** What docs/verification.md tells a third party to copy. */
+const STANDALONE_FILES = ['scripts/verify.ts', 'core/log/canonical-json.ts', 'core/log/checkpoint.ts', 'core/log/merkle.ts', 'core/log/note.ts', 'core/log/review-digest.ts', 'core/log/tiles.ts', 'core/text/text-rules.ts'];
 const signer = generateSigner(ORIGIN);
 const TIME = '2026-01-02T03:04:05Z';
 
@@ -145,6 +147,18 @@ describe('npm run verify', () => {
     const shrunk = await verify([], state);
     expect(shrunk.code).toBe(1);
     expect(shrunk.stderr).toContain('problem: the log shrank from 5 entries, seen last time, to 4: a fork or a rollback');
+  });
+
+  it('runs from a copy of its own few files, outside the project (docs/verification.md)', async () => {
+    await writeSite(ENTRIES, REVIEWS);
+    const alone = path.join(work, 'alone');
+    for (const file of STANDALONE_FILES) {
+      await mkdir(path.dirname(path.join(alone, file)), { recursive: true });
+      await cp(file, path.join(alone, file));
+    }
+    const run = await runScript(process.execPath, [path.join(alone, 'scripts/verify.ts'), server.url, '--state', path.join(work, 'alone.json')], { env: { PATH: process.env.PATH ?? '' }, cwd: alone });
+    expect(run.stdout).toContain('OK: the service publishes what its log says.');
+    expect(run.code).toBe(0);
   });
 
   it('says what is wrong when there is no log, in one line and exit 2', async () => {

@@ -4,21 +4,24 @@
  * each extends the last one it cosigned; the publishing side (scripts/lib/witness-cosignatures.ts)
  * appends the cosignature to its checkpoint, and Go's note.Open still verifies the log's signature.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, openNote, type LogEntry } from '../../core/log/index.ts';
+import { buildSite } from '../../scripts/build.ts';
 import { formatAddCheckpointRequest } from '../../core/witness/add-checkpoint.ts';
 import { parseCosignerKey, verifyCosignature } from '../../core/witness/cosignature.ts';
 import { requestCosignatures } from '../../scripts/lib/witness-cosignatures.ts';
 import { WITNESS_KEY_FILE, WITNESS_STATE_FILE } from '../../sidecar/witness/witness.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
-import { buildTestSite } from '../helpers/site-build.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { runTlogCheck } from '../helpers/tlog-check.ts';
 
 const ORIGIN = 'reviews.acme.example/log';
 const logKey = generateSigner(ORIGIN);
+/** A second instance, built and served for real, whose publishes ask the first to witness its log. */
+const CAROL = 'https://reviews.carol.example';
 const entry = (i: number): Uint8Array =>
   encodeLogEntry({ action: 'publish', review_id: `r-${i}`, time: '2026-01-02T03:04:05Z', date: '2025-03-01', rating: 1 + (i % 5), digest: Buffer.alloc(32, i).toString('base64') } as LogEntry);
 const ENTRIES = Array.from({ length: 600 }, (_, i) => entry(i));
@@ -27,6 +30,7 @@ let work: string;
 let witness: Awaited<ReturnType<typeof startTestSidecar>>;
 let witnessUrl: string;
 let witnessKey: string;
+let bobDist: string;
 
 const logOf = (size: number, entries = ENTRIES, key = logKey) => {
   const { files, tree } = buildLogFiles({ origin: key.name, entries: entries.slice(0, size), signer: key });
@@ -41,6 +45,7 @@ const post = (body: string) => fetch(`${witnessUrl}/add-checkpoint`, { method: '
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'witness-'));
   const { distDir } = await buildTestSite({ publicUrl: 'https://reviews.bob.example' });
+  bobDist = distDir;
   witness = await startTestSidecar({ distDir, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: path.join(work, 'data'), WITNESS_LOGS: formatVerifierKey(logKey) } });
   witnessUrl = `${witness.url}/witness`;
   witnessKey = (await (await fetch(`${witnessUrl}/vkey`)).text()).trim();
@@ -126,4 +131,39 @@ describe('the sidecar as a witness', () => {
     const [ra, rb] = await Promise.all([a, b].map((l) => post(formatAddCheckpointRequest({ oldSize: 600, proof: l.tree.consistencyProof(600), note: l.note }))));
     expect([ra!.status, rb!.status].sort()).toEqual([200, 409]);
   });
+
+  it('two instances: a publish asks the other instance to cosign, and serves the cosigned checkpoint', async () => {
+    const carolBuild = (extra: Partial<Parameters<typeof buildSite>[0]>) =>
+      buildSite({ contentDir: SMALL_CONTENT, publicUrl: CAROL, outDir: path.join(work, 'carol', 'dist'), dataDir: path.join(work, 'carol', 'data'), report: () => {}, ...extra });
+    // Carol's first publish creates her log; Bob's instance is then told her key, as an owner would be.
+    const first = await carolBuild({});
+    if (!first.ok) throw new Error(first.message);
+    const carolVkey = await readFile(path.join(work, 'carol', 'dist', 'log', 'vkey'), 'utf8');
+    const bob = await startTestSidecar({ distDir: bobDist, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: path.join(work, 'bob-data'), WITNESS_LOGS: carolVkey.trim() } });
+    const bobWitness = `${bob.url}/witness`;
+    const bobKey = (await (await fetch(`${bobWitness}/vkey`)).text()).trim();
+    const said: string[] = [];
+    const built = await carolBuild({ logWitnesses: [{ url: bobWitness, key: bobKey }], report: (line) => said.push(line) });
+    await bob.close();
+    if (!built.ok) throw new Error(built.message);
+    expect(said).toContain(`Witness ${bobWitness}: cosigned the checkpoint.`);
+    const carol = await startTestSidecar({ distDir: path.join(work, 'carol', 'dist'), publicUrl: CAROL });
+    try {
+      const note = await (await fetch(`${carol.url}/log/checkpoint`)).text();
+      const lines = note.trimEnd().split('\n');
+      expect(lines.at(-2)).toMatch(/^\u2014 reviews\.carol\.example\/log /);
+      const key = parseCosignerKey(bobKey);
+      if (!key.ok) throw new Error(key.reason);
+      expect(verifyCosignature(note.slice(0, note.indexOf('\n\n') + 1), lines.at(-1)!, key.value)).toBeDefined();
+      const report = await runTlogCheck(path.join(await realpath(path.join(work, 'carol', 'dist')), 'log'));
+      expect(report.errors).toEqual([]);
+    } finally {
+      await carol.close();
+    }
+    // A witness that is down is reported and the publish goes on.
+    const three = logOf(3);
+    const down = await requestCosignatures({ note: three.note, tree: three.tree, witnesses: [{ url: 'http://127.0.0.1:9/witness', key: witnessKey }] });
+    expect(down.outcomes[0]).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: /) });
+    expect(down.note).toBe(three.note);
+  }, 300_000);
 });

@@ -42,6 +42,19 @@ async function callOk(name: string, args: Record<string, unknown> = {}) {
 }
 
 describe('MCP size budgets on the demo business', () => {
+  it('keeps a default get_changes page at most 20 KB: ids, kinds, times and log entries, whole reviews on request', async () => {
+    const compact = await client.callTool({ name: 'get_changes', arguments: {} });
+    const full = await client.callTool({ name: 'get_changes', arguments: { include_reviews: true } });
+    const widest = await client.callTool({ name: 'get_changes', arguments: { limit: 1000 } });
+    console.log(`get_changes: ${bytes(compact)} bytes at limit 100, ${bytes(widest)} at 1000; with include_reviews ${bytes(full)}`);
+    expect(bytes(compact)).toBeLessThanOrEqual(20 * KB);
+    expect(bytes(widest)).toBeLessThanOrEqual(96 * KB);
+    const changes = (compact.structuredContent as { changes: Record<string, unknown>[] }).changes;
+    expect(changes).toHaveLength(100);
+    expect(Object.keys(changes[0]!).sort()).toEqual(['entry', 'id', 'kind', 'time']);
+    expect((full.structuredContent as { changes: { review?: { id: string } }[] }).changes[0]!.review?.id).toBe(changes[0]!.id);
+  });
+
   it('keeps tools/list at most 12 KB, with at least 1 KB of it free for what comes next', async () => {
     const list = await client.listTools();
     console.log(`tools/list: ${bytes(list)} bytes (${list.tools.map((t) => `${t.name} ${bytes(t)}`).join(', ')})`);

@@ -48,6 +48,8 @@ describe('npm run publish with no service running', () => {
     const first = await publish(env);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
+    // The fixture's phone photo still carries its location: the report says so, and the build goes on.
+    expect(first.stdout).toContain('Warning: media/r-0001/furnace.jpg, review r-0001, field media.0.file: the original still carries a GPS location');
     expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}\n`);
     expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}: the change is recorded in the hub's store (0 notifications queued)`);
     const built = await manifestOf(distDir);

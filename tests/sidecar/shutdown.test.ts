@@ -167,11 +167,13 @@ describe('graceful shutdown', () => {
   // Issue 29 item 2: 40 requests sent 5 ms before SIGTERM lost 2 (ECONNRESET: accepted by the kernel,
   // never answered). With a drain, every request sent in the 50 ms around the signal is answered, half of
   // them on fresh connections and half on keep-alive ones, straight to the service or through a proxy.
+  // The drain (5 s, as in compose.yaml) leaves room for a loaded machine: all 200 must reach the listener
+  // before it closes (a 2 s drain was too short through the proxy at a load average of 24).
   it.each([
     ['straight to the service', false],
     ['through a TCP proxy', true],
   ])('with SHUTDOWN_DRAIN_SECONDS: 200 requests sent in the 50 ms around SIGTERM all get an answer (%s)', async (_name, proxied) => {
-    const sidecar = await startProcess({ ACCESS_LOG: 'false', SHUTDOWN_DRAIN_SECONDS: '2' });
+    const sidecar = await startProcess({ ACCESS_LOG: 'false', SHUTDOWN_DRAIN_SECONDS: '5' });
     const proxy = proxied ? await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(sidecar.url).port) }) : undefined;
     const base = proxy ? `http://127.0.0.1:${proxy.port}` : sidecar.url;
     try {
@@ -201,7 +203,7 @@ describe('graceful shutdown', () => {
       expect(await sidecar.exited).toBe(0);
       const ended = sidecar.lines.find((l) => l.event === 'shutdown');
       expect(ended).toMatchObject({ signal: 'SIGTERM', outcome: 'clean', cut_connections: 0 });
-      expect(Number(ended!.ms)).toBeGreaterThanOrEqual(2000);
+      expect(Number(ended!.ms)).toBeGreaterThanOrEqual(5000);
     } finally {
       sidecar.child.kill('SIGKILL');
       await proxy?.close();

@@ -95,6 +95,28 @@ describe('npm run sync -- google', () => {
     expect(stored.response).toEqual({ text: 'Thank you, we were glad to help.', date: '2026-05-01' });
   });
 
+  it('downloads a review’s photos once, as the import does, and names a refused one as a photo', async () => {
+    const content = await copySmallContent();
+    const jpeg = await readFile(path.resolve('tests/fixtures/content-small/media/r-0001/furnace.jpg'));
+    google.photos.set('/photos/furnace.jpg', jpeg);
+    google.reviews = makeReviews(2);
+    google.reviews[1] = { ...google.reviews[1]!, reviewMediaItems: [{ googleUrl: google.server.url('/photos/furnace.jpg'), mediaFormat: 'PHOTO', description: 'The new furnace' }] };
+    google.reviews[0] = { ...google.reviews[0]!, reviewMediaItems: [{ googleUrl: 'https://169.254.169.254/latest/meta-data', mediaFormat: 'PHOTO' }] };
+    const id = deriveReviewId('google', google.reviews[1]!.reviewId);
+    const run = await sync(content, ['--allow-private-downloads']);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain(
+      `photo not imported: Google page 1, review ${google.reviews[0]!.reviewId}, photo 1 of 1 (https://169.254.169.254/latest/meta-data): the photo host 169.254.169.254 resolves to a cloud-metadata address (169.254.169.254), which imports do not fetch; the review is imported without it`,
+    );
+    expect(run.out).toContain('Photos: 1 stored (1 new file), 1 not imported.');
+    const stored = (await readReviews(content)).get(id)!;
+    expect(stored.media).toEqual([{ file: expect.stringMatching(new RegExp(`^media/${id}/[0-9a-f]{16}\\.jpg$`)), alt: 'The new furnace' }]);
+    const photoRequests = () => google.server.requests.filter((r) => r.path === '/photos/furnace.jpg').length;
+    const fetched = photoRequests();
+    expect((await sync(content, ['--allow-private-downloads', '--full'])).code).toBe(0);
+    expect(photoRequests()).toBe(fetched);
+  });
+
   it('refreshes an access token that expires mid-paging once, and goes on', async () => {
     const content = await copySmallContent();
     const tokensBefore = google.tokenRequests().length;
@@ -119,6 +141,12 @@ describe('npm run sync -- google', () => {
     expect(failed.code).toBe(1);
     expect(failed.last).toMatch(/^sync google failed: reading https:\/\/.+: Google answered 503, 5 times in a row; the next run will try again; the content is as it was$/);
     expect(await snapshot(content)).toEqual(before);
+
+    // A project Google has not approved has a quota of 0: every call is a 429, and the message says what to apply for.
+    for (let i = 0; i < 5; i++) google.failNext(isPage, (res) => void res.writeHead(429, { 'retry-after': '0' }).end());
+    const quota = await sync(content);
+    expect(quota.code).toBe(1);
+    expect(quota.last).toContain('Google answered 429, 5 times in a row; the next run will try again (if it never passes, the project may not be approved yet: apply at https://support.google.com/business/contact/api_default)');
   });
 
   it('exits non-zero on invalid_grant, saying how to authorise again, and writes nothing', async () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAdmission } from '../../sidecar/websub/admission.ts';
 
-const limits = { maxPending: 4, maxPendingPerHost: 2, maxSubscriptionsPerHost: 3 };
+const limits = { maxPendingVerifications: 4, maxPendingVerificationsPerHost: 2, maxSubscriptionsPerHost: 3 };
 const keys = (domain: string, address: string) => ({ domain, address });
 const admitOk = (admission: ReturnType<typeof createAdmission>, request: Parameters<ReturnType<typeof createAdmission>['admit']>[0]) => {
   const admitted = admission.admit(request);
@@ -11,7 +11,7 @@ const admitOk = (admission: ReturnType<typeof createAdmission>, request: Paramet
 };
 
 describe('createAdmission', () => {
-  it('is busy once maxPending verifications are under way, and free again after a release', () => {
+  it('is busy once maxPendingVerifications verifications are under way, and free again after a release', () => {
     const admission = createAdmission(limits);
     const releases = ['a', 'b', 'c', 'd'].map((d) => admitOk(admission, { keys: keys(`${d}.example`, `10.0.0.${d.charCodeAt(0)}`), newSubscription: false }));
     expect(admission.pending()).toBe(4);
@@ -41,7 +41,7 @@ describe('createAdmission', () => {
   });
 
   it('counts stored subscriptions and those being verified against the cap, by domain or by address', () => {
-    const admission = createAdmission({ ...limits, maxPendingPerHost: 10 });
+    const admission = createAdmission({ ...limits, maxPendingVerificationsPerHost: 10 });
     admitOk(admission, { keys: keys('full.example', '10.0.0.1'), newSubscription: true, stored: { domain: 1, address: 0 } });
     const refused = admission.admit({ keys: keys('full.example', '10.0.0.7'), newSubscription: true, stored: { domain: 2, address: 0 } });
     expect(refused).toMatchObject({

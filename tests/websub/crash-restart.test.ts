@@ -74,8 +74,11 @@ describe.each(backends)('crash and restart mid fan-out on $name', (backend) => {
     for (const p of paths) await first.subscribe(t.sub.callback(p), first.topics.feedXml);
     await waitUntil(async () => ((await first.store.listSubscriptions()).length === SUBSCRIBERS ? { value: true } : undefined));
     const v2 = createMemoryTopics('https://reviews.example', 'v2');
+    // The topics the memory source holds content for (the log's checkpoint topic has none here).
     const v2Text = Object.fromEntries(
-      await Promise.all(v2.topicUrls.map(async (t) => [t, { text: (await v2.read(t))!.body.toString(), contentType: (await v2.read(t))!.contentType }])),
+      (await Promise.all(v2.topicUrls.map(async (t) => [t, await v2.read(t)] as const)))
+        .filter(([, content]) => content !== undefined)
+        .map(([t, content]) => [t, { text: content!.body.toString(), contentType: content!.contentType }]),
     );
     await first.close();
 

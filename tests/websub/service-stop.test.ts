@@ -89,4 +89,4 @@ it('SIGTERM mid fan-out: deliveries in flight finish and are recorded, so a rest
   const deliveries = paths.flatMap((p) => t.sub.notifications(p)).filter(has);
   expect(deliveries).toHaveLength(SUBSCRIBERS);
   await stopServiceProcess(second, 'SIGTERM');
-}, 120_000);
+}, 240_000);

@@ -59,6 +59,27 @@ describe('a SQLite file changed under the running hub', () => {
     }
   });
 
+  it('deleted: the delivery loop says so in one line, then stays quiet while nothing changes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'websub-ready-quiet-'));
+    const file = join(dir, 'websub.sqlite');
+    const real = createSqliteHubStore({ file });
+    // The real store, its delivery claims counted: each is one pass of the delivery loop (every 10 ms).
+    let claims = 0;
+    const store = { ...real, claimDueDeliveries: (input: Parameters<typeof real.claimDueDeliveries>[0]) => ((claims += 1), real.claimDueDeliveries(input)) };
+    const { log, lines } = recordingLog();
+    const h = await startHubHarness({ ca: t.ca, store, log });
+    try {
+      rmSync(file);
+      await expectFailing(h, /was deleted/);
+      // Passes fail at the claim or before it (the sweep of expired leases); twenty claims take many more passes.
+      const counted = claims;
+      await waitUntil(async () => (claims >= counted + 20 || lines.filter((l) => l.message === 'websub_delivery_loop_failed').length > 1 ? { value: true } : undefined));
+      expect(lines.filter((l) => l.message === 'websub_delivery_loop_failed')).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('replaced by another file: named, and the open one copied out', async () => {
     const { h, dir, file, paths } = await hubOnFile('replaced');
     try {

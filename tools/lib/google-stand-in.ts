@@ -21,6 +21,7 @@ export type GoogleReview = {
   createTime: string;
   updateTime: string;
   reviewReply?: { comment: string; updateTime: string };
+  reviewMediaItems?: { googleUrl: string; mediaFormat?: 'PHOTO' | 'VIDEO'; thumbnailUrl?: string; description?: string }[];
 };
 
 type Fault = { match: (req: RecordedRequest) => boolean; answer: (res: ServerResponse) => void };
@@ -31,6 +32,8 @@ export type GoogleStandIn = {
   reviews: GoogleReview[];
   /** What `totalReviewCount` says, when not the number of reviews. */
   countOverride?: number;
+  /** Photos served at their path (`/photos/…`), as `reviewMediaItems[].googleUrl` names them. */
+  photos: Map<string, Buffer>;
   /** A refresh token Google no longer honours gives invalid_grant. */
   revoked: boolean;
   /** Answers the next request that matches with `answer` instead (each fault once, in order). */
@@ -60,6 +63,7 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
   const standIn: GoogleStandIn = {
     server: undefined as unknown as HttpsCallbackServer,
     reviews: [],
+    photos: new Map(),
     revoked: false,
     failNext: (match, answer) => void faults.push({ match, answer }),
     expireAccessTokensAfterNextPage: () => void (expireAfterPage = true),
@@ -138,6 +142,8 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
       if (fault >= 0) return faults.splice(fault, 1)[0]!.answer(res);
       if (req.path === '/token' && req.method === 'POST') return token(req, res);
       if (req.path === '/auth') return consent(req, res);
+      const photo = standIn.photos.get(req.path);
+      if (photo) return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (bearer === undefined || !validTokens.has(bearer)) return apiError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
       if (isPage(req)) return page(req, res);

@@ -12,14 +12,14 @@
  * metadata inside its boxes: it is re-encoded by sharp, upright, without metadata.
  */
 import { crc32 } from 'node:zlib';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { sniffImageExtension } from './image-format.ts';
 
 const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 
 /** What an original still says about a person: each finding in words ("a GPS location", "the author name"). */
 export async function findPrivateMetadata(bytes: Buffer): Promise<string[]> {
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {

@@ -7,8 +7,7 @@ export const getChangesTool = defineTool(
   {
     name: 'get_changes',
     title: 'Get changes',
-    description:
-      'Reviews added, changed or removed since a `next_token`, oldest first, each with its entry in the review log (/log/): ids, kinds and times by default (about 110 bytes a change); `include_reviews: true` adds each review whole.',
+    description: 'Reviews added, changed or removed since a `next_token`, oldest first: to keep a copy of /reviews.json.',
     whenToUse: 'reviews added, edited or removed since a token (keeping a copy).',
     inputSchema: McpChangesQuerySchema,
     outputSchema: ChangesResultSchema,

@@ -1,0 +1,47 @@
+/**
+ * The review log in plain numbers, for people (the /log/ page, each review's "in the public log since
+ * entry N") and agents (MCP `get_review`'s `log_entry`): computed once per build from the entries.
+ */
+import { z } from 'zod';
+import { WithdrawReasonSchema, WITHDRAW_REASONS } from '../schemas/content.ts';
+import { replayLog, type LogEntry } from './entry.ts';
+
+export const LogWithdrawalSchema = z.object({
+  entry: z.int().min(0).meta({ description: 'The withdrawal\'s position in the log.' }),
+  time: z.string().meta({ description: 'When the withdrawal was published.' }),
+  date: z.string().meta({ description: 'The withdrawn review\'s own date.' }),
+  rating: z.int().min(1).max(5),
+  reason: WithdrawReasonSchema,
+});
+
+export const LogSummarySchema = z.object({
+  size: z.int().min(0).meta({ description: 'Entries in the log.' }),
+  first_time: z.string().nullable().meta({ description: 'When the first entry was published; null for an empty log.' }),
+  published: z.int().min(0).meta({ description: 'Reviews ever published through the log.' }),
+  withdrawn: z.int().min(0).meta({ description: 'Reviews whose latest entry is a withdrawal.' }),
+  by_reason: z.record(WithdrawReasonSchema, z.int().min(0)).meta({ description: 'Withdrawn reviews by the reason of their withdrawal.' }),
+  withdrawals: z.array(LogWithdrawalSchema).meta({ description: 'Every withdrawal entry, in log order.' }),
+  first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
+});
+export type LogSummary = z.infer<typeof LogSummarySchema>;
+
+export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
+  const state = replayLog(entries);
+  const byReason = Object.fromEntries(WITHDRAW_REASONS.map((r) => [r, 0])) as LogSummary['by_reason'];
+  let withdrawn = 0;
+  for (const { latest } of state.values()) {
+    if (latest.action !== 'withdraw') continue;
+    withdrawn += 1;
+    byReason[latest.reason] += 1;
+  }
+  const withdrawals = entries.flatMap((e, entry) => (e.action === 'withdraw' ? [{ entry, time: e.time, date: e.date, rating: e.rating, reason: e.reason }] : []));
+  return {
+    size: entries.length,
+    first_time: entries[0]?.time ?? null,
+    published: state.size,
+    withdrawn,
+    by_reason: byReason,
+    withdrawals,
+    first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
+  };
+}
