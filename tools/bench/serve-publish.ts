@@ -5,17 +5,12 @@
  * it. Over the window from the swap until one second after the `build_swapped` line: the longest wait
  * of the `/healthz` poller (target ≤ 50 ms) and the search p99 (target < 20 ms on a quiet machine).
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, realpath, rename, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm, symlink } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ensureBenchContent } from './bench-content.ts';
-import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
-import { buildWith, currentTree, ROOT, serveWith, waitFor, type Tree } from './serve-tree.ts';
+import { builtOnce, currentTree, serveWith, waitFor } from './serve-tree.ts';
 import type { BenchRow } from './types.ts';
 
 const REVIEWS = 10_000;
@@ -32,7 +27,8 @@ export async function measurePublish(): Promise<BenchRow[]> {
     const dist = path.join(work, 'dist');
     // Two folders holding the same build: each swap points `dist` at the other one, so every swap loads.
     const folders = [path.join(work, 'build-a'), path.join(work, 'build-b')];
-    for (const folder of folders) await cp(await builtOnce(tree), folder, { recursive: true });
+    const built = await builtOnce(tree, await ensureBenchContent(REVIEWS), `publish-${REVIEWS}`, `generated ${REVIEWS}`, 'https://reviews.example.com');
+    for (const folder of folders) await cp(built, folder, { recursive: true });
     await symlink(folders[0]!, dist);
     // The log in a folder of its own: the sidecar watches the folder that holds `dist`.
     await mkdir(path.join(work, 'logs'));
@@ -87,28 +83,6 @@ export async function measurePublish(): Promise<BenchRow[]> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
-
-/**
- * The 10k build, made once per version of the code that builds (a build of 10k reviews takes minutes on
- * a busy machine) and kept in `.bench-content/serve-publish-10000-<key>`, the key naming the committed
- * trees of core/, scripts/ and site/ (uncommitted changes there are not seen: delete the folder).
- */
-async function builtOnce(tree: Tree): Promise<string> {
-  const trees = (await promisify(execFile)('git', ['rev-parse', 'HEAD:core', 'HEAD:scripts', 'HEAD:site'], { cwd: ROOT })).stdout;
-  const key = createHash('sha256').update(trees).digest('hex').slice(0, 12);
-  const kept = path.join(ROOT, '.bench-content', `serve-publish-${REVIEWS}-${key}`);
-  if (!existsSync(path.join(kept, MANIFEST_FILE))) {
-    const work = await mkdtemp(path.join(tmpdir(), 'bench-publish-build-'));
-    try {
-      await buildWith(tree, await ensureBenchContent(REVIEWS), path.join(work, 'dist'), 'https://reviews.example.com');
-      await rm(kept, { recursive: true, force: true });
-      await cp(await realpath(path.join(work, 'dist')), kept, { recursive: true });
-    } finally {
-      await rm(work, { recursive: true, force: true });
-    }
-  }
-  return kept;
 }
 
 function timed(url: string, agent: Agent): Promise<Sample> {

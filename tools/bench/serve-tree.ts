@@ -6,7 +6,9 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,30 @@ export type Tree = { label: string; dir: string; node: string };
 
 export function currentTree(): Tree {
   return { label: 'today', dir: ROOT, node: process.execPath };
+}
+
+/**
+ * A build of `contentDir` by `tree`, made once per version of the code that builds and of the content,
+ * and kept in `.bench-content/builds/<name>-<key>` (a build takes minutes on a busy machine). The key
+ * names the committed trees of the tree's core/, scripts/ and site/ and the `contentKey` given;
+ * uncommitted changes there are not seen: delete the folder.
+ */
+export async function builtOnce(tree: Tree, contentDir: string, name: string, contentKey: string, publicUrl: string): Promise<string> {
+  const trees = (await run('git', ['rev-parse', 'HEAD:core', 'HEAD:scripts', 'HEAD:site'], { cwd: tree.dir })).stdout;
+  const key = createHash('sha256').update(trees).update(contentKey).update(publicUrl).digest('hex').slice(0, 12);
+  const kept = path.join(ROOT, '.bench-content', 'builds', `${name}-${key}`);
+  if (!existsSync(path.join(kept, '_manifest.json'))) {
+    const work = await mkdtemp(path.join(tmpdir(), 'bench-build-'));
+    try {
+      await buildWith(tree, contentDir, path.join(work, 'dist'), publicUrl);
+      await rm(kept, { recursive: true, force: true });
+      await mkdir(path.dirname(kept), { recursive: true });
+      await cp(await realpath(path.join(work, 'dist')), kept, { recursive: true });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+  return kept;
 }
 
 /** Checks `ref` out beside this checkout (once per commit) and installs its dependencies. */
@@ -40,11 +66,17 @@ export async function treeAt(ref: string): Promise<Tree> {
 
 /** Builds `contentDir` into `outDir` with the tree's own build script. */
 export async function buildWith(tree: Tree, contentDir: string, outDir: string, publicUrl: string): Promise<void> {
-  await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
-    cwd: tree.dir,
-    env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: outDir, PUBLIC_URL: publicUrl },
-    maxBuffer: 1 << 26,
-  });
+  // A data folder of its own: the build keeps keys there (the review log's), which belong to this build alone.
+  const data = await mkdtemp(path.join(tmpdir(), 'bench-build-data-'));
+  try {
+    await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
+      cwd: tree.dir,
+      env: { ...process.env, CONTENT_DIR: contentDir, DIST_DIR: outDir, PUBLIC_URL: publicUrl, DATA_DIR: data },
+      maxBuffer: 1 << 26,
+    });
+  } finally {
+    await rm(data, { recursive: true, force: true });
+  }
 }
 
 export type Served = { url: string; child: ChildProcess; logFile: string; log(): Promise<string>; stop(): Promise<void> };

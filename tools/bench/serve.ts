@@ -16,10 +16,12 @@
  * (serve-publish.ts) then runs on today's code alone. Without `--against`, the comparison is skipped.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildWith, currentTree, serveWith, treeAt, type Served, type Tree } from './serve-tree.ts';
+import { promisify } from 'node:util';
+import { builtOnce, currentTree, serveWith, treeAt, type Served, type Tree } from './serve-tree.ts';
 import { startNginx } from './serve-nginx.ts';
 import { measurePublish } from './serve-publish.ts';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
@@ -79,9 +81,10 @@ async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
     // Logs in a folder of their own: the sidecar watches the folder that holds `dist`.
     await mkdir(path.join(work, 'logs'));
     const versions = [other, today];
+    const demoKey = (await promisify(execFile)('git', ['rev-parse', 'HEAD:examples/demo'], { cwd: today.dir })).stdout;
     for (const [i, tree] of versions.entries()) {
       const dist = path.join(work, `dist-${i}`);
-      await buildWith(tree, content, dist, PUBLIC_URL);
+      await symlink(await builtOnce(tree, content, `demo-${i === 0 ? 'against' : 'today'}`, demoKey, PUBLIC_URL), dist);
       served.push(
         await serveWith(tree, { DIST_DIR: dist, DATA_DIR: path.join(work, `data-${i}`), PUBLIC_URL, MCP_RATE_LIMIT: '1000000,1000000' }, path.join(work, 'logs', `log-${i}.jsonl`)),
       );
