@@ -46,6 +46,19 @@ describe('parseConfig', () => {
       metricsToken: undefined,
       shutdownTimeoutMs: 10_000,
       shutdownDrainMs: 0,
+      witness: { logs: [], key: undefined },
+      logWitnesses: [],
+      google: {
+        clientId: undefined,
+        clientSecret: undefined,
+        refreshToken: undefined,
+        location: undefined,
+        apiUrl: 'https://mybusiness.googleapis.com/v4',
+        tokenUrl: 'https://oauth2.googleapis.com/token',
+        authUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+        accountsApiUrl: 'https://mybusinessaccountmanagement.googleapis.com/v1',
+        locationsApiUrl: 'https://mybusinessbusinessinformation.googleapis.com/v1',
+      },
     });
   });
 
@@ -110,6 +123,19 @@ describe('parseConfig', () => {
       metricsToken: 'a-token-of-16-chars',
       shutdownTimeoutMs: 30_000,
       shutdownDrainMs: 0,
+      witness: { logs: [], key: undefined },
+      logWitnesses: [],
+      google: {
+        clientId: undefined,
+        clientSecret: undefined,
+        refreshToken: undefined,
+        location: undefined,
+        apiUrl: 'https://mybusiness.googleapis.com/v4',
+        tokenUrl: 'https://oauth2.googleapis.com/token',
+        authUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+        accountsApiUrl: 'https://mybusinessaccountmanagement.googleapis.com/v1',
+        locationsApiUrl: 'https://mybusinessbusinessinformation.googleapis.com/v1',
+      },
     });
   });
 
