@@ -44,7 +44,7 @@ describe('npm run publish -- --ping-only <sidecar URL>', () => {
     const run = await publish(['--ping-only', `${running.service.url}/`], { DIST_DIR: distDir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Pinged the hub at ${running.service.url}/api/websub/hub for ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}.`);
+    expect(run.stdout).toContain(`Pinged the hub at ${running.service.url}/api/websub/hub for ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}, ${PUBLIC}/log/checkpoint.`);
     expect(run.stdout).toContain(`The sidecar serves the build in ${distDir}/`);
     const pushed = await running.subscriber.waitForNotification(CALLBACK, (r) => r.body.includes('555-010-4242'), 10_000);
     expect(JSON.parse(pushed.body.toString()).business.telephone).toBe('+1-555-010-4242');
