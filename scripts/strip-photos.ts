@@ -6,8 +6,8 @@
  * lists what it would strip and exits 1 when there is any. Files are read with the content folder's
  * rules (core/read-content-file.ts): a link or a FIFO is named and left alone.
  */
-import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { replaceFile } from './lib/replace-file.ts';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_LIMITS } from '../core/media/media-variants.ts';
 import { readContentFile } from '../core/read-content-file.ts';
@@ -48,16 +48,6 @@ export async function stripContentPhotos(contentDir: string, options: { check: b
   return outcome;
 }
 
-/** A crash leaves the old file or the new one, never half of either. */
-async function replaceFile(target: string, bytes: Buffer): Promise<void> {
-  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, bytes);
-    await rename(temp, target);
-  } finally {
-    await rm(temp, { force: true });
-  }
-}
 
 if (import.meta.main) {
   const args = process.argv.slice(2);

@@ -10,9 +10,10 @@
  * name, found on disk, and nothing is written. What is written is the photo without its metadata
  * (scripts/lib/media/strip-metadata.ts: no location, no name; the orientation kept).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { replaceFile } from '../lib/replace-file.ts';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createOutboundClient } from '../../sidecar/outbound/outbound-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
@@ -118,12 +119,6 @@ async function writeIfMissing(target: string, content: () => Promise<Buffer>): P
   if (exists) return false;
   const bytes = await content();
   await mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, bytes);
-    await rename(temp, target);
-  } finally {
-    await rm(temp, { force: true });
-  }
+  await replaceFile(target, bytes);
   return true;
 }
