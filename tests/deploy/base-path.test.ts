@@ -131,7 +131,7 @@ describe('PUBLIC_URL with a path', () => {
 
   it('takes publish pings for its topics through the hub under it', async () => {
     const result = await pingHub({ serviceUrl: sidecar.url, publicUrl: PUBLIC_URL, manifest, confirmTimeoutMs: 5_000 });
-    expect(result).toEqual({ ok: true, confirmed: true, topics: [`${PUBLIC_URL}/feed.xml`, `${PUBLIC_URL}/api/feed.json`, `${PUBLIC_URL}/reviews.json`] });
+    expect(result).toEqual({ ok: true, confirmed: true, topics: [`${PUBLIC_URL}/feed.xml`, `${PUBLIC_URL}/api/feed.json`, `${PUBLIC_URL}/reviews.json`, `${PUBLIC_URL}/log/checkpoint`] });
     const outside = await rawRequest(`${sidecar.url}${BASE}/api/websub/hub`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
