@@ -50,7 +50,7 @@ describe('npm run publish with no service running', () => {
     expect(first.code).toBe(0);
     // The fixture's phone photo still carries its location: the report says so, and the build goes on.
     expect(first.stdout).toContain('Warning: media/r-0001/furnace.jpg, review r-0001, field media.0.file: the original still carries a GPS location');
-    expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}\n`);
+    expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}, ${PUBLIC}/log/checkpoint\n`);
     expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}: the change is recorded in the hub's store (0 notifications queued)`);
     const built = await manifestOf(distDir);
     expect(first.stdout).toContain(`(build ${built.build_id})`);
@@ -64,7 +64,7 @@ describe('npm run publish with no service running', () => {
     const second = await publish(env);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
-    expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}\n`);
+    expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}, ${PUBLIC}/log/checkpoint\n`);
     expect(second.stdout).toContain('the change is recorded in the hub\'s store (1 notification queued); the next start serves this build and sends them.');
     expect(await readFile(path.join(distDir, 'reviews.json'), 'utf8')).toContain('555-010-7777');
     const after = createSqliteHubStore({ dataDir });
@@ -75,9 +75,13 @@ describe('npm run publish with no service running', () => {
   }, PUBLISH_TIMEOUT);
 
   it('exits 1 naming the cause when the hub\'s store cannot record the change', async () => {
-    const { contentDir, distDir } = await makeContent();
+    const { work, contentDir, distDir } = await makeContent();
     const notAFolder = path.join(contentDir, 'business.json');
-    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: notAFolder, PORT: String(await findFreePort()) });
+    // A log published before, its key then given in the environment (as on a CI runner): only the hub's store lacks its folder.
+    await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+    const LOG_SIGNING_KEY = (await readFile(path.join(work, 'data', 'log-keys', encodeURIComponent('reviews.example.org/log')), 'utf8')).trim();
+    await setTelephone(contentDir, '+1-555-010-6666');
+    const run = await publish({ CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: notAFolder, LOG_SIGNING_KEY, PORT: String(await findFreePort()) });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('No service is running at http://127.0.0.1:');
     expect(run.stderr).toContain(`the change could not be recorded for the subscribers: WebSub store unavailable: DATA_DIR ${notAFolder} is not a writable folder`);
@@ -105,7 +109,9 @@ async function startServiceOnNewContent(sidecarEnv: (work: string) => Promise<Re
   const made = await makeContent();
   await buildTestSite({ contentDir: made.contentDir, outDir: made.distDir, publicUrl: PUBLIC });
   const service = await startTestSidecar({ distDir: made.distDir, publicUrl: PUBLIC, env: await sidecarEnv(made.work) });
-  return { service, contentDir: made.contentDir, env: { CONTENT_DIR: made.contentDir, DIST_DIR: made.distDir, PORT: new URL(service.url).port } };
+  // DATA_DIR as the first build had it (data/ beside dist/): the review log's key is there.
+  const env = { CONTENT_DIR: made.contentDir, DIST_DIR: made.distDir, DATA_DIR: path.join(made.work, 'data'), PORT: new URL(service.url).port };
+  return { service, contentDir: made.contentDir, env };
 }
 
 describe('npm run publish with the service running', () => {
