@@ -154,7 +154,9 @@ export async function prepareReviewLog(
 
   if (!options.demo && previous === undefined) {
     const remote = await openLogFiles(remoteReader(remoteBase, options.fetch ?? fetch), origin, signer).catch((error: Error) => ({ ok: 'unreachable' as const, reason: error.cause instanceof Error ? error.cause.message : error.message }));
-    if (remote.ok === true) previous = remote.value;
+    // The demo's log served at this address (the demo still running where the owner now publishes) is no
+    // history of the owner's: the owner's log starts afresh.
+    if (remote.ok === true) previous = formatVerifierKey(remote.value.verifier) === demoKey ? undefined : remote.value;
     else if (remote.ok === false) {
       return { ok: false, message: `${remoteBase}/ already has a review log that this build cannot continue: ${remote.reason}. ${signer ? '' : `Give this machine the log's key (LOG_SIGNING_KEY, or the file ${keyFile} from the machine that published it). `}A second history for one address is never started.` };
     } else if (remote.ok === 'unreachable' && signer !== undefined) {

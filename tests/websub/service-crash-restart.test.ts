@@ -114,7 +114,9 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     await cp(SMALL_CONTENT, contentDir, { recursive: true });
     const distDir = path.join(work, 'dist');
     await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
-    env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, ...(await backend.setup(work)) };
+    // The review log's key that first build made, given as LOG_SIGNING_KEY: the PostgreSQL case has no DATA_DIR.
+    const LOG_SIGNING_KEY = (await readFile(path.join(work, 'data', 'log-keys', encodeURIComponent(`${new URL(PUBLIC).host}/log`)), 'utf8')).trim();
+    env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, LOG_SIGNING_KEY, ...(await backend.setup(work)) };
   }, 30_000);
   afterAll(async () => {
     for (const s of services) await stopService(s, 'SIGKILL');

@@ -65,7 +65,7 @@ afterAll(async () => {
 function runPublish(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { port } = new URL(service.url);
   const child = spawn(process.execPath, ['scripts/publish.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: port, PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: port, PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: path.join(work, 'data') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
