@@ -39,7 +39,7 @@ if (!source.ok) {
     if (!manifest) process.exit(1);
     console.error('Serving the last good build.');
   } else {
-    for (const warning of result.warnings) console.warn(warning);
+    for (const warning of result.warnings) console.log(warning);
     console.log(`Built ${Object.keys(result.manifest.files).length} files in ${(result.ms / 1000).toFixed(1)} s.`);
   }
 }

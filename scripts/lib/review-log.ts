@@ -142,7 +142,11 @@ export async function prepareReviewLog(
   let previous: OpenedLog | undefined;
   // The build in service; when DIST_DIR went missing, the last good build the next swap keeps from.
   const servedDir = (await readManifest(options.outDir)) ? options.outDir : ((await findLastGoodBuild(options.outDir))?.dir ?? options.outDir);
-  const local = await openLogFiles(diskReader(path.join(servedDir, LOG_DIR)), origin);
+  // A build for another address (PUBLIC_URL changed) holds another log, not this address's history.
+  const localOrigin = (await readFile(path.join(servedDir, LOG_DIR, 'checkpoint'), 'utf8').catch(() => '')).split('\n', 1)[0];
+  const local = localOrigin !== '' && localOrigin !== origin
+    ? ({ ok: 'absent' } as const)
+    : await openLogFiles(diskReader(path.join(servedDir, LOG_DIR)), origin);
   const localIsDemo = local.ok === true && formatVerifierKey(local.value.verifier) === demoKey;
   if (options.demo) {
     if (local.ok === true && localIsDemo) previous = local.value;
