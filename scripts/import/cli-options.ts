@@ -59,20 +59,28 @@ export type ImportOptions = CommonOptions & {
   allowPrivateDownloads: boolean;
 };
 
-export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: true; options: ImportOptions } | { ok: false; message: string }> {
-  const allFlags = [...COMMON_FLAGS, ...IMPORT_FORMATS.flatMap((f) => f.flags)];
-  let values: Record<string, unknown>;
-  let positionals: string[];
+/** The command line read against a list of flags (node's parseArgs, strict); its refusal as a message. */
+export function parseFlags(
+  argv: readonly string[],
+  flags: readonly Flag[],
+): { ok: true; values: Record<string, unknown>; positionals: string[] } | { ok: false; message: string } {
   try {
-    ({ values, positionals } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: Object.fromEntries(allFlags.map((flag) => [flag.name, { type: flag.type, multiple: flag.multiple ?? false }])),
-    }));
+      options: Object.fromEntries(flags.map((flag) => [flag.name, { type: flag.type, multiple: flag.multiple ?? false }])),
+    });
+    return { ok: true, values, positionals };
   } catch (error) {
     return { ok: false, message: (error as Error).message };
   }
+}
+
+export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: true; options: ImportOptions } | { ok: false; message: string }> {
+  const parsed = parseFlags(argv, [...COMMON_FLAGS, ...IMPORT_FORMATS.flatMap((f) => f.flags)]);
+  if (!parsed.ok) return parsed;
+  const { values, positionals } = parsed;
   const [name, ...files] = positionals;
   const format = IMPORT_FORMATS.find((f) => f.name === name);
   const problems: string[] = [];

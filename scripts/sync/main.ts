@@ -12,12 +12,11 @@
  * stdout, or `sync google failed: …` on stderr with exit 1 (2 for a bad command line).
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../../core/config.ts';
 import { readConfigOrExit } from '../../sidecar/read-config.ts';
 import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
-import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, type CommonRunOptions } from '../import/cli-options.ts';
+import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, parseFlags, type CommonRunOptions } from '../import/cli-options.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
 import type { Flag } from '../import/import-format.ts';
 import { createMediaDownloader } from '../import/media-download.ts';
@@ -48,18 +47,9 @@ export const USAGE = [
 export type SyncOptions = CommonRunOptions & { source: SyncSource; full: boolean; commit: boolean; authorize: boolean; locations: boolean };
 
 export function parseSyncArgs(argv: readonly string[]): { ok: true; options: SyncOptions } | { ok: false; message: string } {
-  let values: Record<string, unknown>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: Object.fromEntries([...SYNC_FLAGS, ...SHARED_FLAGS].map((flag) => [flag.name, { type: flag.type }])),
-    }));
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
+  const parsed = parseFlags(argv, [...SYNC_FLAGS, ...SHARED_FLAGS]);
+  if (!parsed.ok) return parsed;
+  const { values, positionals } = parsed;
   const names = SYNC_SOURCES.map((s) => s.name);
   const [name, ...extra] = positionals;
   const source = SYNC_SOURCES.find((s) => s.name === name);
