@@ -4,6 +4,14 @@
  * to its hub at `http://HOST:PORT`. The hub re-reads each topic through the service's build store, so
  * the ping is also what makes the service load the new build; it then notifies the subscribers of every
  * topic whose bytes changed, and nobody for a topic whose bytes did not (CONTRACT.md "WebSub decisions").
+ * What publish reports is the hub's verdict, the typed body of each ping's 202 (PublishVerdictSchema:
+ * per topic, slice feeds included, changed or not and for how many subscribers), never its own guess.
+ *
+ * Exit codes: 0 published and recorded; 1 not published (invalid content, a service that cannot load
+ * the build or refuses the pings, no service and a store that cannot record); 2 a bad command line;
+ * 3 `--require-service` and no service running; 4 the service serves the build but its hub could not
+ * record the change in its store yet, which it then does by itself (its retries, and its build check
+ * once the store answers), notifying the subscribers then.
  *
  * - Invalid content stops before anything is swapped: the build's error, exit 1, dist and the running
  *   service untouched.
@@ -19,6 +27,7 @@
  * so a sidecar that was not given the new build is reported rather than silently notifying nobody.
  */
 import { ReadinessSchema, type Readiness } from '../core/schemas/readiness.ts';
+import { PublishVerdictSchema, type PublishVerdict, type TopicVerdict } from '../core/schemas/publish-verdict.ts';
 import type { Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
@@ -29,13 +38,18 @@ import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/re
 import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
 
-export type TopicChange = { topic: string; path: string; changed: boolean };
-
 export type PublishResult =
   | { ok: false; stage: 'build'; message: string }
-  | { ok: false; stage: 'notify' | 'record'; message: string; manifest: Manifest; topics: TopicChange[] }
-  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'notified' }
-  | { ok: true; manifest: Manifest; topics: TopicChange[]; ms: number; service: 'not-running'; queued: number };
+  | { ok: false; stage: 'notify' | 'record'; message: string; manifest: Manifest }
+  /** The service serves the build; `topics` is its hub's verdict, slice feeds included. */
+  | { ok: true; manifest: Manifest; ms: number; service: 'notified'; topics: TopicVerdict[] }
+  /**
+   * The service serves the build, but its hub could not record some topics in its store (`message` says
+   * why): it records them by itself once the store answers (its retries, its build check), and notifies then.
+   */
+  | { ok: true; manifest: Manifest; ms: number; service: 'not-recorded'; topics: TopicVerdict[]; unrecorded: string[]; message: string }
+  /** No service: publish recorded the build's topics in the hub's store itself; `queued` deliveries wait for the next start. */
+  | { ok: true; manifest: Manifest; ms: number; service: 'not-running'; topics: TopicVerdict[]; queued: number };
 
 export type PublishOptions = {
   build: BuildOptions;
@@ -53,27 +67,37 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   const built = await buildSite(options.build);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
   for (const warning of built.warnings) options.onWarning?.(warning);
-  const { manifest, previous } = built;
+  const { manifest } = built;
   const urls = createServiceUrls(options.build.publicUrl);
-  const topics = urls.topics().map((topic): TopicChange => {
-    const path = urls.pathOf(topic)!;
-    return { topic, path, changed: previous?.files[path]?.etag !== manifest.files[path]?.etag };
-  });
+  const seeds = urls.topics();
   // The sidecar serves everything under the public URL's path, on this machine too.
   const serviceUrl = `${options.serviceUrl}${urls.basePath}`;
   const hubUrl = `${serviceUrl}${PATHS.hub}`;
-  for (const { topic } of topics) {
+  const verdicts = new Map<string, TopicVerdict>();
+  const unrecorded: string[] = [];
+  let notRecorded: string | undefined;
+  for (const topic of seeds) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent.kind === 'not-running') {
       const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, publicUrl: options.build.publicUrl });
-      if (!recorded.ok && topics.some((t) => t.changed)) return { ok: false, stage: 'record', message: recorded.message, manifest, topics };
-      return { ok: true, manifest, topics, ms: built.ms, service: 'not-running', queued: recorded.ok ? recorded.queued : 0 };
+      if (!recorded.ok) return { ok: false, stage: 'record', message: recorded.message, manifest };
+      const topics = recorded.topics.map(({ topic: t, changed, enqueued }) => ({ topic: t, changed, subscribers: enqueued }));
+      return { ok: true, manifest, ms: built.ms, service: 'not-running', topics, queued: recorded.queued };
     }
-    if (sent.kind === 'refused') return { ok: false, stage: 'notify', message: sent.message, manifest, topics };
+    if (sent.kind === 'refused') return { ok: false, stage: 'notify', message: sent.message, manifest };
+    if (sent.kind === 'not-recorded') {
+      notRecorded ??= sent.message;
+      unrecorded.push(topic);
+      continue;
+    }
+    for (const verdict of sent.verdict.topics) verdicts.set(verdict.topic, verdict);
   }
-  const confirmed = await waitUntilServed(serviceUrl, manifest, topics, options.confirmTimeoutMs ?? 10_000);
-  if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest, topics };
-  return { ok: true, manifest, topics, ms: built.ms, service: 'notified' };
+  const paths = seeds.map((topic) => urls.pathOf(topic)!);
+  const confirmed = await waitUntilServed(serviceUrl, manifest, paths, options.confirmTimeoutMs ?? 10_000);
+  if (!confirmed.ok) return { ok: false, stage: 'notify', message: confirmed.message, manifest };
+  const topics = [...verdicts.values()];
+  if (notRecorded !== undefined) return { ok: true, manifest, ms: built.ms, service: 'not-recorded', topics, unrecorded, message: notRecorded };
+  return { ok: true, manifest, ms: built.ms, service: 'notified', topics };
 }
 
 export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { ok: false; message: string };
@@ -87,16 +111,24 @@ export async function pingHub(options: { serviceUrl: string; publicUrl: string; 
   for (const topic of topics) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent.kind === 'not-running') return { ok: false, message: `nothing answers at ${options.serviceUrl} (connection refused)` };
-    if (sent.kind === 'refused') return { ok: false, message: sent.message };
+    if (sent.kind !== 'accepted') return { ok: false, message: sent.message };
   }
   if (!options.manifest) return { ok: true, topics, confirmed: false };
-  const changes = topics.map((topic) => ({ topic, path: urls.pathOf(topic)!, changed: true }));
-  const served = await waitUntilServed(serviceUrl, options.manifest, changes, options.confirmTimeoutMs ?? 10_000);
+  const paths = topics.map((topic) => urls.pathOf(topic)!);
+  const served = await waitUntilServed(serviceUrl, options.manifest, paths, options.confirmTimeoutMs ?? 10_000);
   return served.ok ? { ok: true, topics, confirmed: true } : { ok: false, message: served.message };
 }
 
-/** What one publish ping came to: the hub took it, nothing listens there, or the hub (or the network) refused it, and why. */
-export type PingOutcome = { kind: 'accepted' } | { kind: 'not-running' } | { kind: 'refused'; message: string };
+/**
+ * What one publish ping came to: the hub recorded it (with its store's verdict), nothing listens there,
+ * the hub could not record it in its store yet (it keeps trying by itself), or the hub (or the network)
+ * refused it; with why.
+ */
+export type PingOutcome =
+  | { kind: 'accepted'; verdict: PublishVerdict }
+  | { kind: 'not-running' }
+  | { kind: 'not-recorded'; message: string }
+  | { kind: 'refused'; message: string };
 
 /** One ping; a 429 is retried after its Retry-After (the hub limits requests per client address). */
 async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutcome> {
@@ -114,7 +146,12 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutco
       return refused(`the hub at ${hubUrl} could not be reached (${errorCode(error) ?? String(error)})`);
     }
     const text = await response.text();
-    if (response.status === 202) return { kind: 'accepted' };
+    if (response.status === 202) {
+      // The hub's verdict is typed: an answer that is not one (an older sidecar, a proxy) is reported, never guessed at.
+      const verdict = PublishVerdictSchema.safeParse(parseJson(text));
+      if (verdict.success) return { kind: 'accepted', verdict: verdict.data };
+      return refused(`the hub at ${hubUrl} accepted the publish ping for ${topic} but did not say what it recorded (no verdict in its 202: ${text.slice(0, 200) || 'empty body'}); is it an older service?`);
+    }
     const reason = readErrorMessage(text);
     if (response.status === 429 && attempt < 4) {
       const seconds = Math.min(Number(response.headers.get('retry-after')) || 1, 5);
@@ -122,7 +159,7 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutco
       continue;
     }
     if (reason?.error === 'publish_not_recorded' || reason?.error === 'hub_unavailable') {
-      return refused(`the hub at ${hubUrl} could not record the change of ${topic} in its store (${reason.error}: ${reason.message}); nobody is notified until it can, and it keeps trying`);
+      return { kind: 'not-recorded', message: `${reason.error}: ${reason.message}` };
     }
     return refused(`the hub at ${hubUrl} answered ${response.status} to the publish ping for ${topic}: ${reason ? `${reason.error}: ${reason.message}` : text.slice(0, 500)}`);
   }
@@ -132,9 +169,13 @@ const refused = (message: string): PingOutcome => ({ kind: 'refused', message })
 
 /** The service's error body (`{ error, message }`), when the text is one. */
 function readErrorMessage(text: string): { error: string; message: string } | undefined {
+  const body = parseJson(text) as { error?: unknown; message?: unknown } | undefined;
+  return typeof body?.error === 'string' && typeof body.message === 'string' ? { error: body.error, message: body.message } : undefined;
+}
+
+function parseJson(text: string): unknown {
   try {
-    const body = JSON.parse(text) as { error?: unknown; message?: unknown };
-    return typeof body.error === 'string' && typeof body.message === 'string' ? { error: body.error, message: body.message } : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -145,9 +186,9 @@ function readErrorMessage(text: string): { error: string; message: string } | un
  * shows it; a proxy may hide it) and every topic answers with its new ETag. A build the service could
  * not load ends the wait at once with the service's own reason (`/readyz`'s `build.failed` names it).
  */
-async function waitUntilServed(serviceUrl: string, manifest: Manifest, topics: TopicChange[], timeoutMs: number) {
+async function waitUntilServed(serviceUrl: string, manifest: Manifest, paths: readonly string[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  const pending = new Set(topics.map((t) => t.path));
+  const pending = new Set(paths);
   for (;;) {
     const readiness = await readReadiness(serviceUrl);
     const failed = readiness?.build.failed;
@@ -209,12 +250,8 @@ if (import.meta.main) {
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
     process.exit(1);
   }
-  const changed = result.topics.filter((t) => t.changed).map((t) => t.topic);
-  const unchanged = result.topics.filter((t) => !t.changed).map((t) => t.topic);
   const seconds = result.ok ? ` in ${(result.ms / 1000).toFixed(1)} s` : '';
   console.log(`Built ${Object.keys(result.manifest.files).length} files into ${build.outDir}/${seconds} (build ${result.manifest.build_id}).`);
-  console.log(`Topics changed: ${changed.length > 0 ? changed.join(', ') : 'none'}`);
-  console.log(`Topics unchanged: ${unchanged.length > 0 ? unchanged.join(', ') : 'none'}`);
   if (!result.ok && result.stage === 'record') {
     console.error(
       `No service is running at ${serviceUrl}, and the change could not be recorded for the subscribers: ${result.message}\n` +
@@ -226,6 +263,9 @@ if (import.meta.main) {
     console.error(`Could not notify the running service: ${result.message}`);
     process.exit(1);
   }
+  const recorder = result.service === 'not-running' ? "The hub's store" : 'The hub';
+  for (const line of describeVerdicts(recorder, result.topics)) console.log(line);
+  const notified = result.topics.reduce((sum, t) => sum + t.subscribers, 0);
   if (result.service === 'not-running') {
     console.log(
       `No service is running at ${serviceUrl}: the change is recorded in the hub's store ` +
@@ -238,12 +278,35 @@ if (import.meta.main) {
       );
       process.exit(3);
     }
+  } else if (result.service === 'not-recorded') {
+    console.log(`Not recorded by the hub yet: ${result.unrecorded.join(', ')}`);
+    console.error(
+      `The service at ${serviceUrl} now serves build ${result.manifest.build_id}, but its hub could not record the change in its store (${result.message}).\n` +
+        `Nothing more to do: the hub retries by itself, and once its store answers again it re-reads every topic of the build it serves ` +
+        `(its build check) and notifies the subscribers of each topic that changed. Until then nobody is notified; /readyz names the store's problem.`,
+    );
+    process.exit(4);
   } else {
     console.log(
       `The service at ${serviceUrl} now serves build ${result.manifest.build_id}` +
-        (changed.length > 0 ? '; its hub is notifying the subscribers of the changed topics.' : '; no topic changed, so nobody is notified.'),
+        (notified > 0
+          ? `; its hub is notifying ${plural(notified, 'subscriber', { format: String })} of the changed topics.`
+          : result.topics.some((t) => t.changed)
+            ? '; the changed topics have no subscribers, so nobody is notified.'
+            : '; its hub found no topic changed, so nobody is notified.'),
     );
   }
+}
+
+/** The hub's verdict, one line per topic (slice feeds included): changed ones first, with their subscribers. */
+function describeVerdicts(recorder: string, topics: readonly TopicVerdict[]): string[] {
+  const changed = topics.filter((t) => t.changed);
+  const unchanged = topics.filter((t) => !t.changed);
+  return [
+    `${recorder} recorded ${plural(topics.length, 'topic', { format: String })}: ${changed.length} changed, ${unchanged.length} unchanged.`,
+    ...changed.map((t) => `  changed    ${t.topic} (${plural(t.subscribers, 'subscriber', { format: String })})`),
+    ...unchanged.map((t) => `  unchanged  ${t.topic}`),
+  ];
 }
 
 /**

@@ -31,7 +31,7 @@ const HUB_DESCRIPTION = [
   '`subscribe` / `unsubscribe`: 202, then the hub verifies intent asynchronously with a GET to `hub.callback` carrying `hub.mode`, `hub.topic`, `hub.challenge` and `hub.lease_seconds`; only a 2xx whose body is exactly `hub.challenge` verifies. The callback must be HTTPS.',
   "Each change of a subscribed topic is POSTed to the callback with the full content, the topic's own `Content-Type` and `Link: <hub>; rel=\"hub\", <topic>; rel=\"self\"`; with `hub.secret`, also `X-Hub-Signature: sha256=<hex HMAC>`.",
   'After 3 consecutive failed deliveries (or one 410) the subscription is removed and the callback receives a `hub.mode=denied` GET. This departs from WebSub §7, which keeps a failing subscription until its lease ends; the interface asks for it.',
-  '`publish` with `hub.url` (or `hub.topic`): the hub re-reads the topic and records it in its store, which decides whether the bytes changed (only then are subscribers notified). 202 only once the store has recorded it; 503 `publish_not_recorded` when it could not (the hub retries by itself until the store accepts it).',
+  '`publish` with `hub.url` (or `hub.topic`): the hub re-reads the topic and records it in its store, which decides whether the bytes changed (only then are subscribers notified). 202 only once the store has recorded it, with the store\'s verdict per topic re-read as its body (`/reviews.json` re-reads every slice feed too); 503 `publish_not_recorded` when it could not (the hub retries by itself until the store accepts it).',
 ].join('\n\n');
 
 const mcpMethodNotAllowed = (method: string, why: string): OpenApiObject => ({
@@ -86,7 +86,11 @@ export function buildProtocolPaths(): Record<string, OpenApiObject> {
           content: { 'application/x-www-form-urlencoded': { schema: ref('schemas', 'WebSubHubRequest') } },
         },
         responses: {
-          '202': { description: 'Accepted: subscribe and unsubscribe are verified asynchronously; a publish ping is answered once its topics are recorded in the store. No body.' },
+          '202': {
+            description:
+              'Accepted: subscribe and unsubscribe are verified asynchronously (no body); a publish ping is answered once its topics are recorded in the store, with what the store recorded for each topic it re-read.',
+            content: { 'application/json': { schema: ref('schemas', 'WebSubPublishVerdict') } },
+          },
           '400': hubError(
             `Cannot be accepted, with the reason: not a form body, plain-HTTP callback, callback on a private network address (unless the hub allows them), unknown topic, bad mode, bad lease, secret over ${WEBSUB_SECRET_MAX_BYTES} bytes.`,
           ),

@@ -21,6 +21,7 @@ import {
 import { SearchResultSchema } from '../schemas/search.ts';
 import { ChangesResultSchema } from '../schemas/changes.ts';
 import { TechnicianRankingSchema } from '../schemas/ranking.ts';
+import { PublishVerdictSchema } from '../schemas/publish-verdict.ts';
 import type { ServiceUrls } from '../urls.ts';
 import { createWebSubHubRequestSchema, JsonRpcRequestSchema, JsonRpcResponseSchema } from './protocol-schemas.ts';
 
@@ -51,6 +52,7 @@ export function buildSchemaComponents(input: { urls: ServiceUrls; insightsSchema
     ['JsonRpcRequest', JsonRpcRequestSchema],
     ['JsonRpcResponse', JsonRpcResponseSchema],
     ['WebSubHubRequest', createWebSubHubRequestSchema(input.urls.topics(), input.urls.feedsIndex)],
+    ['WebSubPublishVerdict', PublishVerdictSchema],
   ];
   for (const [id, schema] of entries) registry.add(schema, { id });
 

@@ -38,12 +38,14 @@ export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: st
       await deps.builds.refresh();
       const path = topicsOfCurrentBuild().pathOf.get(topicUrl);
       if (path === undefined) return undefined;
-      const representation = deps.builds.current().resources.get(path);
+      const build = deps.builds.current();
+      const representation = build.resources.get(path);
       if (!representation) return undefined;
       return {
         body: representation.identity.body,
         contentType: representation.headers['Content-Type'] ?? 'application/octet-stream',
         etag: representation.identity.etag,
+        build: build.dir,
       };
     },
   };

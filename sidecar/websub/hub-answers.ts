@@ -3,18 +3,25 @@
  * service's error body. The refusals that more than one room gives are built here, once.
  */
 import type { ErrorBody } from '../../core/schemas/errors.ts';
+import type { PublishVerdict } from '../../core/schemas/publish-verdict.ts';
 import type { HubRequestResult } from './hub-request.ts';
+import type { TopicCheck } from './record-topics.ts';
 import { describeError } from './store-connector.ts';
 
 /**
- * A publish ping gets 202 only once the store has recorded every named topic (changed or not);
- * otherwise 503 `publish_not_recorded`, and the hub keeps retrying the recording itself.
+ * A publish ping gets 202 only once the store has recorded every named topic (changed or not), with the
+ * store's verdict per topic as its body; otherwise 503 `publish_not_recorded`, and the hub keeps retrying
+ * the recording itself. Subscribe and unsubscribe get a 202 with no body.
  */
-export type HubAnswer = { status: 202 } | Refusal;
+export type HubAnswer = { status: 202; verdict?: PublishVerdict } | Refusal;
 
 export type Refusal = { status: 400 | 403 | 503; body: ErrorBody; retryAfterSeconds?: number };
 
 export const ACCEPTED: HubAnswer = { status: 202 };
+
+export function published(checks: readonly TopicCheck[]): HubAnswer {
+  return { status: 202, verdict: { topics: checks.map(({ topic, changed, enqueued }) => ({ topic, changed, subscribers: enqueued })) } };
+}
 
 /** The store cannot be used: nothing was accepted. */
 export function unavailable(problem?: string): Refusal {

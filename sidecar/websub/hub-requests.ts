@@ -1,13 +1,14 @@
 /**
  * The hub's answer to one request (WebSub §5.1, §5.3, and `hub.mode=publish` pings): a valid subscribe
  * or unsubscribe is answered 202 at once, once admission lets it in (admission.ts), and its intent is
- * verified asynchronously; a publish ping is answered once the store has recorded every named topic.
+ * verified asynchronously; a publish ping is answered once the store has recorded every named topic, with
+ * the store's verdict for each topic re-read.
  */
 import { callbackDomainOf } from './callback-url.ts';
 import { clientKeyOf } from '../http/client-address.ts';
 import type { CallbackClient } from './callback-client.ts';
 import type { Admission } from './admission.ts';
-import { ACCEPTED, callbackRefused, invalidRequest, publishNotRecorded, unavailable, type HubAnswer } from './hub-answers.ts';
+import { ACCEPTED, callbackRefused, invalidRequest, published, publishNotRecorded, unavailable, type HubAnswer } from './hub-answers.ts';
 import { parseHubRequest, type HubRequestSchema } from './hub-request.ts';
 import type { CallbackKeys, HubStore, StoreCheck } from './hub-store.ts';
 import type { TopicRecorder } from './topic-recorder.ts';
@@ -33,8 +34,7 @@ export function createRequestAnswerer(deps: RequestAnswererDeps): (form: URLSear
     const request = parsed.request;
     if (request.mode === 'publish') {
       try {
-        await deps.recorder.record(request.topics);
-        return ACCEPTED;
+        return published(await deps.recorder.recordPublish(request.topics));
       } catch (err) {
         return publishNotRecorded(err, deps.recorder.retryDelayMs());
       }

@@ -1,7 +1,8 @@
 /**
  * HTTP adapter of the hub: `POST /api/websub/hub` with a form-encoded body (interface.md). Accepted
- * requests get exactly `202 Accepted` with no body; errors the service's JSON error body (CONTRACT.md
- * "Every error is JSON"). Requests are rate-limited per client address (http/rate-limit.ts).
+ * subscribe and unsubscribe requests get exactly `202 Accepted` with no body, an accepted publish ping
+ * a 202 with the store's verdict per topic (core/schemas/publish-verdict.ts); errors the service's JSON
+ * error body (CONTRACT.md "Every error is JSON"). Requests are rate-limited per client address (http/rate-limit.ts).
  */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
@@ -51,7 +52,8 @@ export function createHubRouter(options: HubRouterOptions): Router {
     }
     const answer = await hub.handleRequest(new URLSearchParams(typeof req.body === 'string' ? req.body : ''));
     if (answer.status === 202) {
-      res.status(202).end();
+      if (answer.verdict) res.status(202).json(answer.verdict);
+      else res.status(202).end();
       return;
     }
     const headers = answer.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(answer.retryAfterSeconds) };

@@ -6,5 +6,6 @@ export { createSqliteHubStore } from './sqlite-store.ts';
 export { createPostgresHubStore, type PostgresHubStoreOptions } from './postgres-store.ts';
 export { openHubStore } from './open-store.ts';
 export { SQLITE_FILE_NAME } from './sqlite-store.ts';
+export { lockStoreFile, StoreLockedError } from './sqlite-file.ts';
 export { recordPublishWithoutService } from './record-publish.ts';
 export { createCallbackClient, CALLBACK_CLIENT_DEFAULTS, type CallbackClient, type CallbackClientOptions } from './callback-client.ts';

@@ -10,7 +10,13 @@ import type { HubStore } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
 import type { TopicSource } from './topic-source.ts';
 
-export type TopicCheck = { topic: string; changed: boolean; enqueued: number };
+export type TopicCheck = {
+  topic: string;
+  changed: boolean;
+  enqueued: number;
+  /** The build the bytes came from (TopicContent's `build`), when the source names one. */
+  build?: string;
+};
 
 /**
  * Rejects with the store's error when it cannot record; a topic that cannot be read is logged and counts
@@ -45,7 +51,7 @@ export async function recordTopicContents(
     // The store decides whether the bytes changed: no instance skips a topic on what it remembers itself.
     const hash = createHash('sha256').update(content.body).digest('hex');
     const recorded = await store.recordTopicContent({ topic, hash, contentType: content.contentType, body: content.body }, now());
-    checks.push({ topic, ...recorded });
+    checks.push({ topic, ...recorded, ...(content.build === undefined ? {} : { build: content.build }) });
     if (recorded.changed && !options.summarise) log.info('websub_topic_changed', { topic, hash, subscribers: recorded.enqueued });
   }
   if (options.summarise) log.info('websub_topics_recorded', summaryOf(checks));

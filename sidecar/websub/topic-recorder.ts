@@ -6,6 +6,11 @@
  *
  * Topics that leave the list (a technician removed from the content) lose their subscribers, who are told
  * `hub.mode=denied`, as the topic now answers 404.
+ *
+ * A publish hears the verdict for its build, not for its own recording alone: its first ping loads the
+ * new build, whose swap makes the hub re-read every topic (server.ts `onSwap`) before the next ping
+ * arrives, and that ping then finds the bytes already recorded. So the recorder keeps, per topic, what
+ * the recordings of the build last read made of it (changed if any of them changed the store).
  */
 import type { HubOptions } from './hub.ts';
 import type { HubStore, Subscription } from './hub-store.ts';
@@ -17,6 +22,11 @@ import type { TopicSource } from './topic-source.ts';
 export type TopicRecorder = {
   /** Re-reads the topics (all by default) and records each in the store; see `Hub.notifyIfChanged`. */
   record(topicUrls?: readonly string[], options?: { summarise?: boolean }): Promise<TopicCheck[]>;
+  /**
+   * `record` for a publish ping: each topic re-read (derived ones included) with the verdict for the
+   * build it was read from, summed over every recording of that build in this process.
+   */
+  recordPublish(topicUrls: readonly string[]): Promise<TopicCheck[]>;
   /** How long until the next retry of what the store did not take (the publish ping's Retry-After). */
   retryDelayMs(): number;
   start(): void;
@@ -47,6 +57,17 @@ export function createTopicRecorder(deps: TopicRecorderDeps): TopicRecorder {
   let running = false;
   /** The topic list when last checked; undefined until the first full check (at start). */
   let knownTopics: ReadonlySet<string> | undefined;
+  /** Per topic, the verdict for the last build read (only sources that name their builds). */
+  const verdicts = new Map<string, TopicCheck>();
+
+  function verdictOf(check: TopicCheck): TopicCheck {
+    if (check.build === undefined) return check;
+    const earlier = verdicts.get(check.topic);
+    const verdict =
+      earlier?.build === check.build ? { ...check, changed: earlier.changed || check.changed, enqueued: earlier.enqueued + check.enqueued } : check;
+    verdicts.set(check.topic, verdict);
+    return verdict;
+  }
 
   /** Checked against the list last seen, or against every stored subscription on the first check. */
   async function removeVanishedTopics(): Promise<void> {
@@ -64,11 +85,12 @@ export function createTopicRecorder(deps: TopicRecorderDeps): TopicRecorder {
     }
   }
 
-  async function recordNow(requested: readonly string[], summarise: boolean): Promise<TopicCheck[]> {
+  async function recordNow(requested: readonly string[], summarise: boolean) {
     const checks = await recordTopicContents({ store, topics, log, now: deps.now }, requested, { summarise });
+    const buildVerdicts = checks.map(verdictOf);
     await removeVanishedTopics();
     if (checks.some((c) => c.enqueued > 0)) deps.onEnqueued();
-    return checks;
+    return { checks, verdicts: buildVerdicts };
   }
 
   /** A recording failed: the store counts as failing, and the topics are tried again after a backoff. */
@@ -88,22 +110,25 @@ export function createTopicRecorder(deps: TopicRecorderDeps): TopicRecorder {
     retryTimer.unref();
   }
 
+  function recordInTurn(topicUrls: readonly string[], summarise: boolean) {
+    const run = chain.then(() => recordNow(topicUrls, summarise));
+    chain = run.catch(() => {});
+    return run.then(
+      (recorded) => {
+        for (const topic of topicUrls) unrecorded.delete(topic);
+        if (unrecorded.size === 0) retryDelayMs = deps.retryMs.first;
+        return recorded;
+      },
+      (err: unknown) => {
+        retryLater(topicUrls, err);
+        throw err;
+      },
+    );
+  }
+
   const recorder: TopicRecorder = {
-    record(topicUrls = topics.topicUrls, options = {}) {
-      const run = chain.then(() => recordNow(topicUrls, options.summarise ?? false));
-      chain = run.catch(() => {});
-      return run.then(
-        (checks) => {
-          for (const topic of topicUrls) unrecorded.delete(topic);
-          if (unrecorded.size === 0) retryDelayMs = deps.retryMs.first;
-          return checks;
-        },
-        (err: unknown) => {
-          retryLater(topicUrls, err);
-          throw err;
-        },
-      );
-    },
+    record: async (topicUrls = topics.topicUrls, options = {}) => (await recordInTurn(topicUrls, options.summarise ?? false)).checks,
+    recordPublish: async (topicUrls) => (await recordInTurn(topicUrls, false)).verdicts,
     retryDelayMs: () => retryDelayMs,
     start() {
       running = true;

@@ -8,6 +8,11 @@ export type TopicContent = {
   /** The topic's own media type, charset included, sent as the notification's Content-Type. */
   contentType: string;
   etag: string;
+  /**
+   * Which build the bytes were read from (the served build's folder), when the source has builds: a
+   * publish hears the verdict of its build's first recording, whoever made it (topic-recorder.ts).
+   */
+  build?: string;
 };
 
 export type TopicSource = {

@@ -272,6 +272,10 @@ describe('OpenAPI schemas and examples', () => {
       { 'hub.mode': 'subscribe', 'hub.callback': 'https://sub.example.test/cb', 'hub.topic': urls.feedXml, 'hub.lease_seconds': 3600 },
       { 'hub.mode': 'subscribe', 'hub.callback': 'http://sub.example.test/cb', 'hub.topic': urls.feedXml },
     ],
+    WebSubPublishVerdict: [
+      { topics: [{ topic: urls.reviewsJson, changed: true, subscribers: 3 }] },
+      { topics: [{ topic: urls.reviewsJson, changed: 'yes', subscribers: -1 }] },
+    ],
   };
 
   it('has a sample for every component', () => {

@@ -80,7 +80,7 @@ describe('publish on commit', () => {
     await git(repo, 'add', 'content');
     const commit = await git(repo, 'commit', '-m', 'Reviews from Google Takeout');
     expect(commit).toContain('reviews: the commit changed content/; publishing (npm run publish)');
-    expect(commit).toMatch(/Topics changed: .*reviews\.json/);
+    expect(commit).toMatch(/^ {2}changed {4}\S+\/reviews\.json \(1 subscriber\)$/m);
     expect(commit).toContain(`The service at ${running.service.url} now serves build`);
 
     // publish returned only once the service served the new build.

@@ -50,7 +50,11 @@ describe('npm run publish with no service running', () => {
     expect(first.code).toBe(0);
     // The fixture's phone photo still carries its location: the report says so, and the build goes on.
     expect(first.stdout).toContain('Warning: media/r-0001/furnace.jpg, review r-0001, field media.0.file: the original still carries a GPS location');
-    expect(first.stdout).toContain(`Topics changed: ${urls.feedXml}, ${urls.feedJson}, ${urls.reviewsJson}, ${PUBLIC}/log/checkpoint\n`);
+    // The store's own verdict, per topic, slice feeds included: a new store has seen none of them.
+    expect(first.stdout).toMatch(/^The hub's store recorded \d+ topics: (\d+) changed, 0 unchanged\.$/m);
+    for (const topic of [urls.feedXml, urls.feedJson, urls.reviewsJson, `${PUBLIC}/log/checkpoint`, `${PUBLIC}/feeds/technicians/dana-whitfield.xml`]) {
+      expect(first.stdout).toContain(`\n  changed    ${topic} (0 subscribers)\n`);
+    }
     expect(first.stdout).toContain(`No service is running at http://127.0.0.1:${env.PORT}: the change is recorded in the hub's store (0 notifications queued)`);
     const built = await manifestOf(distDir);
     expect(first.stdout).toContain(`(build ${built.build_id})`);
@@ -63,8 +67,9 @@ describe('npm run publish with no service running', () => {
     await setTelephone(contentDir, '+1-555-010-7777');
     const second = await publish(env);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
-    expect(second.stdout).toContain(`Topics unchanged: ${urls.feedXml}, ${urls.feedJson}, ${PUBLIC}/log/checkpoint\n`);
+    expect(second.stdout).toMatch(/^The hub's store recorded \d+ topics: 1 changed, \d+ unchanged\.$/m);
+    expect(second.stdout).toContain(`\n  changed    ${urls.reviewsJson} (1 subscriber)\n`);
+    for (const topic of [urls.feedXml, urls.feedJson, `${PUBLIC}/log/checkpoint`]) expect(second.stdout).toContain(`\n  unchanged  ${topic}\n`);
     expect(second.stdout).toContain('the change is recorded in the hub\'s store (1 notification queued); the next start serves this build and sends them.');
     expect(await readFile(path.join(distDir, 'reviews.json'), 'utf8')).toContain('555-010-7777');
     const after = createSqliteHubStore({ dataDir });
@@ -164,11 +169,12 @@ describe('npm run publish when the hub cannot record the change', () => {
   }, PUBLISH_TIMEOUT);
   afterAll(() => service?.close());
 
-  it('exits 1 naming the store, not "now serves"', async () => {
+  it('exits 4 naming the store: the build is served, and the hub records the change once its store opens', async () => {
     await setTelephone(contentDir, '+1-555-010-9999');
     const run = await publish(env);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`could not record the change of ${urls.feedXml} in its store (hub_unavailable: `);
-    expect(run.stdout).not.toContain('now serves');
+    expect(run.code).toBe(4);
+    expect(run.stdout).toContain(`Not recorded by the hub yet: ${urls.topics().join(', ')}\n`);
+    expect(run.stderr).toContain(`now serves build ${(await manifestOf(env.DIST_DIR!)).build_id}, but its hub could not record the change in its store (hub_unavailable: `);
+    expect(run.stderr).toContain('Until then nobody is notified');
   }, PUBLISH_TIMEOUT);
 });

@@ -3,6 +3,7 @@
  * failures (with the hub.mode=denied GET), 410, newest-content-wins, publish pings and the comparison
  * with the last notified content at start.
  */
+import { PublishVerdictSchema } from '../../core/schemas/publish-verdict.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,12 +182,17 @@ describe('change detection', () => {
     await t.sub.waitForNotification(p);
 
     const ping = () => h.post({ 'hub.mode': 'publish', 'hub.url': h.topics.feedJson });
-    expect((await ping()).status).toBe(202);
+    const unchanged = await ping();
+    expect(unchanged.status).toBe(202);
+    // The 202 carries the store's verdict for the topic: what `npm run publish` reports.
+    expect(PublishVerdictSchema.parse(await unchanged.json())).toEqual({ topics: [{ topic: h.topics.feedJson, changed: false, subscribers: 0 }] });
     await h.hub.drained();
     expect(t.sub.notifications(p)).toHaveLength(1);
 
     h.topics.setAll(`ping-changed-${p}`);
-    expect((await h.post({ 'hub.mode': 'publish', 'hub.topic': h.topics.feedJson })).status).toBe(202);
+    const changed = await h.post({ 'hub.mode': 'publish', 'hub.topic': h.topics.feedJson });
+    expect(changed.status).toBe(202);
+    expect(PublishVerdictSchema.parse(await changed.json())).toEqual({ topics: [{ topic: h.topics.feedJson, changed: true, subscribers: 1 }] });
     await t.sub.waitForNotification(p, (r) => r.body.toString().includes('ping-changed'));
     expect(t.sub.notifications(p)).toHaveLength(2);
   });

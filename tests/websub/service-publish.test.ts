@@ -16,6 +16,7 @@ import { startTestSidecar } from '../helpers/sidecar.ts';
 import { createTestCa, type RecordedRequest, type TestCa } from '../../tools/lib/https-ca.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
+import { PublishVerdictSchema } from '../../core/schemas/publish-verdict.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);
@@ -131,8 +132,9 @@ describe('npm run publish with subscribers of every topic', () => {
     const run = await runPublish();
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/Topics changed: .*feed\.xml.*feed\.json.*reviews\.json/);
+    for (const t of TOPICS) expect(run.stdout).toContain(`\n  changed    ${t.url} (1 subscriber)\n`);
     expect(run.stdout).toContain('now serves build');
+    expect(run.stdout).toContain('its hub is notifying 3 subscribers of the changed topics.');
 
     for (const t of TOPICS) {
       const pushed: RecordedRequest = await sub.waitForNotification(t.callbackPath, (r) => r.body.includes('r-0100'), 10_000);
@@ -157,7 +159,8 @@ describe('npm run publish with subscribers of every topic', () => {
     await writeFile(businessFile, JSON.stringify({ ...business, telephone: '+1-555-010-2999' }));
     const run = await runPublish();
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`Topics changed: ${urls.reviewsJson}\n`);
+    expect(run.stdout).toMatch(/^The hub recorded \d+ topics: 1 changed, \d+ unchanged\.$/m);
+    expect(run.stdout).toContain(`\n  changed    ${urls.reviewsJson} (1 subscriber)\n`);
 
     const pushed = await sub.waitForNotification('/sub/reviews-json', (r) => r.body.includes('555-010-2999'), 10_000);
     expect(pushed.body.equals((await served('/reviews.json')).body)).toBe(true);
@@ -170,7 +173,8 @@ describe('npm run publish with subscribers of every topic', () => {
   it('a publish of unchanged content notifies nobody', async () => {
     const run = await runPublish();
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Topics changed: none');
+    expect(run.stdout).toMatch(/^The hub recorded \d+ topics: 0 changed, \d+ unchanged\.$/m);
+    expect(run.stdout).toContain('its hub found no topic changed, so nobody is notified.');
     await quiet();
     expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 2]);
   });
@@ -191,5 +195,23 @@ describe('npm run publish with subscribers of every topic', () => {
     const after = await Promise.all(TOPICS.map((t) => served(t.path)));
     expect(after.map((a) => a.etag)).toEqual(before.map((b) => b.etag));
     expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 2]);
+  });
+
+  it('a ping after the build check recorded the swap still answers the build\'s verdict: changed, and for whom', async () => {
+    await editReviews('2025-02.json', (reviews) => reviews.splice(reviews.findIndex((r) => r.id === 'r-0101'), 1));
+    const businessFile = path.join(contentDir, 'business.json');
+    await writeFile(businessFile, JSON.stringify({ ...JSON.parse(await readFile(businessFile, 'utf8')), telephone: '+1-555-010-3111' }));
+    // Built behind the service's back: its build check notices, records and notifies, with no ping.
+    await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC, dataDir: path.join(work, 'data') });
+    await sub.waitForNotification('/sub/reviews-json', (r) => r.body.includes('555-010-3111'), 10_000);
+    const answer = await hubPost({ 'hub.mode': 'publish', 'hub.url': urls.reviewsJson });
+    expect(answer.status).toBe(202);
+    const verdict = PublishVerdictSchema.parse(await answer.json());
+    expect(verdict.topics[0]).toEqual({ topic: urls.reviewsJson, changed: true, subscribers: 1 });
+    // The slice feeds of the same build come with it; none of them changed with a telephone number.
+    expect(verdict.topics.length).toBeGreaterThan(1);
+    expect(verdict.topics.slice(1).every((t) => t.topic.startsWith(`${PUBLIC}/feeds/`) && !t.changed)).toBe(true);
+    await quiet();
+    expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 3]);
   });
 });
