@@ -4,7 +4,8 @@
  * opened as the sidecar opens it): the copy opens, holds a consistent state between what was saved
  * before and after it, and a restore into an empty DATA_DIR gives back every subscription it holds.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -91,6 +92,35 @@ describe('npm run backup / npm run restore', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^Not restored: .*not-a-backup\.sqlite (cannot be|is not)/);
   }, 60_000);
+
+  it('refuses, with one line naming the running service, to restore under a store another process holds', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'restore-locked-'));
+    const dataDir = path.join(work, 'data');
+    // The store as the running sidecar holds it: open, and locked, for as long as it runs.
+    const store = createSqliteHubStore({ dataDir });
+    try {
+      await store.saveSubscription({ topic: FEED, callback: 'https://sub.example/cb', secret: null, leaseSeconds: 3600, expiresAt: T0 + 3_600_000 }, T0);
+      const backupFile = path.join(work, 'hub-backup.sqlite');
+      expect((await run('backup', [backupFile], { DATA_DIR: dataDir })).code).toBe(0);
+      const refusal = `Not restored: a running service holds the hub's store in ${dataDir} (websub.sqlite.lock); stop it first, then restore.`;
+
+      const inPlace = await run('restore', [backupFile], { DATA_DIR: dataDir });
+      expect(inPlace.code).toBe(1);
+      expect(inPlace.stderr).toContain(refusal);
+
+      // The operator moved the file away but forgot to stop the service: still refused, nothing written.
+      const file = path.join(dataDir, 'websub.sqlite');
+      await rename(file, path.join(work, 'moved.sqlite'));
+      await rename(`${file}-wal`, path.join(work, 'moved.sqlite-wal')).catch(() => {});
+      const moved = await run('restore', [backupFile], { DATA_DIR: dataDir });
+      expect(moved.code).toBe(1);
+      expect(moved.stderr).toContain(refusal);
+      expect(moved.stdout).toBe('');
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('with DATABASE_URL, names the pg_dump and pg_restore commands for the websub schema instead', async () => {
     const env = { DATABASE_URL: 'postgres://user@db.example/reviews' };
