@@ -5,6 +5,12 @@
 import pg from 'pg';
 import type { Row } from './store-rows.ts';
 
+/** PostgreSQL says the data itself is damaged: SQLSTATE XX001 data_corrupted, XX002 index_corrupted. */
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'XX001' || code === 'XX002';
+}
+
 export type Queryable = Pick<pg.PoolClient, 'query'>;
 
 export type PostgresAccess = {
@@ -14,7 +20,16 @@ export type PostgresAccess = {
   query(sql: string, params?: unknown[], on?: Queryable): Promise<Row[]>;
 };
 
-export function createPostgresAccess(options: { connectionString: string; maxConnections?: number }): PostgresAccess {
+export function createPostgresAccess(options: {
+  connectionString: string;
+  maxConnections?: number;
+  /** Called with an error that says the data is damaged (SQLSTATE XX001/XX002): the next check reads everything. */
+  onCorrupt?: () => void;
+}): PostgresAccess {
+  const noticeCorruption = (err: unknown) => {
+    if (isCorruptionError(err)) options.onCorrupt?.();
+    throw err;
+  };
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries in flight report their own error.
@@ -35,13 +50,13 @@ export function createPostgresAccess(options: { connectionString: string; maxCon
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => {});
-        throw err;
+        return noticeCorruption(err);
       } finally {
         client.off('error', onError);
         // A broken connection is destroyed, not handed back to the pool.
         client.release(broken instanceof Error ? broken : undefined);
       }
     },
-    query: async (sql, params = [], on = pool) => (await on.query(sql, params)).rows as Row[],
+    query: async (sql, params = [], on = pool) => (await on.query(sql, params).catch(noticeCorruption)).rows as Row[],
   };
 }

@@ -9,7 +9,7 @@ import type { HubStore } from './hub-store.ts';
 import { createPostgresAccess } from './postgres-access.ts';
 import { postgresDeliveries } from './postgres-deliveries.ts';
 import { prepareSchema, quotedSchema } from './postgres-schema.ts';
-import { describeError } from './store-connector.ts';
+import { checkPostgresStore, type PostgresCheckState } from './postgres-check.ts';
 import { toSnapshot, toSubscription } from './store-rows.ts';
 
 export { dropPostgresSchema } from './postgres-schema.ts';
@@ -20,12 +20,16 @@ export type PostgresHubStoreOptions = {
   schema?: string;
   /** Most connections this store opens. */
   maxConnections?: number;
+  /** How often a check reads every row (postgres-check.ts); every minute by default. */
+  fullReadIntervalMs?: number;
+  now?: () => number;
 };
 
 export async function createPostgresHubStore(options: PostgresHubStoreOptions): Promise<HubStore> {
   const schemaName = options.schema ?? 'websub';
   const s = quotedSchema(schemaName);
-  const access = createPostgresAccess(options);
+  const checkState: PostgresCheckState = { fullReadIntervalMs: options.fullReadIntervalMs ?? 60_000, now: options.now ?? Date.now };
+  const access = createPostgresAccess({ ...options, onCorrupt: () => (checkState.suspect = true) });
   const { pool, query, transaction } = access;
   try {
     await prepareSchema(access, schemaName);
@@ -107,14 +111,7 @@ export async function createPostgresHubStore(options: PostgresHubStoreOptions): 
       });
     },
     ...postgresDeliveries(access, s),
-    async check() {
-      try {
-        for (const table of ['subscriptions', 'topics', 'deliveries']) await query(`SELECT 1 FROM ${s}.${table} LIMIT 1`);
-      } catch (err) {
-        return { ok: false, problem: `PostgreSQL cannot be used (${describeError(err)})` };
-      }
-      return { ok: true };
-    },
+    check: () => checkPostgresStore(access, s, checkState),
     async close() {
       if (!pool.ended) await pool.end();
     },
