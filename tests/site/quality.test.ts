@@ -346,16 +346,18 @@ describe('the widget on another origin', () => {
     expect(await items.count()).toBe(3);
     expect(await items.first().locator('a').getAttribute('href')).toBe(dataset.reviews[0]!.url);
     expect(await widget.locator('.more a').getAttribute('href')).toBe(`${sidecar.url}/search/`);
+    expect(await widget.locator('.log a').getAttribute('href')).toBe(`${sidecar.url}${PATHS.logPrefix}`);
+    expect((await fetch(`${sidecar.url}${PATHS.logPrefix}`)).status).toBe(200);
     expect(await runAxe(page)).toEqual([]);
     const width = await widget.evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeGreaterThan(200);
     await page.close();
   });
 
-  it('takes its options from attributes: technician, minimum rating, best first, dark theme', async () => {
+  it('takes its options from attributes: technician, minimum rating, best first, dark theme, no log link', async () => {
     const technician = dataset.business.technicians[0]!.name;
     const page = await browser.newPage();
-    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent(`count="5" min-rating="4" sort="best" theme="dark" technician="${technician}"`)}`);
+    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent(`count="5" min-rating="4" sort="best" theme="dark" log="false" technician="${technician}"`)}`);
     const widget = page.locator('reviews-widget');
     await widget.locator('.score').waitFor();
     const rest = await (await fetch(`${sidecar.url}/api/reviews/search?${new URLSearchParams({ mentions_technician: technician })}`)).json();
@@ -366,6 +368,7 @@ describe('the widget on another origin', () => {
     expect(hrefs).toEqual(best.reviews.map((r: { url: string }) => r.url));
     const background = await widget.locator('.box').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).toBe('rgb(20, 23, 27)');
+    expect(await widget.locator('.log').count()).toBe(0);
     expect(await runAxe(page)).toEqual([]);
     await page.close();
   });
