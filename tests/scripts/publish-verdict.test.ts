@@ -37,6 +37,11 @@ async function makeWork(): Promise<Work> {
   return { work, contentDir, distDir: path.join(work, 'dist'), dataDir: path.join(work, 'data') };
 }
 
+/** The service process on a build of `w`, with the test subscriber's subscription to `topic` verified. */
+function startService(w: Work, topic: string, callbackPath: string, env?: Record<string, string>): Promise<ServiceProcess> {
+  return startSubscribedServiceProcess({ ...w, workDir: w.work, publicUrl: PUBLIC, subscriber: t, topic, callbackPath, env });
+}
+
 function publish(service: ServiceProcess, w: Work, env: Record<string, string> = {}): Promise<ScriptRun> {
   const { port } = new URL(service.url);
   return runScript(process.execPath, ['scripts/publish.ts'], {
@@ -94,14 +99,7 @@ describe('npm run publish reports the hub\'s verdict (SQLite)', () => {
 
   beforeAll(async () => {
     w = await makeWork();
-    service = await startSubscribedServiceProcess({
-      ...w,
-      workDir: w.work,
-      publicUrl: PUBLIC,
-      subscriber: t,
-      topic: DANA_FEED,
-      callbackPath: '/verdict/dana',
-    });
+    service = await startService(w, DANA_FEED, '/verdict/dana');
     await subscribe(service, urls.reviewsJson, '/verdict/reviews');
   }, PUBLISH_TIMEOUT);
   afterAll(async () => {
@@ -169,15 +167,7 @@ describe('npm run publish while the hub\'s store is away (PostgreSQL)', () => {
     url.port = String(proxy.port);
     url.pathname = `/${database}`;
     w = await makeWork();
-    service = await startSubscribedServiceProcess({
-      ...w,
-      workDir: w.work,
-      publicUrl: PUBLIC,
-      subscriber: t,
-      topic: urls.reviewsJson,
-      callbackPath: '/outage/reviews',
-      env: { DATABASE_URL: url.href },
-    });
+    service = await startService(w, urls.reviewsJson, '/outage/reviews', { DATABASE_URL: url.href });
   }, PUBLISH_TIMEOUT);
   afterAll(async () => {
     if (service) await stopServiceProcess(service);

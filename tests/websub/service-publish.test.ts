@@ -21,6 +21,8 @@ import { PublishVerdictSchema } from '../../core/schemas/publish-verdict.ts';
 const PUBLIC = 'https://reviews.example.com';
 const urls = createServiceUrls(PUBLIC);
 const SECRET = 'a shared secret';
+/** Each publish is a full build: seconds, more on a busy machine. */
+const PUBLISH_TIMEOUT = 120_000;
 const TOPICS = [
   { name: 'feed.xml', url: urls.feedXml, path: '/feed.xml', callbackPath: '/sub/feed-xml', type: 'application/atom+xml; charset=utf-8' },
   { name: 'feed.json', url: urls.feedJson, path: '/api/feed.json', callbackPath: '/sub/feed-json', type: 'application/json; charset=utf-8' },
@@ -54,7 +56,7 @@ beforeAll(async () => {
     },
     sidecar: { callbackClient: { ca: ca.certPem } },
   });
-}, 30_000);
+}, 120_000);
 
 afterAll(async () => {
   await service?.close();
@@ -123,7 +125,7 @@ describe('npm run publish with subscribers of every topic', () => {
     }
     await service.hub.settled();
     for (const t of TOPICS) expect(sub.verifications(t.callbackPath)).toHaveLength(1);
-  });
+  }, PUBLISH_TIMEOUT);
 
   it('pushes a new review to the subscribers of all three topics: exact bytes, type, Link, signature', async () => {
     await editReviews('2025-02.json', (reviews) =>
@@ -150,7 +152,7 @@ describe('npm run publish with subscribers of every topic', () => {
     }
     await quiet();
     for (const t of TOPICS) expect(notifications(t.callbackPath), t.name).toHaveLength(1);
-  });
+  }, PUBLISH_TIMEOUT);
 
   it('notifies nobody for a topic whose bytes did not change', async () => {
     // The business's telephone number is in /reviews.json only, not in the feeds.
@@ -168,7 +170,7 @@ describe('npm run publish with subscribers of every topic', () => {
     expect(notifications('/sub/reviews-json')).toHaveLength(2);
     expect(notifications('/sub/feed-xml')).toHaveLength(1);
     expect(notifications('/sub/feed-json')).toHaveLength(1);
-  });
+  }, PUBLISH_TIMEOUT);
 
   it('a publish of unchanged content notifies nobody', async () => {
     const run = await runPublish();
@@ -177,7 +179,7 @@ describe('npm run publish with subscribers of every topic', () => {
     expect(run.stdout).toContain('its hub found no topic changed, so nobody is notified.');
     await quiet();
     expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 2]);
-  });
+  }, PUBLISH_TIMEOUT);
 
   it('invalid content stops the publish: the live site and the subscribers see nothing', async () => {
     const before = await Promise.all(TOPICS.map((t) => served(t.path)));
@@ -195,7 +197,7 @@ describe('npm run publish with subscribers of every topic', () => {
     const after = await Promise.all(TOPICS.map((t) => served(t.path)));
     expect(after.map((a) => a.etag)).toEqual(before.map((b) => b.etag));
     expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 2]);
-  });
+  }, PUBLISH_TIMEOUT);
 
   it('a ping after the build check recorded the swap still answers the build\'s verdict: changed, and for whom', async () => {
     await editReviews('2025-02.json', (reviews) => reviews.splice(reviews.findIndex((r) => r.id === 'r-0101'), 1));
@@ -213,5 +215,5 @@ describe('npm run publish with subscribers of every topic', () => {
     expect(verdict.topics.slice(1).every((t) => t.topic.startsWith(`${PUBLIC}/feeds/`) && !t.changed)).toBe(true);
     await quiet();
     expect(TOPICS.map((t) => notifications(t.callbackPath).length)).toEqual([1, 1, 3]);
-  });
+  }, PUBLISH_TIMEOUT);
 });
