@@ -139,10 +139,13 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutco
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ 'hub.mode': 'publish', 'hub.url': topic }).toString(),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(PING_TIMEOUT_MS),
       });
     } catch (error) {
       if (errorCode(error) === 'ECONNREFUSED') return { kind: 'not-running' };
+      if (error instanceof Error && error.name === 'TimeoutError') {
+        return refused(`the hub at ${hubUrl} did not answer the publish ping for ${topic} within ${PING_TIMEOUT_MS / 1000} s`);
+      }
       return refused(`the hub at ${hubUrl} could not be reached (${errorCode(error) ?? String(error)})`);
     }
     const text = await response.text();
@@ -166,6 +169,12 @@ async function sendPublishPing(hubUrl: string, topic: string): Promise<PingOutco
 }
 
 const refused = (message: string): PingOutcome => ({ kind: 'refused', message });
+
+/**
+ * The hub answers a ping once it has loaded the new build and recorded its topics (the slice feeds too):
+ * seconds on a busy machine, so the wait is generous.
+ */
+const PING_TIMEOUT_MS = 60_000;
 
 /** The service's error body (`{ error, message }`), when the text is one. */
 function readErrorMessage(text: string): { error: string; message: string } | undefined {
