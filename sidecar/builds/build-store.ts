@@ -71,7 +71,7 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
     }
     let next: LoadedBuild;
     try {
-      next = await loadBuild(seen.dir, publicUrl);
+      next = await loadBuild(seen.dir, publicUrl, current);
     } catch (error) {
       const id = (await readManifest(seen.dir))?.build_id;
       failure = { dir: seen.dir, id, message: (error as Error).message, key: seen.key };
@@ -79,10 +79,12 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
       return false;
     }
     const previous = current.id;
+    const pageCode = next.pagesDir === current.pagesDir ? 'kept' : 'loaded';
     current = next;
     signature = seen.key;
     failure = undefined;
-    log?.info('build_swapped', { from: previous, to: next.id });
+    // `page_code`: the on-demand pages' code kept from the build before (same code) or loaded anew.
+    log?.info('build_swapped', { from: previous, to: next.id, page_code: pageCode });
     onSwap?.(next);
     return true;
   }

@@ -22,7 +22,7 @@ import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, createServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
-import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
+import { hasPageCode, loadPageRenderer, type PageRenderer } from './load-pages.ts';
 import type { FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
@@ -40,6 +40,10 @@ export type LoadedBuild = {
   dataLastModifiedMs: number;
   /** Renders the build's on-demand pages (the search page); undefined for a build without them. */
   pages: PageRenderer | undefined;
+  /** What the page code is (load-pages.ts): a next build of the same code keeps `pages`. */
+  pagesCode: string | undefined;
+  /** The build folder `pages` was imported from (an earlier build's, when kept). */
+  pagesDir: string;
 };
 
 /** What the worker sends, in this order: files, reviews, change log entries, then the rest (or an error). */
@@ -54,11 +58,15 @@ export type WorkerMessage =
       insights: Insights;
       changes: ChangeLog;
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
+      pagesCode: string | undefined;
     }
   | { kind: 'error'; message: string };
 
-/** Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build. */
-export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
+/**
+ * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build.
+ * `previous` (the build in service) lends its page renderer when the page code is the same.
+ */
+export async function loadBuild(distDir: string, publicUrl: string, previous?: LoadedBuild): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
   const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
@@ -107,6 +115,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   const dataset: ReviewsDataset = { ...done.dataset, reviews } as ReviewsDataset;
   const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
   const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
+  const kept = previous?.pagesCode !== undefined && previous.pagesCode === done.pagesCode && (await hasPageCode(previous.pagesDir));
   return {
     id: done.manifest.build_id,
     dir,
@@ -116,7 +125,9 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
     live,
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
-    pages: await loadPageRenderer(dir),
+    pages: kept ? previous.pages : await loadPageRenderer(dir, { url: urls.absolute(PATHS.searchPage), live }),
+    pagesCode: done.pagesCode,
+    pagesDir: kept ? previous.pagesDir : dir,
   };
 }
 

@@ -15,7 +15,7 @@ const { dir, publicUrl } = workerData as { dir: string; publicUrl: string };
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
 try {
-  const { manifest, files, live } = await readBuild(dir, publicUrl);
+  const { manifest, files, live, pagesCode } = await readBuild(dir, publicUrl);
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
     post({ kind: 'files', files: slice }, transferables(slice.flatMap((f) => [f.identity.body, ...f.variants.map(([, v]) => v.body)])));
@@ -30,7 +30,7 @@ try {
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   post(
-    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_ },
+    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, pagesCode },
     transferables(collectViews(index_)),
   );
 } catch (error) {
