@@ -12,11 +12,11 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { readConfigOrExit } from '../sidecar/read-config.ts';
+import { readEntryConfig } from './lib/entry-config.ts';
 import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
 import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
 
-const config = readConfigOrExit();
+const { config } = readEntryConfig();
 const target = process.argv[2];
 if (!target) {
   console.error('Usage: npm run backup -- <file>   (writes a copy of the hub state in DATA_DIR to <file>)');

@@ -7,11 +7,11 @@
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { readConfigOrExit } from '../sidecar/read-config.ts';
+import { readEntryConfig } from './lib/entry-config.ts';
 import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
 import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
 
-const config = readConfigOrExit();
+const { config } = readEntryConfig();
 const source = process.argv[2];
 if (!source) {
   console.error('Usage: npm run restore -- <file>   (a copy made by npm run backup, restored into an empty DATA_DIR)');
