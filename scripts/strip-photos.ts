@@ -6,7 +6,7 @@
  * lists what it would strip and exits 1 when there is any. Files are read with the content folder's
  * rules (core/read-content-file.ts): a link or a FIFO is named and left alone.
  */
-import { replaceFile } from './lib/replace-file.ts';
+import { replaceFile } from '../core/atomic-file-fs.ts';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_LIMITS } from '../core/media/media-variants.ts';

@@ -9,7 +9,8 @@
  * compose stack instead (deploy/rollout.sh). A hook of another tool is left alone unless `--force` is given.
  */
 import { execFile } from 'node:child_process';
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { envFileOf, PROJECT_ROOT, readEntryConfig } from '../lib/entry-config.ts';
@@ -43,12 +44,7 @@ export async function installHooks(options: { contentDir: string; force: boolean
   if (foreign.length > 0 && !options.force) {
     return { ok: false, message: `${joinList(foreign)} already ${plural(foreign.length, 'exists and is', { many: 'exist and are', word: true })} not ours; add the publish step to it by hand, or pass --force to replace ${plural(foreign.length, 'it', { many: 'them', word: true })}` };
   }
-  for (const { file, text } of scripts) {
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, text);
-    await chmod(temp, 0o755);
-    await rename(temp, file);
-  }
+  for (const { file, text } of scripts) await replaceFile(file, text, { mode: 0o755 });
   return { ok: true, hooksDir, installed: scripts.map((s) => s.hook), settings };
 }
 

@@ -10,7 +10,8 @@
  *   checked against its signature and its tree.
  */
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import {
   buildLogFiles,
@@ -211,10 +212,7 @@ export async function prepareReviewLog(
     async commit() {
       if (!created || options.demo) return undefined;
       await mkdir(path.dirname(keyFile), { recursive: true, mode: 0o700 });
-      const temp = `${keyFile}.${process.pid}.tmp`;
-      await writeFile(temp, `${formatPrivateKey(key)}\n`, { mode: 0o600 });
-      await chmod(temp, 0o600);
-      await rename(temp, keyFile);
+      await replaceFile(keyFile, `${formatPrivateKey(key)}\n`, { mode: 0o600 });
       return `Created the review log's signing key for ${origin} in ${keyFile} (verifier key ${formatVerifierKey(key)}). Back this file up: without it no later build can continue the log (docs/log.md).`;
     },
   };
