@@ -11,7 +11,6 @@ import { resolveUpdated } from '../core/content/review-history.ts';
 import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
-import { encodeLogEntry } from '../core/log/index.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
 import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
 import { getNewestChange } from '../core/dates/latest-change.ts';
@@ -180,7 +179,7 @@ async function preparePublication(
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
-  const changeLog = renderChangeLog(createChangeLog(step.entries, step.entries.map(encodeLogEntry)));
+  const changeLog = renderChangeLog(createChangeLog(step.entries, step.bytes));
   const logMs = performance.now() - logStarted;
   await mkdir(path.dirname(file), { recursive: true });
   const log = JSON.stringify(summarizeLog(step.entries));

@@ -25,7 +25,7 @@ let dataset: ReviewsDataset;
 const pages = new Map<string, string>();
 /**
  * Not pages of the site: the 404 page and the widget's iframe page are not indexed, listed or linked
- * (tests/site/search-page.test.ts and quality.test.ts check them).
+ * (tests/site/search-page.test.ts, accessibility.test.ts and quality.test.ts check them).
  */
 const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed]);
 
