@@ -6,14 +6,14 @@
  * lists what it would strip and exits 1 when there is any. Files are read with the content folder's
  * rules (core/read-content-file.ts): a link or a FIFO is named and left alone.
  */
-import { replaceFile } from './lib/replace-file.ts';
+import { replaceFile } from '../core/atomic-file-fs.ts';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_LIMITS } from '../core/media/media-variants.ts';
 import { readContentFile } from '../core/read-content-file.ts';
 import { sniffImageExtension } from './lib/media/image-format.ts';
 import { findPrivateMetadata, stripPhotoMetadata } from './lib/media/strip-metadata.ts';
-import { isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
+import { isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { joinList, plural } from '../core/text/text-rules.ts';
 
 const USAGE = 'usage: npm run photos:strip [-- --check]';
@@ -60,7 +60,7 @@ if (import.meta.main) {
     console.error(`Unknown option ${unknown[0]}\n${USAGE}`);
     process.exit(2);
   }
-  const contentDir = path.resolve(readConfigOrExit().contentDir);
+  const contentDir = path.resolve(readEntryConfig().config.contentDir);
   if (isDemoContent(contentDir)) {
     console.error('CONTENT_DIR is the demo: photos:strip changes only your own content folder.');
     process.exit(2);

@@ -120,29 +120,40 @@ export class MerkleTree {
   }
 }
 
-/** RFC 9162 §2.1.3.2: does `proof` show the leaf hash at `index` in a tree of `size` with `root`? */
-export function verifyInclusion(leafHash: Uint8Array, index: number, size: number, proof: readonly Uint8Array[], root: Uint8Array): boolean {
-  if (index < 0 || index >= size) return false;
-  let fn = index;
-  let sn = size - 1;
-  let r: Buffer = Buffer.from(leafHash);
-  for (const p of proof) {
-    if (sn === 0) return false;
+/**
+ * The walk both verifications share (RFC 9162 §2.1.3.2 step 5, §2.1.4.2 step 7) from node `fn` of a tree
+ * whose last node is `sn`: for each of `count` proof hashes, whether it is the left sibling (hashed before
+ * the running hash) or the right one. Undefined when the proof does not end at the root.
+ */
+function walkProof(fn: number, sn: number, count: number): ('left' | 'right')[] | undefined {
+  const sides: ('left' | 'right')[] = [];
+  for (let i = 0; i < count; i++) {
+    if (sn === 0) return undefined;
     if (fn % 2 === 1 || fn === sn) {
-      r = hashNode(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
+      sides.push('left');
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
       }
     } else {
-      r = hashNode(r, p);
+      sides.push('right');
     }
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && r.equals(root);
+  return sn === 0 ? sides : undefined;
+}
+
+/** RFC 9162 §2.1.3.2: does `proof` show the leaf hash at `index` in a tree of `size` with `root`? */
+export function verifyInclusion(leafHash: Uint8Array, index: number, size: number, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+  if (index < 0 || index >= size) return false;
+  const sides = walkProof(index, size - 1, proof.length);
+  if (sides === undefined) return false;
+  let r: Buffer = Buffer.from(leafHash);
+  proof.forEach((p, i) => {
+    r = sides[i] === 'left' ? hashNode(p, r) : hashNode(r, p);
+  });
+  return r.equals(root);
 }
 
 /** RFC 9162 §2.1.4.2: does `proof` show the tree (`oldSize`, `oldRoot`) is a prefix of (`newSize`, `newRoot`)? */
@@ -166,24 +177,17 @@ export function verifyConsistency(
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
+  const sides = walkProof(fn, sn, path.length - 1);
+  if (sides === undefined) return false;
   let fr: Buffer = Buffer.from(path[0]!);
   let sr: Buffer = Buffer.from(path[0]!);
-  for (const c of path.slice(1)) {
-    if (sn === 0) return false;
-    if (fn % 2 === 1 || fn === sn) {
+  path.slice(1).forEach((c, i) => {
+    if (sides[i] === 'left') {
       fr = hashNode(c, fr);
       sr = hashNode(c, sr);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
-      }
     } else {
       sr = hashNode(sr, c);
     }
-    fn = Math.floor(fn / 2);
-    sn = Math.floor(sn / 2);
-  }
-  return sn === 0 && fr.equals(oldRoot) && sr.equals(newRoot);
+  });
+  return fr.equals(oldRoot) && sr.equals(newRoot);
 }

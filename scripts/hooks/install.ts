@@ -9,10 +9,11 @@
  * compose stack instead (deploy/rollout.sh). A hook of another tool is left alone unless `--force` is given.
  */
 import { execFile } from 'node:child_process';
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../../sidecar/read-config.ts';
+import { envFileOf, PROJECT_ROOT, readEntryConfig } from '../lib/entry-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
 import { joinList, plural } from '../../core/text/text-rules.ts';
 
@@ -43,19 +44,14 @@ export async function installHooks(options: { contentDir: string; force: boolean
   if (foreign.length > 0 && !options.force) {
     return { ok: false, message: `${joinList(foreign)} already ${plural(foreign.length, 'exists and is', { many: 'exist and are', word: true })} not ours; add the publish step to it by hand, or pass --force to replace ${plural(foreign.length, 'it', { many: 'them', word: true })}` };
   }
-  for (const { file, text } of scripts) {
-    const temp = `${file}.${process.pid}.tmp`;
-    await writeFile(temp, text);
-    await chmod(temp, 0o755);
-    await rename(temp, file);
-  }
+  for (const { file, text } of scripts) await replaceFile(file, text, { mode: 0o755 });
   return { ok: true, hooksDir, installed: scripts.map((s) => s.hook), settings };
 }
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, rollout: { type: 'boolean', default: false } } });
   const target = values.rollout ? 'rollout' : 'publish';
-  const result = await installHooks({ contentDir: readConfigOrExit().contentDir, force: values.force ?? false, target });
+  const result = await installHooks({ contentDir: readEntryConfig().config.contentDir, force: values.force ?? false, target });
   if (!result.ok) {
     console.error(`Hooks not installed: ${result.message}`);
     process.exit(1);

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, cp, link, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { createFileIfMissing } from '../../core/atomic-file-fs.ts';
 import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../../core/read-content-file.ts';
 import path from 'node:path';
 import type { ExistingFile } from './merge.ts';
@@ -169,15 +170,5 @@ export async function writeReviewFiles(contentDir: string, writes: ReadonlyMap<s
 /** Writes business.json when the folder has none (a restore from /reviews.json), atomically. */
 export async function writeBusinessFileIfMissing(contentDir: string, business: unknown): Promise<boolean> {
   const file = path.join(contentDir, 'business.json');
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(business, null, 2)}\n`);
-  try {
-    await link(temp, file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    await rm(temp, { force: true });
-  }
+  return createFileIfMissing(file, `${JSON.stringify(business, null, 2)}\n`);
 }

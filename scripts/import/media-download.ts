@@ -10,7 +10,7 @@
  * name, found on disk, and nothing is written. What is written is the photo without its metadata
  * (scripts/lib/media/strip-metadata.ts: no location, no name; the orientation kept).
  */
-import { replaceFile } from '../lib/replace-file.ts';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat } from 'node:fs/promises';

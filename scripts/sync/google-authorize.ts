@@ -8,7 +8,8 @@
  * the token can read, each as the GOOGLE_LOCATION line to set.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -42,10 +43,7 @@ export async function googleCredentials(config: Config): Promise<{ ok: true; val
 async function storeRefreshToken(dataDir: string, token: string): Promise<string> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, TOKEN_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${token}\n`, { mode: 0o600 });
-  await chmod(temp, 0o600);
-  await rename(temp, file);
+  await replaceFile(file, `${token}\n`, { mode: 0o600 });
   return file;
 }
 

@@ -12,9 +12,9 @@
  * stdout, or `sync google failed: …` on stderr with exit 1 (2 for a bad command line).
  */
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readContentFile } from '../../core/read-content-file.ts';
 import type { Config } from '../../core/config.ts';
-import { readConfigOrExit } from '../../sidecar/read-config.ts';
+import { readEntryConfig } from '../lib/entry-config.ts';
 import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
 import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, parseFlags, type CommonRunOptions } from '../import/cli-options.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
@@ -79,10 +79,11 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
   };
 
   const state = await readState(io.contentDir, stateFileOf(source));
-  const reading = await source.read({ ...context, since: options.full ? undefined : state?.newest, full: options.full, options });
+  if (!state.ok) return failed(state.message);
+  const reading = await source.read({ ...context, since: options.full ? undefined : state.newest, full: options.full, options });
   if (!reading.ok) return failed(reading.message);
   if (options.full && !reading.listing.complete) io.err(`note: nothing is withdrawn: ${reading.listing.why}`);
-  const newest = [reading.newest, state?.newest].filter((t): t is string => t !== undefined).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
+  const newest = [reading.newest, state.newest].filter((t): t is string => t !== undefined).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
   const alongside = new Map(newest === undefined ? [] : [[stateFileOf(source), `${JSON.stringify({ newest }, null, 2)}\n`]]);
   const applied = await applyImport(
     { mapped: reading.mapped },
@@ -117,12 +118,23 @@ function describeCounts(s: { added: number; updated: number; removed: number }):
   return [s.added > 0 && `${s.added} added`, s.updated > 0 && `${s.updated} updated`, s.removed > 0 && `${s.removed} withdrawn`].filter(Boolean).join(', ');
 }
 
-async function readState(contentDir: string, file: string): Promise<{ newest?: string } | undefined> {
+/** A state file holds one timestamp; anything near this size is not one. */
+const MAX_STATE_BYTES = 64 * 1024;
+
+/**
+ * Where the last run stopped. No state, or one that is not ours (not JSON, no `newest`), reads every
+ * page again; an entry the content folder must not hold (a FIFO, a link out of it) is refused, by the
+ * same reader as every other content file (core/read-content-file.ts).
+ */
+async function readState(contentDir: string, file: string): Promise<{ ok: true; newest?: string } | { ok: false; message: string }> {
+  const relative = `reviews/${file}`;
+  const read = await readContentFile(contentDir, relative, MAX_STATE_BYTES);
+  if (!read.ok) return read.missing ? { ok: true } : { ok: false, message: `${relative} ${read.reason}` };
   try {
-    const data = JSON.parse(await readFile(path.join(contentDir, 'reviews', file), 'utf8')) as { newest?: unknown };
-    return typeof data.newest === 'string' ? { newest: data.newest } : undefined;
+    const data = JSON.parse(read.bytes.toString('utf8')) as { newest?: unknown };
+    return typeof data.newest === 'string' ? { ok: true, newest: data.newest } : { ok: true };
   } catch {
-    return undefined;
+    return { ok: true };
   }
 }
 
@@ -132,7 +144,7 @@ if (import.meta.main) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const config = readConfigOrExit();
+  const { config } = readEntryConfig();
   const contentDir = path.resolve(config.contentDir);
   const io: SyncIo = { config, contentDir, out: (line) => console.log(line), err: (line) => console.error(line) };
   try {

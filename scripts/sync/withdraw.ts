@@ -4,7 +4,7 @@
  * Written before the reviews are swapped: listing a review there does not hide it, so a sync stopped in
  * between leaves the reviews as they were and the reason ready. A reason the owner gave is kept.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import { readWithdrawnReasons, WITHDRAWN_FILE } from '../../core/content/read-withdrawn.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
@@ -17,8 +17,6 @@ export async function recordWithdrawals(contentDir: string, ids: readonly string
   const reasons = new Map(current.value);
   for (const id of ids) if (!reasons.has(id)) reasons.set(id, 'removed_at_source');
   const file = path.join(contentDir, WITHDRAWN_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
   const sorted = Object.fromEntries([...reasons].sort(([a], [b]) => compareText(a, b)));
-  await writeFile(temp, `${JSON.stringify(sorted, null, 2)}\n`);
-  await rename(temp, file);
+  await replaceFile(file, `${JSON.stringify(sorted, null, 2)}\n`);
 }

@@ -8,7 +8,8 @@
  * older request can never roll a newer view back. Its key is WITNESS_KEY, or the file
  * DATA_DIR/witness-key created on first start (mode 0600), named `<PUBLIC_URL host and path>/witness`.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import type { Config } from '../../core/config.ts';
 import type { Checkpoint } from '../../core/log/checkpoint.ts';
@@ -52,9 +53,7 @@ async function loadKey(config: Config): Promise<NoteSigner> {
   }
   const key = generateSigner(witnessNameOf(config.publicUrl));
   await mkdir(config.dataDir, { recursive: true });
-  await writeFile(`${file}.tmp`, `${formatPrivateKey(key)}\n`, { mode: 0o600 });
-  await chmod(`${file}.tmp`, 0o600);
-  await rename(`${file}.tmp`, file);
+  await replaceFile(file, `${formatPrivateKey(key)}\n`, { mode: 0o600 });
   return key;
 }
 
@@ -81,8 +80,7 @@ export async function openWitness(config: Config, now: () => number = Date.now):
     if (verdict.status !== 200) return verdict;
     const { checkpoint } = verdict;
     stored[checkpoint.origin] = { size: checkpoint.size, root_hash: checkpoint.rootHash.toString('base64'), note: body.slice(body.indexOf('\n\n') + 2) };
-    await writeFile(`${stateFile}.tmp`, JSON.stringify(stored, null, 2));
-    await rename(`${stateFile}.tmp`, stateFile);
+    await replaceFile(stateFile, JSON.stringify(stored, null, 2));
     return { status: 200, cosignature: cosignCheckpoint(verdict.body, cosigner, Math.floor(now() / 1000)) };
   }
 

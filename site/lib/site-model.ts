@@ -129,3 +129,17 @@ export function getSiteModel(): Promise<SiteModel> {
 export function reviewsOfPage(entity: EntityPage, page: number): PublishedReview[] {
   return entity.reviews.slice((page - 1) * ENTITY_PAGE_SIZE, page * ENTITY_PAGE_SIZE);
 }
+
+/**
+ * The static paths of the technicians' or the services' pages: the `[...path]` rest of each page's
+ * path below its section (`dana-smith/`, `dana-smith/page/2/`), with the entity and page as props.
+ */
+export async function listEntityStaticPaths(section: 'technicians' | 'services') {
+  const entities = (await getSiteModel())[section];
+  return entities.flatMap((entity) =>
+    Array.from({ length: entity.pageCount }, (_, i) => ({
+      params: { path: entity.pathOfPage(i + 1).slice(PATHS[section].length, -1) },
+      props: { entity, page: i + 1 },
+    })),
+  );
+}

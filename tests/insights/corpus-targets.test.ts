@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzePublishedReview } from '../../core/insights/analyze-review.ts';
-import { evaluateReviews } from '../../core/insights/evaluate-reviews.ts';
+import { evaluateReviews } from '../../tools/insights-corpus/evaluate-reviews.ts';
 import { loadCorpusSplit } from '../../tools/insights-corpus/load-corpus.ts';
 import { CORPUS_SPLITS } from '../../tools/insights-corpus/split.ts';
 import { CORPUS_TARGETS } from '../../tools/insights-corpus/targets.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EvalSetSchema, evaluateModel } from '../../core/insights/evaluate.ts';
+import { EvalSetSchema, evaluateModel } from '../../tools/insights-eval/evaluate.ts';
 import { loadDefaultModel, readJson } from './load-fixtures.ts';
 
 const model = loadDefaultModel();

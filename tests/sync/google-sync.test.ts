@@ -5,7 +5,8 @@
  * content has, the API's real failures (401 mid-paging, 429, 503, invalid_grant, 403), --full with and
  * without a complete listing, and --commit with and without changes.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -219,6 +220,31 @@ describe('npm run sync -- google', () => {
     } finally {
       for (const name of Object.keys(gitEnv)) delete process.env[name];
     }
+  });
+});
+
+describe('npm run sync -- google in a content folder holding what it must not', () => {
+  const outsideFile = async (dir: string) => {
+    const file = path.join(path.dirname(dir), 'outside.json');
+    await writeFile(file, JSON.stringify({ newest: '2030-01-01T00:00:00.000Z' }));
+    return file;
+  };
+  it.each([
+    ['its state file is a FIFO', 'reviews/.sync-google', async (file: string) => void execFileSync('mkfifo', [file]), 'reviews/.sync-google is a named pipe (FIFO); the content folder takes only regular files and folders'],
+    ['its state file links out of the folder', 'reviews/.sync-google', async (file: string, dir: string) => symlink(await outsideFile(dir), file), 'reviews/.sync-google is a link to '],
+    ['a reviews file is a FIFO', 'reviews/2025-03.json', async (file: string) => void execFileSync('mkfifo', [file]), 'reviews/2025-03.json: is a named pipe (FIFO); the content folder takes only regular files and folders'],
+    ['a reviews file links out of the folder', 'reviews/2025-03.json', async (file: string, dir: string) => symlink(await outsideFile(dir), file), 'reviews/2025-03.json: is a link to '],
+  ])('refuses when %s, naming it, and leaves the content as it was', async (_, entry, plant, message) => {
+    const content = await copySmallContent();
+    const file = path.join(content, entry);
+    await rm(file, { force: true });
+    await plant(file, content);
+    const before = await readdir(path.join(content, 'reviews'));
+    const synced = await sync(content);
+    expect(synced.code).toBe(1);
+    expect(synced.err.join('\n')).toContain(message);
+    expect(synced.last).toMatch(/^sync google failed: .*the content is as it was$/);
+    expect(await readdir(path.join(content, 'reviews'))).toEqual(before);
   });
 });
 

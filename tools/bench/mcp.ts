@@ -22,6 +22,7 @@ import type { PublishedBusiness, PublishedReview } from '../../core/schemas/publ
 import { createServiceUrls } from '../../core/urls.ts';
 import { createMcpRouter } from '../../sidecar/mcp/index.ts';
 import type { BenchRow } from './types.ts';
+import { askChild } from './child-process.ts';
 
 const REVIEWS = 100_000;
 const LATENCY_CALLS = 2_000;
@@ -96,7 +97,7 @@ async function serve(): Promise<void> {
     dataset: { business, aggregate_rating: aggregateRatings(reviews), reviews },
     // The tool calls measured here never read the insights: those of no review are enough.
     insights: computeInsights({ reviews: [], model: await loadAspectModel() }),
-    publicUrl: PUBLIC_URL,
+    urls: createServiceUrls(PUBLIC_URL),
   });
   const app = express().use(
     createMcpRouter({ getLive: () => live, config: { publicUrl: PUBLIC_URL, mcp: { sessionSecret: SECRET, allowedOrigins: [] } } }),
@@ -127,15 +128,7 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
 }
 
 function askMemory(child: ChildProcess): Promise<{ rssMb: number; heapMb: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (message: ServerMessage) => {
-      if (message.type !== 'memory') return;
-      child.off('message', onMessage);
-      resolve(message);
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'memory' });
-  });
+  return askChild<ServerMessage, 'memory'>(child, { type: 'memory' }, 'memory');
 }
 
 const INITIALIZE = JSON.stringify({

@@ -7,6 +7,7 @@ import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { waitFor } from './serve-tree.ts';
+import { stopChild } from './child-process.ts';
 
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
@@ -46,12 +47,8 @@ http {
   await Promise.race([exited, waitFor(() => fetch(`${url}/reviews.json`).then((r) => (r.ok ? true : undefined), () => undefined))]);
   return {
     url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGQUIT');
-      }),
+    // SIGQUIT: nginx's graceful stop.
+    stop: () => stopChild(child, 'SIGQUIT'),
   };
 }
 

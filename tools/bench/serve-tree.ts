@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from './child-process.ts';
 
 const run = promisify(execFile);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -107,7 +108,9 @@ export type Served = { url: string; child: ChildProcess; logFile: string; log():
 /** Starts the tree's sidecar on a free port, its stdout (the JSON log, access log included) into `logFile`. */
 export async function serveWith(tree: Tree, env: Record<string, string>, logFile: string): Promise<Served> {
   const fd = openSync(logFile, 'w');
-  const child = spawn(tree.node, [path.join(tree.dir, 'sidecar/main.ts')], {
+  // A tree from before scripts/serve.ts ran the service as `node sidecar/main.ts`.
+  const entry = existsSync(path.join(tree.dir, 'scripts/serve.ts')) ? 'scripts/serve.ts' : 'sidecar/main.ts';
+  const child = spawn(tree.node, [path.join(tree.dir, entry)], {
     cwd: tree.dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd, 'inherit'],
@@ -122,12 +125,7 @@ export async function serveWith(tree: Tree, env: Record<string, string>, logFile
     child,
     logFile,
     log,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
 

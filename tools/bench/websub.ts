@@ -48,6 +48,7 @@ import type { BenchRow } from './types.ts';
 import { startBenchSubscribers } from './bench-subscribers.ts';
 import { runSliceFanOut } from './websub-slices.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
+import { askChild } from './child-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PUBLIC_URL = 'https://reviews.example.com';
@@ -181,15 +182,7 @@ function startService(setup: ServeSetup, caFile: string): Promise<{ child: Child
 
 /** The service's own event-loop delay since 'loop-start' (perf_hooks), which no other process's load inflates as much as a round trip. */
 function readLoopDelay(child: ChildProcess): Promise<{ p99: number; max: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (m: ChildMessage) => {
-      if (m.type !== 'loop-delay') return;
-      child.off('message', onMessage);
-      resolve(m);
-    };
-    child.on('message', onMessage);
-    child.send({ type: 'loop-stop' } satisfies ParentMessage);
-  });
+  return askChild<ChildMessage, 'loop-delay'>(child, { type: 'loop-stop' } satisfies ParentMessage, 'loop-delay');
 }
 
 async function stopService(child: ChildProcess) {

@@ -1,5 +1,5 @@
 /**
- * Measures aspect sentiment on whole labelled reviews (tools/insights-corpus/), beside the
+ * Measures aspect sentiment on the whole labelled reviews of this corpus (`npm run eval`), beside the
  * star baseline: every detected aspect given the review's star polarity (4–5 positive, 3 neutral,
  * 1–2 negative).
  *
@@ -10,9 +10,9 @@
  *   the labelled polarity (a review with no label and nothing detected counts as right).
  */
 import { z } from 'zod';
-import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
-import { compareLabels, harmonic, measureByTag, measurePolarity, ratio } from './evaluate.ts';
-import type { PolarityMetrics } from './evaluate.ts';
+import { PolaritySchema, type Polarity } from '../../core/schemas/aspects.ts';
+import { compareLabels, harmonic, measureByTag, measurePolarity, ratio } from '../insights-eval/evaluate.ts';
+import type { PolarityMetrics } from '../insights-eval/evaluate.ts';
 
 export const LabelledReviewSchema = z.strictObject({
   id: z.string().regex(/^rc-\d{4}$/),

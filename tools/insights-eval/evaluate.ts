@@ -1,5 +1,5 @@
 /**
- * Measures the analyzer on hand-labelled sentences (tools/insights-eval/), against a
+ * Measures the analyzer on the hand-labelled sentences beside this file (`npm run eval`), against a
  * baseline of whole-sentence lexicon scoring measured on the same aspects.
  *
  * - Aspect detection: precision and recall of (sentence, aspect) pairs.
@@ -9,11 +9,11 @@
  *   negator flipped, as the `sentiment` package does), that one score given to every detected aspect.
  */
 import { z } from 'zod';
-import type { AspectModel } from './aspect-model.ts';
-import { PolaritySchema, type Polarity } from '../schemas/aspects.ts';
-import { analyzeReview, toPolarity, normalizeScore } from './analyze-review.ts';
-import { GENERAL_LEXICON } from './lexicon.ts';
-import { tokenizeText } from './tokenize.ts';
+import type { AspectModel } from '../../core/insights/aspect-model.ts';
+import { PolaritySchema, type Polarity } from '../../core/schemas/aspects.ts';
+import { analyzeReview, toPolarity, normalizeScore } from '../../core/insights/analyze-review.ts';
+import { GENERAL_LEXICON } from '../../core/insights/lexicon.ts';
+import { tokenizeText } from '../../core/insights/tokenize.ts';
 
 export const EvalSentenceSchema = z.strictObject({
   id: z.string().min(1),
