@@ -42,6 +42,9 @@ export function buildLogFiles(input: { origin: string; entries: readonly Uint8Ar
 }
 
 /** Reads one file of a log by its relative path; undefined when there is none. */
+/** Entry bundles read at once when a log is opened. */
+const READ_CONCURRENCY = 8;
+
 export type LogFileReader = (path: string) => Promise<Uint8Array | undefined>;
 
 export type OpenedLog = { checkpoint: Checkpoint; verifier: NoteVerifier; entries: Buffer[]; decoded: LogEntry[]; tree: MerkleTree };
@@ -66,10 +69,18 @@ export async function openLogFiles(read: LogFileReader, origin: string, verifier
   const opened = openCheckpoint(Buffer.from(note).toString('utf8'), key, origin);
   if (!opened.ok) return { ok: false, reason: `its checkpoint: ${opened.reason}` };
   const checkpoint = opened.value;
+  // Read a few bundles at a time (a remote log is read over HTTP), checked in log order.
+  const tiles = entryTilesOf(checkpoint.size);
+  const bundles: (Uint8Array | undefined)[] = new Array(tiles.length);
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < tiles.length; i = next++) bundles[i] = await read(tilePath(tiles[i]!));
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, tiles.length) }, reader));
   const entries: Buffer[] = [];
-  for (const tile of entryTilesOf(checkpoint.size)) {
+  for (const [i, tile] of tiles.entries()) {
     const p = tilePath(tile);
-    const bundle = await read(p);
+    const bundle = bundles[i];
     if (bundle === undefined) return { ok: false, reason: `its entry bundle ${p} is missing` };
     let got: Buffer[];
     try {
@@ -78,15 +89,15 @@ export async function openLogFiles(read: LogFileReader, origin: string, verifier
       return { ok: false, reason: `its entry bundle ${p}: ${(error as Error).message}` };
     }
     if (got.length !== tile.width) return { ok: false, reason: `its entry bundle ${p} holds ${got.length} entries, not ${tile.width}` };
-    entries.push(...got);
+    for (const entry of got) entries.push(entry);
   }
   const tree = MerkleTree.fromEntries(entries);
   if (!tree.rootHash().equals(checkpoint.rootHash)) return { ok: false, reason: 'its entries do not hash to its checkpoint\'s root' };
-  const decoded: LogEntry[] = [];
+  const decoded: LogEntry[] = new Array(entries.length);
   for (const [i, bytes] of entries.entries()) {
     const entry = decodeLogEntry(bytes);
     if (!entry.ok) return { ok: false, reason: `its entry ${i}: ${entry.reason}` };
-    decoded.push(entry.value);
+    decoded[i] = entry.value;
   }
   return { ok: true, value: { checkpoint, verifier: key, entries, decoded, tree } };
 }

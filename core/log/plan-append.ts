@@ -11,22 +11,22 @@
  * - Within one append, entries are ordered by time, then review id.
  */
 import type { WithdrawReason } from '../schemas/content.ts';
-import { replayLog, type LogEntry } from './entry.ts';
+import type { LogEntry, ReviewLogState } from './entry.ts';
 import { compareText } from '../text/text-rules.ts';
 
 /** `changed`: the review's own latest day (its date, or its reply's when later), which dates a seed entry. */
 export type PublishedForLog = { id: string; date: string; rating: number; digest: string; changed: string };
 
 export function planLogAppend(input: {
-  previous: readonly LogEntry[];
+  /** Where each review stands in the log so far (replayLog of its entries); empty for a new log. */
+  state: ReadonlyMap<string, ReviewLogState>;
   published: readonly PublishedForLog[];
   reasons: ReadonlyMap<string, WithdrawReason>;
   /** RFC 3339 UTC, no fraction. */
   now: string;
 }): LogEntry[] {
-  const { previous, published, reasons, now } = input;
-  const seeding = previous.length === 0;
-  const state = replayLog(previous);
+  const { state, published, reasons, now } = input;
+  const seeding = state.size === 0;
   const added: LogEntry[] = [];
   const publishing = new Set<string>();
   for (const review of published) {
@@ -46,10 +46,17 @@ export function planLogAppend(input: {
 
 const minTime = (a: string, b: string) => (a < b ? a : b);
 
-/** Each published review's time in the log: its latest publish or update (its `updated`, before the floor). */
-export function readLogTimes(entries: readonly LogEntry[]): Map<string, string> {
+/**
+ * Each published review's time in the log: its latest publish or update (its `updated`, before the
+ * floor), after the log so far (`state`) and the entries `added` to it.
+ */
+export function readLogTimes(state: ReadonlyMap<string, ReviewLogState>, added: readonly LogEntry[] = []): Map<string, string> {
   const times = new Map<string, string>();
-  for (const [id, { latest }] of replayLog(entries)) if (latest.action !== 'withdraw') times.set(id, latest.time);
+  for (const [id, { latest }] of state) if (latest.action !== 'withdraw') times.set(id, latest.time);
+  for (const entry of added) {
+    if (entry.action === 'withdraw') times.delete(entry.review_id);
+    else times.set(entry.review_id, entry.time);
+  }
   return times;
 }
 

@@ -71,14 +71,19 @@ export function readHashTile(tree: MerkleTree, tile: Tile): Buffer {
 
 /** An entry bundle: each entry prefixed by its byte length as a big-endian uint16. */
 export function encodeEntryBundle(entries: readonly Uint8Array[]): Buffer {
-  const parts: Buffer[] = [];
+  let size = 0;
   for (const entry of entries) {
     if (entry.length > MAX_ENTRY_BYTES) throw new RangeError(`a log entry of ${entry.length} bytes is over ${MAX_ENTRY_BYTES}`);
-    const length = Buffer.alloc(2);
-    length.writeUInt16BE(entry.length);
-    parts.push(length, Buffer.from(entry));
+    size += 2 + entry.length;
   }
-  return Buffer.concat(parts);
+  const bundle = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const entry of entries) {
+    at = bundle.writeUInt16BE(entry.length, at);
+    bundle.set(entry, at);
+    at += entry.length;
+  }
+  return bundle;
 }
 
 /** The entries of a bundle; throws when it is cut short. */

@@ -28,6 +28,7 @@ import {
   planLogAppend,
   signerFromSeed,
   readLogTimes,
+  replayLog,
   type LogEntry,
   type LogFileReader,
   type NoteSigner,
@@ -41,6 +42,8 @@ import type { WithdrawReason } from '../../core/schemas/content.ts';
 
 export const LOG_DIR = 'log';
 const REMOTE_TIMEOUT_MS = 10_000;
+/** Log files written at once. */
+const WRITE_CONCURRENCY = 16;
 
 export type ReviewLogOptions = {
   publicUrl: string;
@@ -65,6 +68,8 @@ export type ReviewLogStep =
       /** Each published review's time in the log, by id (its `updated` before the floor). */
       times: Map<string, string>;
       entries: LogEntry[];
+      /** The entries' bytes, as the log holds them. */
+      bytes: Uint8Array[];
       added: number;
       /** Writes the log's files into the new build folder. */
       write(buildDir: string): Promise<void>;
@@ -186,15 +191,16 @@ export async function prepareReviewLog(
   const key = signer ?? generateSigner(origin);
 
   const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
-  const previousEntries = previous?.decoded ?? [];
-  const added = planLogAppend({ previous: previousEntries, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
-  const entries = [...previousEntries, ...added];
+  const state = replayLog(previous?.decoded ?? []);
+  const added = planLogAppend({ state, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 
   return {
     ok: true,
-    times: readLogTimes(entries),
+    times: readLogTimes(state, added),
     entries,
+    bytes,
     added: added.length,
     async write(buildDir) {
       const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
@@ -203,11 +209,14 @@ export async function prepareReviewLog(
         files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
         for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
       }
-      for (const [rel, data] of files) {
-        const file = path.join(buildDir, LOG_DIR, rel);
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, data);
-      }
+      // Each folder made once, then the files written side by side (a log of 10,000 entries has 80 tiles).
+      const written = [...files].map(([rel, data]) => ({ file: path.join(buildDir, LOG_DIR, rel), data }));
+      for (const dir of new Set(written.map(({ file }) => path.dirname(file)))) await mkdir(dir, { recursive: true });
+      let next = 0;
+      const writer = async () => {
+        for (let i = next++; i < written.length; i = next++) await writeFile(written[i]!.file, written[i]!.data);
+      };
+      await Promise.all(Array.from({ length: WRITE_CONCURRENCY }, writer));
     },
     async commit() {
       if (!created || options.demo) return undefined;

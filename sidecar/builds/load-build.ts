@@ -20,14 +20,14 @@ import type { PublishedReview, ReviewsDataset } from '../../core/schemas/publish
 import { createNeedleCache } from '../../core/search/needle-cache.ts';
 import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
-import { PATHS, createServiceUrls } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
 import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
 import type { FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
   id: string;
-  /** The build's own real folder (`.builds/build-<id>`), never the `dist` link. */
+  /** The build's own real folder (`.builds/build-<stamp>`), never the `dist` link. */
   dir: string;
   manifest: Manifest;
   /** URL path → representation. */
@@ -58,9 +58,8 @@ export type WorkerMessage =
   | { kind: 'error'; message: string };
 
 /** Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build. */
-export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
+export async function loadBuild(distDir: string, urls: ServiceUrls): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
-  const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
   const redirects = new Map<string, string>();
   const reviews: PublishedReview[] = [];
@@ -70,7 +69,7 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   const entries: ChangeLog['entries'] = [];
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl } });
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl: urls.base } });
     // A stop while a build loads does not wait for it.
     worker.unref();
     let settled = false;

@@ -3,7 +3,7 @@
  * project's Astro adapter (site/adapter/page-entry.ts). It is self-contained (astro.config.mjs bundles
  * every package into it), so a build folder runs wherever it lies.
  *
- * `buildDir` is the build's own real folder (`.builds/build-<id>`, never the `dist` link): Node caches
+ * `buildDir` is the build's own real folder (`.builds/build-<stamp>`, never the `dist` link): Node caches
  * modules by URL and resolves links once per path for the life of the process, so code imported
  * through the link would stay the first build's. Each build folder has its own name, so each build
  * gets its own module instance, and the code of a build replaced by a swap is never called again.

@@ -15,7 +15,7 @@ import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '..
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
-import { PATHS } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 
 /** One built file: its bytes and those of each precompressed variant, with their ETags. */
 export type FileRead = {
@@ -28,7 +28,7 @@ export type FileRead = {
 export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData };
 
 /** Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build. */
-export async function readBuild(dir: string, publicUrl: string): Promise<BuildRead> {
+export async function readBuild(dir: string, urls: ServiceUrls): Promise<BuildRead> {
   const manifest = await readManifest(dir);
   if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const files: FileRead[] = [];
@@ -44,7 +44,7 @@ export async function readBuild(dir: string, publicUrl: string): Promise<BuildRe
   }
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
-  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
+  const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
   return { manifest, files, live };
 }
 

@@ -16,6 +16,7 @@
  *   sort        newest (default) or best
  *   theme       light, dark or auto (default: follows the visitor's system)
  *   media       true: a thumbnail of each review's first photo, linking to it at full size
+ *   log         false: no link to the service's public review log (shown by default, not in a frame)
  *   frame       set by /embed/: every part one line or a fixed number of lines, so the frame's height
  *               for a `count` is known in advance (site/lib/embed-frame.ts)
  *
@@ -32,6 +33,7 @@
   const SEARCH = '/api/reviews/search';
   /* roundStars */
   /* formatStars */
+  /* logPath */
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
   const CSS = `
@@ -65,6 +67,7 @@ ul { list-style: none; margin: 0; padding: 0; }
 a { color: var(--link); }
 a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-radius: 2px; }
 .more { margin: 0.75rem 0 0; font-weight: 600; }
+.log { margin: 0.4rem 0 0; }
 .thumb { display: inline-block; line-height: 0; margin: 0.3rem 0; }
 .thumb img { height: 4.5rem; width: auto; max-width: 100%; border-radius: 6px; border: 1px solid var(--border); }
 `;
@@ -97,7 +100,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
 
   class ReviewsWidget extends HTMLElement {
     static get observedAttributes() {
-      return ['count', 'min-rating', 'technician', 'service', 'sort', 'origin', 'media'];
+      return ['count', 'min-rating', 'technician', 'service', 'sort', 'origin', 'media', 'log'];
     }
 
     constructor() {
@@ -206,7 +209,12 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
               ),
             );
       const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? 'See our reviews' : `Read all ${total.toLocaleString('en-US')} reviews`));
-      this.show(el('section', { class: 'box', 'aria-labelledby': 'rw-heading' }, heading, score, hist, list, more));
+      // The public review log (docs/log.md); a frame (/embed/) keeps its height known in advance: not there.
+      const log =
+        this.getAttribute('log') === 'false' || this.hasAttribute('frame')
+          ? null
+          : el('p', { class: 'log meta' }, el('a', { href: `${base}${logPath}`, target: '_top' }, 'Every published review is in a public log anyone can check'));
+      this.show(el('section', { class: 'box', 'aria-labelledby': 'rw-heading' }, heading, score, hist, list, more, log));
     }
 
     renderError(base) {

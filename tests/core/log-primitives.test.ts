@@ -8,6 +8,7 @@ import {
   buildLogFiles,
   canonicalizeJson,
   decodeEntryBundle,
+  decodeLogEntry,
   digestReview,
   EMPTY_TREE_HASH,
   encodeEntryBundle,
@@ -16,6 +17,7 @@ import {
   formatVerifierKey,
   generateSigner,
   hashTilesOf,
+  LogEntrySchema,
   logOriginOf,
   MerkleTree,
   openLogFiles,
@@ -176,6 +178,46 @@ describe('buildLogFiles / openLogFiles', () => {
     expect(await openLogFiles(async (p) => forged.get(p), origin)).toMatchObject({ ok: false, reason: /do not hash to/ });
     expect(await openLogFiles(async (p) => files.get(p), 'other.example/log')).toMatchObject({ ok: false });
     expect(await openLogFiles(async () => undefined, origin)).toEqual({ ok: 'absent' });
+  });
+});
+
+describe('decodeLogEntry', () => {
+  it('accepts exactly what LogEntrySchema accepts (its fast path is no looser), naming what is wrong', () => {
+    const publish = { action: 'publish', review_id: 'r-1', time: '2025-01-01T00:00:00Z', date: '2025-01-01', rating: 5, digest: `${'A'.repeat(43)}=` };
+    const withdraw = { action: 'withdraw', review_id: 'r-1', time: '2025-01-02T00:00:00.5Z', date: '2024-02-29', rating: 1, reason: 'spam' };
+    const variants: unknown[] = [
+      publish,
+      withdraw,
+      { ...publish, action: 'update' },
+      { ...publish, extra: 1 },
+      { ...publish, digest: undefined, reason: 'spam' },
+      { ...publish, action: 'withdraw' },
+      { ...withdraw, reason: 'bored' },
+      { ...withdraw, reason: undefined, digest: publish.digest },
+      { ...withdraw, action: 'publish' },
+      { ...publish, review_id: 'R 1' },
+      { ...publish, review_id: 7 },
+      { ...publish, time: '2025-01-01T00:00:00+01:00' },
+      { ...publish, time: '2025-01-01 00:00:00Z' },
+      { ...publish, time: '2025-13-01T00:00:00Z' },
+      { ...publish, date: '2023-02-29' },
+      { ...publish, date: '2025-1-01' },
+      { ...publish, rating: 0 },
+      { ...publish, rating: 6 },
+      { ...publish, rating: 4.5 },
+      { ...publish, rating: '5' },
+      { ...publish, digest: 'A'.repeat(44) },
+      { ...publish, digest: `${'A'.repeat(42)}==` },
+      [publish],
+      null,
+      'publish',
+    ];
+    for (const value of variants) {
+      const decoded = decodeLogEntry(Buffer.from(JSON.stringify(value)));
+      expect({ value, ok: decoded.ok }).toEqual({ value, ok: LogEntrySchema.safeParse(value).success });
+      if (!decoded.ok) expect(decoded.reason).not.toBe('');
+    }
+    expect(decodeLogEntry(Buffer.from('{"action":'))).toEqual({ ok: false, reason: 'it is not JSON' });
   });
 });
 

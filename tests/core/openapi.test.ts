@@ -24,7 +24,7 @@ const urls = createServiceUrls(PUBLIC_URL);
 
 type Node = { [key: string]: any };
 // As the build serves it: with the insights schema.
-const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }) as Node;
+const doc = buildOpenApiDocument({ urls, insightsSchema: InsightsSchema }) as Node;
 
 /** The slice feeds (issue 23), one path template per kind and format. */
 const SLICE_FEEDS = ['technicians/{slug}', 'services/{id}', 'complaints/{aspect}', 'complaints'].flatMap((p) => [`/feeds/${p}.xml`, `/feeds/${p}.json`]);
@@ -54,7 +54,13 @@ describe('buildOpenApiDocument', () => {
           '/api/reviews/changes',
           ...SLICE_FEEDS,
           '/feeds.json',
+          '/log/checkpoint',
+          '/log/vkey',
+          '/log/tile/{level}/{index}',
+          '/log/tile/{level}/{index}.p/{width}',
+          '/witness/vkey',
         ].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
+        'POST /witness/add-checkpoint',
         'POST /mcp',
         // Declined by this server (405), as the MCP transport allows; documented so clients know.
         'GET /mcp',
@@ -112,12 +118,19 @@ describe('buildOpenApiDocument', () => {
     expect(form.properties['hub.mode'].enum).toEqual(['subscribe', 'unsubscribe', 'publish']);
     expect(form.properties['hub.topic'].format).toBe('uri');
     for (const topic of [...urls.topics(), urls.feedsIndex]) expect(form.properties['hub.topic'].description).toContain(topic);
+
+    // C2SP tlog-witness: the cosignature and the 422 reason in plain text, the latest size as text/x.tlog.size.
+    const witness = doc.paths['/witness/add-checkpoint'].post;
+    expect(Object.keys(witness.responses)).toEqual(['200', '400', '403', '404', '409', '413', '422']);
+    expect(Object.keys(witness.responses['409'].content)).toEqual(['text/x.tlog.size']);
+    expect(Object.keys(witness.responses['422'].content)).toEqual(['text/plain']);
+    expect(Object.keys(witness.requestBody.content)).toEqual(['text/plain']);
   });
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
-    const reads = Object.entries(doc.paths as Node).filter(([path]) => path !== '/mcp' && path !== '/api/websub/hub');
-    // + 1: the technician ranking; + 1: the change log.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1);
+    const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey'].includes(path));
+    // + 1: the technician ranking; + 1: the change log; + 4: the review log's checkpoint, vkey, tiles and partial tiles.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 4);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -126,7 +139,7 @@ describe('buildOpenApiDocument', () => {
         expect(op.responses['304'], path).toEqual({ $ref: '#/components/responses/NotModified' });
         expect(op.responses['412'], path).toEqual({ $ref: '#/components/responses/PreconditionFailed' });
         expect(op.parameters.map((p: Node) => p.$ref).filter(Boolean)).toContain('#/components/parameters/IfNoneMatch');
-        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search', '/api/reviews/changes', ...SLICE_FEEDS].includes(path));
+        expect('Link' in ok.headers, path).toBe(['/feed.xml', '/api/feed.json', '/reviews.json', '/api/reviews/search', '/api/reviews/changes', '/log/checkpoint', ...SLICE_FEEDS].includes(path));
         if (path === '/api/reviews/search' || path === '/api/reviews/changes') expect(ok.headers.Link).toEqual({ $ref: '#/components/headers/NextLink' });
       }
       expect(item.head.responses['200'].content, path).toBeUndefined();
@@ -148,7 +161,7 @@ describe('buildOpenApiDocument', () => {
     );
     expect(doc.components.schemas.Insights).toMatchObject({ type: 'object', additionalProperties: {} });
     const Aspect = z.object({ aspect: z.string(), score: z.number() }).meta({ id: 'OpenApiTestAspect' });
-    const withInsights = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
+    const withInsights = buildOpenApiDocument({ urls, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
     expect(withInsights.components.schemas.Insights.properties.aspects.items).toEqual({ $ref: '#/components/schemas/OpenApiTestAspect' });
     expect(withInsights.components.schemas.OpenApiTestAspect.required).toEqual(['aspect', 'score']);
   });
@@ -159,7 +172,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('is deterministic', () => {
-    expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
+    expect(JSON.stringify(buildOpenApiDocument({ urls, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
   });
 
   it('has no $ref that points nowhere', () => {

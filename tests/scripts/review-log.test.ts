@@ -125,6 +125,39 @@ describe('the review log step', () => {
     });
   });
 
+  it('starts the owner\'s own log when PUBLIC_URL still serves the demo\'s log (the owner\'s first publish)', async () => {
+    const demoSite = await newMachine();
+    const server = createServer(async (req, res) => {
+      const body = await readFile(path.join(demoSite.outDir, decodeURIComponent(new URL(req.url!, 'http://x').pathname))).catch(() => undefined);
+      res.writeHead(body ? 200 : 404).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const publicUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await publish([review('demo-1', 5), review('demo-2', 2)], { publicUrl, demo: true, ...demoSite, fetch })).toMatchObject({ ok: true });
+      const demoKey = (await readFile(path.join(demoSite.outDir, 'log/vkey'), 'utf8')).trim();
+
+      const owner = await newMachine();
+      const first = await publish([review('mine', 4)], { publicUrl, demo: false, ...owner, fetch });
+      expect(first.ok && actions(first.step.entries)).toEqual(['publish mine']);
+      expect(first.ok && first.lines[0]).toMatch(/Created the review log's signing key/);
+      expect((await readFile(path.join(owner.outDir, 'log/vkey'), 'utf8')).trim()).not.toBe(demoKey);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('starts the log of a new address (PUBLIC_URL changed) beside the old address\'s log, which it leaves alone', async () => {
+    const m = await newMachine();
+    await publish([review('a', 5), review('b', 1)], { ...base, ...m });
+    const moved = await publish([review('a', 5)], { ...base, ...m, publicUrl: 'https://moved.example.com/reviews/' });
+    expect(moved.ok && actions(moved.step.entries)).toEqual(['publish a']);
+    expect((await readFile(path.join(m.outDir, 'log/checkpoint'), 'utf8')).split('\n', 2)).toEqual(['moved.example.com/reviews/log', '1']);
+    expect(moved.ok && moved.lines[0]).toMatch(/Created the review log's signing key for moved\.example\.com\/reviews\/log/);
+    // The old address's key is kept for the day the owner moves back.
+    expect((await stat(logKeyFileOf(m.dataDir, 'reviews.example.com/log'))).isFile()).toBe(true);
+  });
+
   it('never puts a demo entry in an owner log built into the same folder', async () => {
     const m = await newMachine();
     await publish([review('demo-1', 5), review('demo-2', 2)], { ...base, ...m, demo: true });

@@ -1,7 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLogFiles, entryTilesOf, formatVerifierKey, generateSigner, hashTilesOf, tilePath } from '../../core/log/index.ts';
+import { formatAddCheckpointRequest } from '../../core/witness/add-checkpoint.ts';
 import { validateAtom } from '../helpers/atom-validate.ts';
 import { createOpenApiValidator, type OpenApiValidator } from '../helpers/openapi-validate.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
@@ -11,9 +15,10 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 const PUBLIC = 'https://reviews.example.com';
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let validator: OpenApiValidator;
+let distDir: string;
 
 beforeAll(async () => {
-  const { distDir } = await buildTestSite({ publicUrl: PUBLIC });
+  ({ distDir } = await buildTestSite({ publicUrl: PUBLIC }));
   sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC });
   const document = await (await fetch(`${sidecar.url}/.well-known/openapi.json`)).json();
   validator = createOpenApiValidator(document);
@@ -55,6 +60,58 @@ describe('live responses against the served OpenAPI document', () => {
     const res = await fetch(`${sidecar.url}/reviews.json`, { headers: { 'If-None-Match': first.headers.get('etag')! } });
     expect(res.status).toBe(304);
     expect(await validator.validateFetchResponse('GET', res, '/reviews.json')).toEqual([]);
+  });
+});
+
+describe('the review log and the witness, live, against the served OpenAPI document', () => {
+  const conforms = async (method: string, p: string, res: Response) => expect({ p, errors: await validator.validateFetchResponse(method, res, p) }).toEqual({ p, errors: [] });
+
+  it('serves the log\'s checkpoint, vkey and tiles as documented', async () => {
+    const size = Number((await (await fetch(`${sidecar.url}/log/checkpoint`)).text()).split('\n')[1]);
+    expect(size).toBeGreaterThan(0);
+    const tiles = [...hashTilesOf(size), ...entryTilesOf(size)].map((t) => `/log/${tilePath(t)}`);
+    expect(tiles.length).toBeGreaterThanOrEqual(2);
+    // And tiles the log does not have: a full one, a partial one of another width.
+    for (const p of ['/log/checkpoint', '/log/vkey', ...tiles, '/log/tile/0/999', `/log/tile/entries/000.p/${(size % 255) + 1}`]) {
+      for (const method of ['GET', 'HEAD']) await conforms(method, p, await fetch(`${sidecar.url}${p}`, { method }));
+    }
+    const tile = await fetch(`${sidecar.url}${tiles[0]}`);
+    expect([tile.status, tile.headers.get('content-type'), tile.headers.get('cache-control')]).toEqual([200, 'application/octet-stream', 'public, max-age=31536000, immutable']);
+    // Without WITNESS_LOGS this sidecar is no witness.
+    await conforms('POST', '/witness/add-checkpoint', await fetch(`${sidecar.url}/witness/add-checkpoint`, { method: 'POST', body: 'old 0\n\n' }));
+    await conforms('GET', '/witness/vkey', await fetch(`${sidecar.url}/witness/vkey`));
+  });
+
+  it('answers add-checkpoint as documented: 200, 409, 422, 400, 403, 404, 413 and 405', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'openapi-witness-'));
+    const key = generateSigner('reviews.acme.example/log');
+    const witness = await startTestSidecar({ distDir, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: dataDir, WITNESS_LOGS: formatVerifierKey(key) } });
+    try {
+      const entries = Array.from({ length: 20 }, (_, i) => Buffer.from(`entry ${i}`));
+      const logOf = (size: number, signer = key) => buildLogFiles({ origin: signer.name, entries: entries.slice(0, size), signer });
+      const post = async (body: string, expected: number) => {
+        const res = await fetch(`${witness.url}/witness/add-checkpoint`, { method: 'POST', body });
+        expect(res.status).toBe(expected);
+        await conforms('POST', '/witness/add-checkpoint', res);
+      };
+      const checkpoint = (size: number, signer = key) => logOf(size, signer).files.get('checkpoint')!.toString('utf8');
+      await post(formatAddCheckpointRequest({ oldSize: 0, proof: [], note: checkpoint(10) }), 200);
+      await post(formatAddCheckpointRequest({ oldSize: 0, proof: [], note: checkpoint(20) }), 409);
+      await post(formatAddCheckpointRequest({ oldSize: 10, proof: [], note: checkpoint(20) }), 422);
+      await post('not a request', 400);
+      await post(formatAddCheckpointRequest({ oldSize: 10, proof: logOf(20).tree.consistencyProof(10), note: checkpoint(20, generateSigner(key.name)) }), 403);
+      await post(formatAddCheckpointRequest({ oldSize: 0, proof: [], note: checkpoint(5, generateSigner('reviews.mallory.example/log')) }), 404);
+      await post(`old 0\n\n${'x'.repeat(20_000)}`, 413);
+      await conforms('GET', '/witness/add-checkpoint', await fetch(`${witness.url}/witness/add-checkpoint`));
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetch(`${witness.url}/witness/vkey`, { method });
+        expect(res.status).toBe(200);
+        await conforms(method, '/witness/vkey', res);
+      }
+    } finally {
+      await witness.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

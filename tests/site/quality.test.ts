@@ -126,16 +126,18 @@ describe('the widget on another origin', () => {
     expect(await items.count()).toBe(3);
     expect(await items.first().locator('a').getAttribute('href')).toBe(site.dataset.reviews[0]!.url);
     expect(await widget.locator('.more a').getAttribute('href')).toBe(`${site.sidecar.url}/search/`);
+    expect(await widget.locator('.log a').getAttribute('href')).toBe(`${site.sidecar.url}${PATHS.logPrefix}`);
+    expect((await fetch(`${site.sidecar.url}${PATHS.logPrefix}`)).status).toBe(200);
     expect(await runAxe(page)).toEqual([]);
     const width = await widget.evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeGreaterThan(200);
     await page.close();
   });
 
-  it('takes its options from attributes: technician, minimum rating, best first, dark theme', async () => {
+  it('takes its options from attributes: technician, minimum rating, best first, dark theme, no log link', async () => {
     const technician = site.dataset.business.technicians[0]!.name;
     const page = await site.browser.newPage();
-    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent(`count="5" min-rating="4" sort="best" theme="dark" technician="${technician}"`)}`);
+    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent(`count="5" min-rating="4" sort="best" theme="dark" log="false" technician="${technician}"`)}`);
     const widget = page.locator('reviews-widget');
     await widget.locator('.score').waitFor();
     const rest = await (await fetch(`${site.sidecar.url}/api/reviews/search?${new URLSearchParams({ mentions_technician: technician })}`)).json();
@@ -146,6 +148,7 @@ describe('the widget on another origin', () => {
     expect(hrefs).toEqual(best.reviews.map((r: { url: string }) => r.url));
     const background = await widget.locator('.box').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(background).toBe('rgb(20, 23, 27)');
+    expect(await widget.locator('.log').count()).toBe(0);
     expect(await runAxe(page)).toEqual([]);
     await page.close();
   });

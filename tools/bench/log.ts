@@ -5,7 +5,7 @@
  * - the log of 100,000 reviews with 100,000 changes (100k publishes, then 100k updates and withdrawals):
  *   its static files against /reviews.json of the same 100,000 reviews (target: no larger).
  */
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadContent } from '../../core/content/load-content.ts';
@@ -26,15 +26,21 @@ async function publishedReviews(count: number): Promise<{ reviews: PublishedRevi
   return { reviews: dataset.reviews, json: Buffer.byteLength(renderReviewsDataset(dataset)) };
 }
 
-/** One log step over `reviews`, its files written into `dir` (the build in service for the next step). */
+/**
+ * One log step over `reviews`, as the build takes it: the log of the build in service (`dir`) opened and
+ * continued, the new log written into a new folder; that folder then takes `dir`'s place, untimed.
+ */
 async function logStep(reviews: readonly PublishedReview[], dir: string, dataDir: string, time: string) {
   const started = performance.now();
   const step = await prepareReviewLog(reviews, new Map(), { publicUrl: PUBLIC_URL, outDir: dir, dataDir, demo: false, now: () => new Date(time), fetch: async () => new Response(null, { status: 404 }) });
   if (!step.ok) throw new Error(step.message);
-  await rm(path.join(dir, 'log'), { recursive: true, force: true });
-  await step.write(dir);
+  const staging = `${dir}.next`;
+  await step.write(staging);
   await step.commit();
-  return { seconds: (performance.now() - started) / 1000, size: step.entries.length };
+  const seconds = (performance.now() - started) / 1000;
+  await rm(dir, { recursive: true, force: true });
+  await rename(staging, dir);
+  return { seconds, size: step.entries.length };
 }
 
 async function sizeOf(dir: string): Promise<number> {

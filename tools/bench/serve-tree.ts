@@ -85,7 +85,9 @@ export type Served = { url: string; child: ChildProcess; logFile: string; log():
 /** Starts the tree's sidecar on a free port, its stdout (the JSON log, access log included) into `logFile`. */
 export async function serveWith(tree: Tree, env: Record<string, string>, logFile: string): Promise<Served> {
   const fd = openSync(logFile, 'w');
-  const child = spawn(tree.node, [path.join(tree.dir, 'sidecar/main.ts')], {
+  // A tree from before scripts/serve.ts ran the service as `node sidecar/main.ts`.
+  const entry = existsSync(path.join(tree.dir, 'scripts/serve.ts')) ? 'scripts/serve.ts' : 'sidecar/main.ts';
+  const child = spawn(tree.node, [path.join(tree.dir, entry)], {
     cwd: tree.dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd, 'inherit'],
