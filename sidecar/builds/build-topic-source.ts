@@ -38,12 +38,15 @@ export function createBuildTopicSource(deps: { builds: BuildStore; urls: Service
       await deps.builds.refresh();
       const path = topicsOfCurrentBuild().pathOf.get(topicUrl);
       if (path === undefined) return undefined;
-      const representation = deps.builds.current().resources.get(path);
+      const build = deps.builds.current();
+      const representation = build.resources.get(path);
       if (!representation) return undefined;
+      const sha256 = build.topicHashes.get(path);
       return {
         body: representation.identity.body,
         contentType: representation.headers['Content-Type'] ?? 'application/octet-stream',
         etag: representation.identity.etag,
+        ...(sha256 !== undefined && { sha256 }),
       };
     },
   };

@@ -32,6 +32,8 @@ export type LoadedBuild = {
   manifest: Manifest;
   /** URL path → representation. */
   resources: ReadonlyMap<string, Representation>;
+  /** A WebSub topic's URL path → the SHA-256 (hex) of its bytes, hashed by the loading thread (read-build.ts). */
+  topicHashes: ReadonlyMap<string, string>;
   /** A directory page's path without its trailing slash → its one canonical path, with it. */
   redirects: ReadonlyMap<string, string>;
   live: LiveData;
@@ -69,6 +71,7 @@ export type WorkerMessage =
 export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
   const resources = new Map<string, Representation>();
+  const topicHashes = new Map<string, string>();
   const redirects = new Map<string, string>();
   const reviews: PublishedReview[] = [];
   const lowerTexts: string[] = [];
@@ -82,9 +85,12 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     worker.unref();
     let settled = false;
     worker.on('message', (message: WorkerMessage) => {
+      // The next piece once this one is taken and the event loop has turned (load-worker.ts).
+      if (message.kind !== 'done' && message.kind !== 'error') setImmediate(() => worker.postMessage('next'));
       if (message.kind === 'files') {
         for (const file of message.files) {
           resources.set(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))));
+          if (file.identity.sha256 !== undefined) topicHashes.set(file.urlPath, file.identity.sha256);
           if (file.urlPath.length > 1 && file.urlPath.endsWith('/')) redirects.set(file.urlPath.slice(0, -1), file.urlPath);
         }
       } else if (message.kind === 'reviews') {
@@ -120,6 +126,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     dir,
     manifest: done.manifest,
     resources,
+    topicHashes,
     redirects,
     live,
     reviewJson: createReviewJsonCache(dataset.reviews),

@@ -1,13 +1,15 @@
 /**
  * Where the hub reads topic content. The real source serves the built static files (the publish
- * pipeline swaps builds in); tests use a small in-memory one. The hub hashes `body` itself: a topic
- * "changed" exactly when its bytes did.
+ * pipeline swaps builds in); tests use a small in-memory one. A topic "changed" exactly when its bytes
+ * did: the hub compares their SHA-256, the source's when it has one (the build's loading thread hashes them).
  */
 export type TopicContent = {
   body: Buffer;
   /** The topic's own media type, charset included, sent as the notification's Content-Type. */
   contentType: string;
   etag: string;
+  /** The SHA-256 (hex) of `body` when the source has it already; else the hub hashes it. */
+  sha256?: string;
 };
 
 export type TopicSource = {
