@@ -5,17 +5,20 @@
  * change log's entries go CHUNK at a time; the search index's typed arrays are transferred last.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { createServiceUrls } from '../../core/urls.ts';
 import { readBuild } from './read-build.ts';
 import type { WorkerMessage } from './load-build.ts';
 
 const CHUNK = 500;
 const FILES_CHUNK = 100;
 
+// A thread of its own: the URLs are built once here, from the base the serving thread passes.
 const { dir, publicUrl } = workerData as { dir: string; publicUrl: string };
+const urls = createServiceUrls(publicUrl);
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort!.postMessage(message, transfer);
 
 try {
-  const { manifest, files, live } = await readBuild(dir, publicUrl);
+  const { manifest, files, live, pagesCode } = await readBuild(dir, urls);
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
     post({ kind: 'files', files: slice }, transferables(slice.flatMap((f) => [f.identity.body, ...f.variants.map(([, v]) => v.body)])));
@@ -30,7 +33,7 @@ try {
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   post(
-    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_ },
+    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, pagesCode },
     transferables(collectViews(index_)),
   );
 } catch (error) {

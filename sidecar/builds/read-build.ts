@@ -15,7 +15,8 @@ import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '..
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
-import { PATHS } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
+import { pageCodeIdentity } from './load-pages.ts';
 
 /** One built file: its bytes and those of each precompressed variant, with their ETags. */
 export type FileRead = {
@@ -25,10 +26,11 @@ export type FileRead = {
   variants: [Encoding, { body: Uint8Array; etag: string }][];
 };
 
-export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData };
+/** `pagesCode`: what the build's on-demand page code is (load-pages.ts), so a build of the same code keeps the loaded renderer. */
+export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData; pagesCode: string | undefined };
 
 /** Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build. */
-export async function readBuild(dir: string, publicUrl: string): Promise<BuildRead> {
+export async function readBuild(dir: string, urls: ServiceUrls): Promise<BuildRead> {
   const manifest = await readManifest(dir);
   if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const files: FileRead[] = [];
@@ -44,8 +46,8 @@ export async function readBuild(dir: string, publicUrl: string): Promise<BuildRe
   }
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
-  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
-  return { manifest, files, live };
+  const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
+  return { manifest, files, live, pagesCode: await pageCodeIdentity(dir) };
 }
 
 /** The build's change log, checked against its reviews; undefined for a build made before there was one. */

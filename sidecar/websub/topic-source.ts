@@ -12,7 +12,7 @@ export type TopicContent = {
 
 export type TopicSource = {
   /**
-   * Absolute topic URLs, from core/urls.ts `createServiceUrls(base).topics(…)`: the seed topics, and the
+   * Absolute topic URLs, from the service's `ServiceUrls.topics(…)` (core/urls.ts): the seed topics, and the
    * slice feeds of the current build (a getter: the list follows the build).
    */
   readonly topicUrls: readonly string[];
