@@ -1,7 +1,7 @@
 /**
  * The service's one configuration (CONTRACT.md "Configuration"): every environment variable, its
  * default and its normalisation, in one schema. Each process parses it once, at its entry point
- * (scripts/start.ts, scripts/build.ts, scripts/publish.ts, sidecar/main.ts, astro.config.mjs), and
+ * (every scripts/ command through scripts/lib/entry-config.ts, astro.config.mjs), and
  * passes the typed `Config` on; tests pass a literal env. `parseConfig` is pure: it reads only the
  * object it is given.
  *

@@ -12,20 +12,10 @@
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { readConfigOrExit } from '../sidecar/read-config.ts';
 import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
-import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
+import { describeHubBackup, readHubFileCommand } from './lib/hub-backup.ts';
 
-const config = readConfigOrExit();
-const target = process.argv[2];
-if (!target) {
-  console.error('Usage: npm run backup -- <file>   (writes a copy of the hub state in DATA_DIR to <file>)');
-  process.exit(1);
-}
-if (config.databaseUrl) {
-  console.error(postgresAdvice('backup', target));
-  process.exit(2);
-}
+const { config, file: target } = readHubFileCommand('backup', 'Usage: npm run backup -- <file>   (writes a copy of the hub state in DATA_DIR to <file>)');
 const source = path.join(config.dataDir, SQLITE_FILE_NAME);
 if (!existsSync(source)) {
   console.error(`No hub state at ${path.resolve(source)}: check DATA_DIR (nothing to back up before the first start).`);

@@ -19,10 +19,10 @@ import { formatContentProblem, formatContentProblems, type ContentProblem } from
 import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
-import { describeDemo, isDemoContent, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
+import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
-import { activateBuild, buildsDirOf, newBuildId, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
+import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
@@ -66,14 +66,18 @@ export type BuildResult =
     }
   | { ok: false; message: string };
 
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+/**
+ * Builds `options.contentDir` into `options.outDir`. `urls` are the ones the entry point built from its
+ * configuration (start, build, publish pass theirs); a caller without them (tests, tools) gets them here.
+ */
+export async function buildSite(options: BuildOptions, urls: ServiceUrls = createServiceUrls(options.publicUrl)): Promise<BuildResult> {
   const started = performance.now();
-  const urls = createServiceUrls(options.publicUrl);
   const outDir = path.resolve(options.outDir);
   const buildsDir = buildsDirOf(outDir);
-  const id = newBuildId();
-  const staging = path.join(buildsDir, `staging-${id}`);
-  const cacheDir = path.join(BUILD_CACHE_DIR, id);
+  // The folder stamp names this build's staging and cache folders; the build id is the manifest's content hash.
+  const stamp = newBuildFolderName();
+  const staging = path.join(buildsDir, `staging-${stamp}`);
+  const cacheDir = path.join(BUILD_CACHE_DIR, stamp);
   await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
   try {
     // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
@@ -109,7 +113,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       previous,
       source: source.fingerprint,
     });
-    const buildDir = path.join(buildsDir, `build-${id}`);
+    const buildDir = path.join(buildsDir, `build-${stamp}`);
     await rename(staging, buildDir);
     await activateBuild(buildDir, outDir);
     await removeStaleBuildFolders(outDir);
@@ -196,11 +200,10 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
-  const env = readEnvironment();
-  const { config, demo } = resolveContent(readConfigOrExit(env), env);
+  const { config, demo, urls } = readEntryConfig({ demoFallback: true });
   if (demo) console.log(describeDemo());
   const options = buildOptionsFor(config);
-  const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') });
+  const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') }, urls);
   if (!result.ok) {
     console.error(result.message);
     process.exit(1);

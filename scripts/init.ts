@@ -21,7 +21,7 @@ import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { parseContent } from '../core/content/parse-content.ts';
 import { formatContentProblem } from '../core/content/problems.ts';
 import { slugify } from '../core/text/text-rules.ts';
-import { DEMO_CONTENT_DIR, isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
+import { DEMO_CONTENT_DIR, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 
 const USAGE = `usage: npm run init -- --name NAME --website URL --telephone PHONE --street STREET --city CITY
          --region REGION --postal-code CODE --country CC --service "[id:]Name[=alias,alias]" ...
@@ -247,7 +247,7 @@ if (import.meta.main) {
     console.log(USAGE);
     process.exit(0);
   }
-  const dir = path.resolve(readConfigOrExit().contentDir);
+  const dir = path.resolve(readEntryConfig().config.contentDir);
   const answers = process.stdin.isTTY ? await askOnTerminal(flags.answers) : flags.answers;
   const composed = composeBusiness(answers);
   if (!composed.ok) {

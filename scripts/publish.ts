@@ -29,12 +29,12 @@
 import { ReadinessSchema, type Readiness } from '../core/schemas/readiness.ts';
 import { PublishVerdictSchema, type PublishVerdict, type TopicVerdict } from '../core/schemas/publish-verdict.ts';
 import type { Manifest } from '../core/publishing/manifest.ts';
-import { createServiceUrls, PATHS } from '../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
-import { readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
+import { readEntryConfig } from './lib/entry-config.ts';
 import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
 
@@ -53,6 +53,8 @@ export type PublishResult =
 
 export type PublishOptions = {
   build: BuildOptions;
+  /** The service's URLs under `build.publicUrl`, as the entry point built them. */
+  urls: ServiceUrls;
   /** What the build warns about and went on despite (a photo original that carries a location). */
   onWarning?: (line: string) => void;
   /** Where the running service listens, e.g. `http://127.0.0.1:4321`. */
@@ -64,11 +66,11 @@ export type PublishOptions = {
 };
 
 export async function publishSite(options: PublishOptions): Promise<PublishResult> {
-  const built = await buildSite(options.build);
+  const { urls } = options;
+  const built = await buildSite(options.build, urls);
   if (!built.ok) return { ok: false, stage: 'build', message: built.message };
   for (const warning of built.warnings) options.onWarning?.(warning);
   const { manifest } = built;
-  const urls = createServiceUrls(options.build.publicUrl);
   const seeds = urls.topics();
   // The sidecar serves everything under the public URL's path, on this machine too.
   const serviceUrl = `${options.serviceUrl}${urls.basePath}`;
@@ -79,7 +81,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   for (const topic of seeds) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent.kind === 'not-running') {
-      const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, publicUrl: options.build.publicUrl });
+      const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, urls });
       if (!recorded.ok) return { ok: false, stage: 'record', message: recorded.message, manifest };
       const topics = recorded.topics.map(({ topic: t, changed, enqueued }) => ({ topic: t, changed, subscribers: enqueued }));
       return { ok: true, manifest, ms: built.ms, service: 'not-running', topics, queued: recorded.queued };
@@ -103,8 +105,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
 export type PingResult = { ok: true; topics: string[]; confirmed: boolean } | { ok: false; message: string };
 
 /** `--ping-only`: the pings alone, to a sidecar that something else gave the new build. */
-export async function pingHub(options: { serviceUrl: string; publicUrl: string; manifest: Manifest | undefined; confirmTimeoutMs?: number }): Promise<PingResult> {
-  const urls = createServiceUrls(options.publicUrl);
+export async function pingHub(options: { serviceUrl: string; urls: ServiceUrls; manifest: Manifest | undefined; confirmTimeoutMs?: number }): Promise<PingResult> {
+  const { urls } = options;
   const topics = urls.topics();
   const serviceUrl = `${options.serviceUrl}${urls.basePath}`;
   const hubUrl = `${serviceUrl}${PATHS.hub}`;
@@ -242,10 +244,9 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
-  const env = readEnvironment();
-  const { config } = resolveContent(readConfigOrExit(env), env);
+  const { config, urls } = readEntryConfig({ demoFallback: true });
   const { pingOnly, requireService } = readArguments(process.argv.slice(2));
-  if (pingOnly !== undefined) await runPingOnly(pingOnly, config);
+  if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);
   const mismatch = await findPublicUrlMismatch(config.serviceUrl, config.publicUrl);
   if (mismatch) {
     console.error(mismatch);
@@ -253,7 +254,7 @@ if (import.meta.main) {
   }
   const build = buildOptionsFor(config);
   const { serviceUrl } = config;
-  const result = await publishSite({ build, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
+  const result = await publishSite({ build, urls, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
     console.error(`Nothing was published: ${build.outDir}/ and the running service keep the last good build.`);
@@ -338,8 +339,8 @@ function readArguments(argv: string[]): { pingOnly: string | undefined; requireS
   return { pingOnly: value?.replace(/\/+$/, ''), requireService: values['require-service'] ?? false };
 }
 
-async function runPingOnly(sidecarUrl: string, config: Config): Promise<never> {
-  const result = await pingHub({ serviceUrl: sidecarUrl, publicUrl: config.publicUrl, manifest: await readManifest(config.distDir) });
+async function runPingOnly(sidecarUrl: string, config: Config, urls: ServiceUrls): Promise<never> {
+  const result = await pingHub({ serviceUrl: sidecarUrl, urls, manifest: await readManifest(config.distDir) });
   if (!result.ok) {
     console.error(`Could not notify the sidecar: ${result.message}`);
     process.exit(1);

@@ -10,20 +10,10 @@
  */
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { readConfigOrExit } from '../sidecar/read-config.ts';
 import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../sidecar/websub/index.ts';
-import { describeHubBackup, postgresAdvice } from './lib/hub-backup.ts';
+import { describeHubBackup, readHubFileCommand } from './lib/hub-backup.ts';
 
-const config = readConfigOrExit();
-const source = process.argv[2];
-if (!source) {
-  console.error('Usage: npm run restore -- <file>   (a copy made by npm run backup, restored into an empty DATA_DIR)');
-  process.exit(1);
-}
-if (config.databaseUrl) {
-  console.error(postgresAdvice('restore', source));
-  process.exit(2);
-}
+const { config, file: source } = readHubFileCommand('restore', 'Usage: npm run restore -- <file>   (a copy made by npm run backup, restored into an empty DATA_DIR)');
 if (!existsSync(source)) {
   console.error(`No backup at ${path.resolve(source)}.`);
   process.exit(1);

@@ -1,20 +1,19 @@
 /**
  * `npm start`: builds from the content folder when the build is missing or stale (content, public
  * URL or build code changed), then serves the whole service on one origin. Without a content folder
- * (and no CONTENT_DIR) it serves the demo of examples/demo/ and says so (sidecar/read-config.ts).
+ * (and no CONTENT_DIR) it serves the demo of examples/demo/ and says so (scripts/lib/entry-config.ts).
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../core/config.ts';
-import { createServiceUrls } from '../core/urls.ts';
+import type { ServiceUrls } from '../core/urls.ts';
 import { runSidecar } from '../sidecar/main.ts';
 import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.ts';
 import { buildOptionsFor, buildSite } from './build.ts';
-import { describeDemo, listConfigWarnings, readConfigOrExit, readEnvironment, resolveContent } from '../sidecar/read-config.ts';
+import { describeDemo, listConfigWarnings, readEntryConfig } from './lib/entry-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 
-const env = readEnvironment();
-const { config, demo } = resolveContent(readConfigOrExit(env), env);
+const { config, env, demo, urls } = readEntryConfig({ demoFallback: true });
 if (demo) console.log(describeDemo());
 for (const warning of listConfigWarnings(config, env)) console.warn(warning);
 if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -33,7 +32,7 @@ if (!source.ok) {
   console.error('Serving the last good build.');
 } else if (manifest?.source !== source.fingerprint) {
   console.log(manifest ? 'Content or code changed since the last build: rebuilding…' : 'No build yet: building…');
-  const result = await buildSite(options);
+  const result = await buildSite(options, urls);
   if (!result.ok) {
     console.error(result.message);
     if (!manifest) process.exit(1);
@@ -44,13 +43,13 @@ if (!source.ok) {
   }
 }
 const sidecar = await runSidecar(config);
-console.log(describeOpenUrl(config, sidecar.url));
+console.log(describeOpenUrl(config, urls, sidecar.url));
 
 /**
  * The last line of the start-up output, for people: the public URL when it is this machine on this
  * port (the default), else where this machine reaches the service, with the public URL beside it.
  */
-function describeOpenUrl(config: Config, listening: string): string {
+function describeOpenUrl(config: Config, urls: ServiceUrls, listening: string): string {
   const port = new URL(listening).port;
   const local = new URL(config.serviceUrl);
   local.port = port;
@@ -58,5 +57,5 @@ function describeOpenUrl(config: Config, listening: string): string {
   if (['localhost', '127.0.0.1', '[::1]'].includes(publicUrl.hostname) && publicUrl.port === port) {
     return `Reviews service ready: open ${config.publicUrl}/ (Ctrl-C stops it)`;
   }
-  return `Reviews service ready: open ${local.origin}${createServiceUrls(config.publicUrl).basePath}/ (public URL ${config.publicUrl}; Ctrl-C stops it)`;
+  return `Reviews service ready: open ${local.origin}${urls.basePath}/ (public URL ${config.publicUrl}; Ctrl-C stops it)`;
 }

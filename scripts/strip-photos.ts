@@ -13,7 +13,7 @@ import { MEDIA_LIMITS } from '../core/media/media-variants.ts';
 import { readContentFile } from '../core/read-content-file.ts';
 import { sniffImageExtension } from './lib/media/image-format.ts';
 import { findPrivateMetadata, stripPhotoMetadata } from './lib/media/strip-metadata.ts';
-import { isDemoContent, readConfigOrExit } from '../sidecar/read-config.ts';
+import { isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { joinList, plural } from '../core/text/text-rules.ts';
 
 const USAGE = 'usage: npm run photos:strip [-- --check]';
@@ -60,7 +60,7 @@ if (import.meta.main) {
     console.error(`Unknown option ${unknown[0]}\n${USAGE}`);
     process.exit(2);
   }
-  const contentDir = path.resolve(readConfigOrExit().contentDir);
+  const contentDir = path.resolve(readEntryConfig().config.contentDir);
   if (isDemoContent(contentDir)) {
     console.error('CONTENT_DIR is the demo: photos:strip changes only your own content folder.');
     process.exit(2);

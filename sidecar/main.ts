@@ -1,20 +1,21 @@
 /**
- * The sidecar's entry point. `runSidecar` starts it from a parsed Config and stops it gracefully on
+ * Runs the sidecar as a process: `runSidecar` starts it from a parsed Config and stops it gracefully on
  * SIGINT/SIGTERM (RunningSidecar.shutdown: `/readyz` 503, new connections still answered for
  * SHUTDOWN_DRAIN_SECONDS, then none, requests in flight finish within SHUTDOWN_TIMEOUT_SECONDS, one
- * `shutdown` log line, exit 0); scripts/start.ts calls it with the Config it parsed, and `node sidecar/main.ts`
- * parses the environment here, once.
+ * `shutdown` log line, exit 0). The entry points that call it with the Config they read are
+ * scripts/start.ts (after its build check) and scripts/serve.ts (the service alone).
  */
 import type { Config } from '../core/config.ts';
-import { readConfigOrExit } from './read-config.ts';
+import { BuildUnloadableError } from './builds/build-store.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
 import { StoreLockedError } from './websub/store-connector.ts';
 
 /**
- * A port in use, an unknown HOST, or a DATA_DIR another running service holds ends the process with one
- * line naming what to change.
+ * A port in use, an unknown HOST, a DATA_DIR another running service holds, or a build at DIST_DIR that
+ * cannot be served (missing, incomplete, made by other code) ends the process with one line naming what
+ * to change, and exit 1.
  */
 export async function runSidecar(config: Config): Promise<RunningSidecar> {
   const log = createLogger(config.logLevel);
@@ -23,7 +24,7 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
   let opened!: (sidecar: RunningSidecar) => void;
   const listening = new Promise<RunningSidecar>((resolve) => (opened = resolve));
   const started = startSidecar(config, { onListening: opened }).catch((error: unknown) => {
-    const problem = error instanceof StoreLockedError ? error.message : describeListenError(error, config);
+    const problem = error instanceof StoreLockedError || error instanceof BuildUnloadableError ? error.message : describeListenError(error, config);
     if (!problem) throw error;
     console.error(problem);
     process.exit(1);
@@ -53,8 +54,4 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
     });
   }
   return started;
-}
-
-if (import.meta.main) {
-  await runSidecar(readConfigOrExit());
 }

@@ -1,11 +1,11 @@
 /**
  * Wires the sidecar from a typed Config: build store, WebSub hub, routers, HTTP server. Tests start it
- * on port 0 with a literal config; sidecar/main.ts starts it from the environment.
+ * on port 0 with a literal config; sidecar/main.ts runs it for scripts/serve.ts and scripts/start.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServiceUrls } from '../core/urls.ts';
+import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import { createApp, routeOf } from './app.ts';
 import type { Config } from '../core/config.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -82,14 +82,14 @@ export type SidecarOptions = {
 
 export async function startSidecar(config: Config, options: SidecarOptions = {}): Promise<RunningSidecar> {
   const log = options.log ?? createLogger(config.logLevel);
-  const builds = await createBuildStore({ distDir: config.distDir, publicUrl: config.publicUrl, log });
+  const urls = createServiceUrls(config.publicUrl);
+  const builds = await createBuildStore({ distDir: config.distDir, urls, log });
   const { store, connector } = await connectStore(config, options, log);
   const storeReady = () => connector === undefined || connector.current() !== undefined;
   const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
-  const urls = createServiceUrls(config.publicUrl);
   const hub = createHub({
     store,
-    topics: createBuildTopicSource({ builds, publicUrl: config.publicUrl }),
+    topics: createBuildTopicSource({ builds, urls }),
     hubUrl: urls.hub,
     options: { ...config.websub, ...options.hub },
     client,
@@ -108,7 +108,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, origin: urls.origin, witness: await openWitness(config) }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, urls, witness: await openWitness(config) }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -178,13 +178,13 @@ type RouterDeps = {
   metrics: ReturnType<typeof createMetrics>;
   storeStatus: () => StoreStatus;
   draining: () => boolean;
-  origin: string;
+  urls: ServiceUrls;
   /** The witness of other instances' logs, when WITNESS_LOGS names some. */
   witness: Witness | undefined;
 };
 
 /** Every router of the app, each reading the live build per request through one accessor. */
-function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, origin, witness }: RouterDeps) {
+function routersOf({ config, options, builds, hub, metrics, storeStatus, draining, urls, witness }: RouterDeps) {
   // A swapped-in build is seen by all routers at once. (The hub reads its topics through the build store
   // itself, because a publish ping must first load a newer build from disk.)
   const getBuild = () => builds.current();
@@ -195,9 +195,9 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createRankRouter({ getBuild }),
     createSinceRouter({ getBuild }),
     createChangesRouter({ getBuild }),
-    createSearchPageRouter({ getBuild, publicUrl: config.publicUrl }),
+    createSearchPageRouter({ getBuild, urls }),
     createHealthRouter({ publicUrl: config.publicUrl, readiness: { builds, store: storeStatus, draining } }),
-    createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: origin }),
+    createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
     ...(witness ? [createWitnessRouter({ witness })] : []),

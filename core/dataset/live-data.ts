@@ -7,7 +7,7 @@ import { createChangeLogWithoutHistory, type ChangeLog } from './change-log.ts';
 import type { Insights } from '../schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../schemas/published.ts';
 import { createReviewIndex, type ReviewIndex } from '../search/index.ts';
-import { createServiceUrls, type ServiceUrls } from '../urls.ts';
+import type { ServiceUrls } from '../urls.ts';
 
 export type LiveData = {
   dataset: ReviewsDataset;
@@ -21,7 +21,7 @@ export type LiveData = {
 };
 
 /** Without `changes` (content outside git, a build from before the change log), the log is the reviews as they are now. */
-export function createLiveData(input: { dataset: ReviewsDataset; insights: Insights; publicUrl: string; changes?: ChangeLog }): LiveData {
+export function createLiveData(input: { dataset: ReviewsDataset; insights: Insights; urls: ServiceUrls; changes?: ChangeLog }): LiveData {
   const { dataset } = input;
   return {
     dataset,
@@ -30,6 +30,6 @@ export function createLiveData(input: { dataset: ReviewsDataset; insights: Insig
     byId: new Map(dataset.reviews.map((r) => [r.id, r])),
     insights: input.insights,
     changes: input.changes ?? createChangeLogWithoutHistory(dataset.reviews),
-    urls: createServiceUrls(input.publicUrl),
+    urls: input.urls,
   };
 }

@@ -1,11 +1,11 @@
 /**
  * The OpenAPI 3.1.0 description of the whole interface, served at /.well-known/openapi.json. Schemas
- * come from the zod schemas (schema-components.ts); every URL from createServiceUrls. Where interface.md
+ * come from the zod schemas (schema-components.ts); every URL from the ServiceUrls it is given. Where interface.md
  * says "not shown", the descriptions state the choice CONTRACT.md made. Deterministic: the same input
  * gives the same document, key order included.
  */
 import type { z } from 'zod';
-import { createServiceUrls } from '../urls.ts';
+import type { ServiceUrls } from '../urls.ts';
 import { buildOpenApiExamples } from './examples.ts';
 import { headerComponents, parameterComponents, responseComponents, type OpenApiObject } from './http-components.ts';
 import { buildApiPaths } from './paths-api.ts';
@@ -41,13 +41,13 @@ const TAGS = [
   { name: 'Meta', description: 'The description of this interface.' },
 ];
 
-export function buildOpenApiDocument(input: { publicUrl: string; insightsSchema?: z.ZodType }): OpenApiObject {
-  const urls = createServiceUrls(input.publicUrl);
+export function buildOpenApiDocument(input: { urls: ServiceUrls; insightsSchema?: z.ZodType }): OpenApiObject {
+  const { urls } = input;
   const examples = buildOpenApiExamples(urls);
   return {
     openapi: OPENAPI_VERSION,
     info: { title: 'Reviews service', version: API_VERSION, description: DESCRIPTION },
-    servers: [{ url: input.publicUrl }],
+    servers: [{ url: urls.base }],
     security: [],
     tags: TAGS,
     paths: { ...buildStaticPaths(examples), ...buildApiPaths(examples), ...buildProtocolPaths(), ...buildLogPaths() },

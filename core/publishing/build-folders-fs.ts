@@ -1,7 +1,7 @@
 /**
  * Where builds live on disk, and the one atomic step that publishes one (issue 10 item 6).
  *
- * Every finished build is a folder `.builds/build-<id>` beside the output folder, and the output folder
+ * Every finished build is a folder `.builds/build-<stamp>` beside the output folder, and the output folder
  * (`dist/`) is a symbolic link to the current one. Publishing replaces the link with `rename(2)` of a
  * new link over it: one atomic step, so a publish killed at any moment leaves `dist/` pointing at the old
  * build or at the new one, never at nothing (two renames of folders had a window with no `dist/`).
@@ -25,8 +25,11 @@ export function buildsDirOf(outDir: string): string {
   return path.join(path.dirname(path.resolve(outDir)), '.builds');
 }
 
-/** A build id that sorts by time and names the process that makes it (for stale-folder cleanup). */
-export function newBuildId(): string {
+/**
+ * A folder stamp (not the build id, which is the manifest's content hash): it names a build's folders in
+ * `.builds/`, sorts by time and names the process that makes it (for stale-folder cleanup).
+ */
+export function newBuildFolderName(): string {
   return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}-p${process.pid}`;
 }
 
@@ -40,7 +43,7 @@ export async function activateBuild(buildDir: string, outDir: string): Promise<v
     // Named without a pid: it belongs to no process, so it is pruned like any other old build.
     await rename(out, path.join(buildsDir, `build-moved-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`));
   }
-  const link = path.join(buildsDir, `link-${newBuildId()}`);
+  const link = path.join(buildsDir, `link-${newBuildFolderName()}`);
   await symlink(path.relative(path.dirname(out), buildDir), link);
   try {
     await rename(link, out);

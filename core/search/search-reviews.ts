@@ -25,6 +25,8 @@ import { planTextQuery, type TextPlan } from './text-index.ts';
 
 export type SearchPage = {
   reviews: PublishedReview[];
+  /** Each review's position in `index.reviews` (and so in the dataset's list), in page order. */
+  positions: number[];
   /** Reviews in this page. */
   count: number;
   /** Reviews matching the filters. */
@@ -87,17 +89,21 @@ function findNeedle(index: ReviewIndex, query: string, otherCandidates: number):
   return { exact };
 }
 
-function slicePage(index: ReviewIndex, driver: Int32Array | null, lo: number, from: number, to: number) {
-  const page: PublishedReview[] = [];
-  for (let i = from; i < to; i++) page.push(index.reviews[driver === null ? lo + i : driver[i]!]!);
-  return page;
+function slicePage(index: ReviewIndex, driver: Int32Array | null, lo: number, from: number, to: number): number[] {
+  const positions: number[] = [];
+  for (let i = from; i < to; i++) positions.push(driver === null ? lo + i : driver[i]!);
+  return positions;
+}
+
+function pageOf(index: ReviewIndex, positions: number[], total: number, limit: number, offset: number): SearchPage {
+  return { reviews: positions.map((pos) => index.reviews[pos]!), positions, count: positions.length, total, limit, offset };
 }
 
 /** `query` comes from resolveSearchQuery: `mentions_technician` is a canonical name, `mentions_service` an id. */
 export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, page?: { offset: number }): SearchPage {
   const limit = query.limit;
   const offset = Math.max(0, Math.floor(page?.offset ?? 0));
-  const empty: SearchPage = { reviews: [], count: 0, total: 0, limit, offset };
+  const empty: SearchPage = { reviews: [], positions: [], count: 0, total: 0, limit, offset };
 
   // Ratings are integers, so a decimal minimum means its ceiling.
   const minRating = query.min_rating === undefined ? 1 : Math.ceil(query.min_rating);
@@ -147,17 +153,16 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const candidates = driver === null ? hi - lo : driver.positions.length;
   if (probes.length === 0 && walk.rating === 0 && walk.minRating <= 1 && charBits === null && needle === null) {
     const from = Math.min(offset, candidates);
-    const reviews = slicePage(index, driver?.positions ?? null, lo, from, Math.min(from + limit, candidates));
-    return { reviews, count: reviews.length, total: candidates, limit, offset };
+    return pageOf(index, slicePage(index, driver?.positions ?? null, lo, from, Math.min(from + limit, candidates)), candidates, limit, offset);
   }
 
-  const reviews: PublishedReview[] = [];
+  const positions: number[] = [];
   let total = 0;
   walkCandidates(index, walk, (pos) => {
     total++;
-    if (total > offset && reviews.length < limit) reviews.push(index.reviews[pos]!);
+    if (total > offset && positions.length < limit) positions.push(pos);
   });
-  return { reviews, count: reviews.length, total, limit, offset };
+  return pageOf(index, positions, total, limit, offset);
 }
 
 function collectByRating(index: ReviewIndex, walk: Walk, order: readonly number[], offset: number, limit: number): SearchPage {
@@ -167,7 +172,7 @@ function collectByRating(index: ReviewIndex, walk: Walk, order: readonly number[
     total++;
     buckets[index.ratings[pos]!]!.push(pos);
   });
-  const reviews: PublishedReview[] = [];
+  const positions: number[] = [];
   let skip = offset;
   for (const rating of order) {
     const bucket = buckets[rating]!;
@@ -175,9 +180,9 @@ function collectByRating(index: ReviewIndex, walk: Walk, order: readonly number[
       skip -= bucket.length;
       continue;
     }
-    for (let i = skip; i < bucket.length && reviews.length < limit; i++) reviews.push(index.reviews[bucket[i]!]!);
+    for (let i = skip; i < bucket.length && positions.length < limit; i++) positions.push(bucket[i]!);
     skip = 0;
-    if (reviews.length === limit) break;
+    if (positions.length === limit) break;
   }
-  return { reviews, count: reviews.length, total, limit, offset };
+  return pageOf(index, positions, total, limit, offset);
 }

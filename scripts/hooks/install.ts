@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { envFileOf, PROJECT_ROOT, readConfigOrExit } from '../../sidecar/read-config.ts';
+import { envFileOf, PROJECT_ROOT, readEntryConfig } from '../lib/entry-config.ts';
 import { HOOK_MARKER, HOOK_NAMES, renderHookScript, type HookSettings } from './hook-script.ts';
 import { joinList, plural } from '../../core/text/text-rules.ts';
 
@@ -51,7 +51,7 @@ export async function installHooks(options: { contentDir: string; force: boolean
 if (import.meta.main) {
   const { values } = parseArgs({ options: { force: { type: 'boolean', default: false }, rollout: { type: 'boolean', default: false } } });
   const target = values.rollout ? 'rollout' : 'publish';
-  const result = await installHooks({ contentDir: readConfigOrExit().contentDir, force: values.force ?? false, target });
+  const result = await installHooks({ contentDir: readEntryConfig().config.contentDir, force: values.force ?? false, target });
   if (!result.ok) {
     console.error(`Hooks not installed: ${result.message}`);
     process.exit(1);

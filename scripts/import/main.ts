@@ -13,7 +13,7 @@ import { parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
 import { applyImport, importSettingsOf, REFUSED_EMPTY, type ImportIo } from './apply-import.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatSummary } from './report.ts';
-import { readConfigOrExit } from '../../sidecar/read-config.ts';
+import { readEntryConfig } from '../lib/entry-config.ts';
 import type { BusinessContent } from '../../core/schemas/content.ts';
 
 export type { ImportIo };
@@ -55,7 +55,7 @@ if (import.meta.main) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const contentDir = path.resolve(readConfigOrExit().contentDir);
+  const contentDir = path.resolve(readEntryConfig().config.contentDir);
   try {
     const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
     process.exit(code);

@@ -1,6 +1,27 @@
-/** What `npm run backup` and `npm run restore` share: the file name, the check of a copy, the PostgreSQL advice. */
+/** What `npm run backup` and `npm run restore` share: their prologue, the check of a copy, the PostgreSQL advice. */
 import { DatabaseSync } from 'node:sqlite';
+import type { Config } from '../../core/config.ts';
 import { plural } from '../../core/text/text-rules.ts';
+import { readEntryConfig } from './entry-config.ts';
+
+/**
+ * The first steps of `npm run backup` and `npm run restore`: the configuration, the file named on the
+ * command line (none: the usage line, exit 1), and with DATABASE_URL the pg_dump or pg_restore command
+ * instead (exit 2).
+ */
+export function readHubFileCommand(action: 'backup' | 'restore', usage: string): { config: Config; file: string } {
+  const { config } = readEntryConfig();
+  const file = process.argv[2];
+  if (!file) {
+    console.error(usage);
+    process.exit(1);
+  }
+  if (config.databaseUrl) {
+    console.error(postgresAdvice(action, file));
+    process.exit(2);
+  }
+  return { config, file };
+}
 
 /** Opens a copy read-only, checks it, and counts what it holds: `3 subscriptions, 1 pending delivery, 2 topics`. */
 export function describeHubBackup(file: string): { ok: true; subscriptions: number; text: string } | { ok: false; problem: string } {

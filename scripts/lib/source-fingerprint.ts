@@ -12,7 +12,7 @@ import { lstat, readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspectContentEntry, readRegularFile } from '../../core/read-content-file.ts';
-import { isDemoContent } from '../../sidecar/read-config.ts';
+import { isDemoContent } from './entry-config.ts';
 import { plural } from '../../core/text/text-rules.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

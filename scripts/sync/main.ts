@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { readContentFile } from '../../core/read-content-file.ts';
 import type { Config } from '../../core/config.ts';
-import { readConfigOrExit } from '../../sidecar/read-config.ts';
+import { readEntryConfig } from '../lib/entry-config.ts';
 import { applyImport, type ImportIo, type ImportSettings } from '../import/apply-import.ts';
 import { COMMON_FLAGS, flagLine, listNames, parseCommonFlags, parseFlags, type CommonRunOptions } from '../import/cli-options.ts';
 import { SYNC_SOURCES } from '../import/formats.ts';
@@ -144,7 +144,7 @@ if (import.meta.main) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
-  const config = readConfigOrExit();
+  const { config } = readEntryConfig();
   const contentDir = path.resolve(config.contentDir);
   const io: SyncIo = { config, contentDir, out: (line) => console.log(line), err: (line) => console.error(line) };
   try {

@@ -15,6 +15,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readManifest, recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
+import type { ServiceUrls } from '../../core/urls.ts';
 import type { Logger } from '../logger.ts';
 import { loadBuild, type LoadedBuild } from './load-build.ts';
 
@@ -49,12 +50,17 @@ async function readSignature(distDir: string): Promise<{ dir: string; key: strin
   }
 }
 
-export async function createBuildStore(options: { distDir: string; publicUrl: string; log?: Logger }): Promise<BuildStore> {
-  const { distDir, publicUrl, log } = options;
+/** The build at DIST_DIR could not be served at start; the message says what is wrong and what to run. */
+export class BuildUnloadableError extends Error {}
+
+export async function createBuildStore(options: { distDir: string; urls: ServiceUrls; log?: Logger }): Promise<BuildStore> {
+  const { distDir, urls, log } = options;
   const recovered = await recoverBuild(distDir);
   if (recovered) log?.warn('build_recovered', { build: recovered, dist_dir: distDir });
   let signature = (await readSignature(distDir))?.key;
-  let current = await loadBuild(distDir, publicUrl);
+  let current = await loadBuild(distDir, urls).catch((error: unknown) => {
+    throw new BuildUnloadableError(describeUnloadable(distDir, error));
+  });
   let failure: (BuildFailure & { key: string }) | undefined;
   let inFlight: Promise<boolean> | undefined;
   let onSwap: ((build: LoadedBuild) => void) | undefined;
@@ -71,7 +77,7 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
     }
     let next: LoadedBuild;
     try {
-      next = await loadBuild(seen.dir, publicUrl);
+      next = await loadBuild(seen.dir, urls, current);
     } catch (error) {
       const id = (await readManifest(seen.dir))?.build_id;
       failure = { dir: seen.dir, id, message: (error as Error).message, key: seen.key };
@@ -79,10 +85,12 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
       return false;
     }
     const previous = current.id;
+    const pageCode = next.pagesDir === current.pagesDir ? 'kept' : 'loaded';
     current = next;
     signature = seen.key;
     failure = undefined;
-    log?.info('build_swapped', { from: previous, to: next.id });
+    // `page_code`: the on-demand pages' code kept from the build before (same code) or loaded anew.
+    log?.info('build_swapped', { from: previous, to: next.id, page_code: pageCode });
     onSwap?.(next);
     return true;
   }
@@ -121,4 +129,14 @@ export async function createBuildStore(options: { distDir: string; publicUrl: st
       onSwap = undefined;
     },
   };
+}
+
+/** One line for the person starting the service: what is wrong with the build at `distDir`, and what to run. */
+function describeUnloadable(distDir: string, error: unknown): string {
+  const fix = 'Run npm run build (npm start builds when needed), then start again.';
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT' && (error as NodeJS.ErrnoException).path === distDir) {
+    return `No build at ${path.resolve(distDir)} (DIST_DIR). ${fix}`;
+  }
+  const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+  return `The build at ${path.resolve(distDir)} (DIST_DIR) cannot be served: ${reason}. ${fix}`;
 }

@@ -9,12 +9,12 @@
  * one removed stops being one. The slice feeds are re-read with `/reviews.json`, which holds every
  * review they carry: the publish pings for the seed topics check them all.
  */
-import { createServiceUrls, isSliceFeedPath } from '../../core/urls.ts';
+import { isSliceFeedPath, type ServiceUrls } from '../../core/urls.ts';
 import type { TopicSource } from '../websub/topic-source.ts';
 import type { BuildStore } from './build-store.ts';
 
-export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: string }): TopicSource {
-  const urls = createServiceUrls(deps.publicUrl);
+export function createBuildTopicSource(deps: { builds: BuildStore; urls: ServiceUrls }): TopicSource {
+  const { urls } = deps;
   const seeds = urls.topics();
   let listed: { build: unknown; topicUrls: readonly string[]; pathOf: ReadonlyMap<string, string> } | undefined;
   const topicsOfCurrentBuild = () => {
@@ -41,11 +41,13 @@ export function createBuildTopicSource(deps: { builds: BuildStore; publicUrl: st
       const build = deps.builds.current();
       const representation = build.resources.get(path);
       if (!representation) return undefined;
+      const sha256 = build.topicHashes.get(path);
       return {
         body: representation.identity.body,
         contentType: representation.headers['Content-Type'] ?? 'application/octet-stream',
         etag: representation.identity.etag,
         build: build.dir,
+        ...(sha256 !== undefined && { sha256 }),
       };
     },
   };

@@ -20,18 +20,20 @@ import type { PublishedReview, ReviewsDataset } from '../../core/schemas/publish
 import { createNeedleCache } from '../../core/search/needle-cache.ts';
 import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
-import { PATHS, createServiceUrls } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
-import { loadPageRenderer, type PageRenderer } from './load-pages.ts';
+import { hasPageCode, loadPageRenderer, type PageRenderer } from './load-pages.ts';
 import type { FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
   id: string;
-  /** The build's own real folder (`.builds/build-<id>`), never the `dist` link. */
+  /** The build's own real folder (`.builds/build-<stamp>`), never the `dist` link. */
   dir: string;
   manifest: Manifest;
   /** URL path → representation. */
   resources: ReadonlyMap<string, Representation>;
+  /** A WebSub topic's URL path → the SHA-256 (hex) of its bytes, hashed by the loading thread (read-build.ts). */
+  topicHashes: ReadonlyMap<string, string>;
   /** A directory page's path without its trailing slash → its one canonical path, with it. */
   redirects: ReadonlyMap<string, string>;
   live: LiveData;
@@ -40,6 +42,10 @@ export type LoadedBuild = {
   dataLastModifiedMs: number;
   /** Renders the build's on-demand pages (the search page); undefined for a build without them. */
   pages: PageRenderer | undefined;
+  /** What the page code is (load-pages.ts): a next build of the same code keeps `pages`. */
+  pagesCode: string | undefined;
+  /** The build folder `pages` was imported from (an earlier build's, when kept). */
+  pagesDir: string;
 };
 
 /** What the worker sends, in this order: files, reviews, change log entries, then the rest (or an error). */
@@ -54,14 +60,18 @@ export type WorkerMessage =
       insights: Insights;
       changes: ChangeLog;
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
+      pagesCode: string | undefined;
     }
   | { kind: 'error'; message: string };
 
-/** Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build. */
-export async function loadBuild(distDir: string, publicUrl: string): Promise<LoadedBuild> {
+/**
+ * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build.
+ * `previous` (the build in service) lends its page renderer when the page code is the same.
+ */
+export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
-  const urls = createServiceUrls(publicUrl);
   const resources = new Map<string, Representation>();
+  const topicHashes = new Map<string, string>();
   const redirects = new Map<string, string>();
   const reviews: PublishedReview[] = [];
   const lowerTexts: string[] = [];
@@ -70,14 +80,17 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   const entries: ChangeLog['entries'] = [];
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl } });
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl: urls.base } });
     // A stop while a build loads does not wait for it.
     worker.unref();
     let settled = false;
     worker.on('message', (message: WorkerMessage) => {
+      // The next piece once this one is taken and the event loop has turned (load-worker.ts).
+      if (message.kind !== 'done' && message.kind !== 'error') setImmediate(() => worker.postMessage('next'));
       if (message.kind === 'files') {
         for (const file of message.files) {
           resources.set(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))));
+          if (file.identity.sha256 !== undefined) topicHashes.set(file.urlPath, file.identity.sha256);
           if (file.urlPath.length > 1 && file.urlPath.endsWith('/')) redirects.set(file.urlPath.slice(0, -1), file.urlPath);
         }
       } else if (message.kind === 'reviews') {
@@ -107,16 +120,20 @@ export async function loadBuild(distDir: string, publicUrl: string): Promise<Loa
   const dataset: ReviewsDataset = { ...done.dataset, reviews } as ReviewsDataset;
   const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
   const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
+  const kept = previous?.pagesCode !== undefined && previous.pagesCode === done.pagesCode && (await hasPageCode(previous.pagesDir));
   return {
     id: done.manifest.build_id,
     dir,
     manifest: done.manifest,
     resources,
+    topicHashes,
     redirects,
     live,
     reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
-    pages: await loadPageRenderer(dir),
+    pages: kept ? previous.pages : await loadPageRenderer(dir, { url: urls.absolute(PATHS.searchPage), live }),
+    pagesCode: done.pagesCode,
+    pagesDir: kept ? previous.pagesDir : dir,
   };
 }
 

@@ -3,12 +3,21 @@
  * project's Astro adapter (site/adapter/page-entry.ts). It is self-contained (astro.config.mjs bundles
  * every package into it), so a build folder runs wherever it lies.
  *
- * `buildDir` is the build's own real folder (`.builds/build-<id>`, never the `dist` link): Node caches
+ * `buildDir` is the build's own real folder (`.builds/build-<stamp>`, never the `dist` link): Node caches
  * modules by URL and resolves links once per path for the life of the process, so code imported
  * through the link would stay the first build's. Each build folder has its own name, so each build
  * gets its own module instance, and the code of a build replaced by a swap is never called again.
+ *
+ * Importing that code compiles 2.8 MB of JavaScript on the serving thread, 50–100 ms, at every publish
+ * (issue 32 item 2). A publish changes the content, not the code, so a build whose page code is the
+ * served build's keeps the renderer already loaded. "The same code" is judged on the bytes
+ * (pageCodeIdentity, computed in the loading thread), with only what every build writes differently
+ * into them set aside: its own folder and cache stamp in paths, the random key Astro generates per
+ * build for server islands (none here), and the bundler's content hashes in chunk names. Anything else
+ * that differs, a changed page or a new version of the project, loads the new build's code.
  */
-import { access } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LiveData } from '../../core/dataset/live-data.ts';
@@ -17,15 +26,50 @@ import { SERVER_DIR, SERVER_ENTRY } from '../../core/publishing/manifest.ts';
 /** Renders the on-demand page a request names with the given locals; undefined when none matches. */
 export type PageRenderer = (request: Request, locals: { live: LiveData }) => Promise<Response | undefined>;
 
-/** The build's page renderer, or undefined for a build made without on-demand pages. */
-export async function loadPageRenderer(buildDir: string): Promise<PageRenderer | undefined> {
+/**
+ * The build's page renderer, or undefined for a build made without on-demand pages. It renders `warm`
+ * once: the code it imports on first use is then loaded while its folder surely exists, as a renderer
+ * kept for later builds outlives it (three builds are kept on disk).
+ */
+export async function loadPageRenderer(buildDir: string, warm: { url: string; live: LiveData }): Promise<PageRenderer | undefined> {
+  if (!(await hasPageCode(buildDir))) return undefined;
   const entry = path.join(buildDir, SERVER_DIR, SERVER_ENTRY);
-  try {
-    await access(entry);
-  } catch {
-    return undefined;
-  }
   const module = (await import(pathToFileURL(entry).href)) as { renderPage?: unknown };
   if (typeof module.renderPage !== 'function') throw new Error(`${entry} does not export renderPage: a build made by an older version; build again`);
-  return module.renderPage as PageRenderer;
+  const render = module.renderPage as PageRenderer;
+  await (await render(new Request(warm.url), { live: warm.live }))?.arrayBuffer();
+  return render;
+}
+
+/** Whether the build folder holds on-demand page code (still: a kept renderer's folder may have been removed). */
+export async function hasPageCode(buildDir: string): Promise<boolean> {
+  return access(path.join(buildDir, SERVER_DIR, SERVER_ENTRY)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Set aside in the page code's bytes: what two builds of the same code write differently. */
+const PER_BUILD = [
+  // The build's staging folder and its cache folder, both named by the build's own stamp.
+  [/(\.builds\/staging-|reviews-build\/)[\w-]+/g, '$1#'],
+  // Astro's per-build key for server islands (unused: no page defers a component).
+  [/"key":"[A-Za-z0-9+/=]+"/g, '"key":"#"'],
+  // Chunk names carry a hash of their content, which holds the paths above.
+  [/_[\w-]{8}\.mjs\b/g, '_#.mjs'],
+] as const;
+
+/** A hash of the build's page code with PER_BUILD set aside; undefined for a build without on-demand pages. */
+export async function pageCodeIdentity(buildDir: string): Promise<string | undefined> {
+  const root = path.join(buildDir, SERVER_DIR);
+  const files = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => undefined);
+  if (!files) return undefined;
+  const hash = createHash('sha256');
+  const names = files.filter((f) => f.isFile()).map((f) => path.relative(root, path.join(f.parentPath, f.name))).sort();
+  for (const name of names) {
+    let text = `${name}\n${await readFile(path.join(root, name), 'utf8')}`;
+    for (const [pattern, replacement] of PER_BUILD) text = text.replace(pattern, replacement);
+    hash.update(`${text.length}:${text}`);
+  }
+  return hash.digest('hex');
 }

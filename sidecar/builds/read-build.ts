@@ -5,6 +5,7 @@
  * costs the requests in flight only the hand-over (load-build.ts), not the 100–400 ms this took on the
  * event loop (issue 32 item 2).
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -15,37 +16,45 @@ import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '..
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
-import { PATHS } from '../../core/urls.ts';
+import { PATHS, isTopicPath, type ServiceUrls } from '../../core/urls.ts';
+import { pageCodeIdentity } from './load-pages.ts';
 
-/** One built file: its bytes and those of each precompressed variant, with their ETags. */
+/**
+ * One built file: its bytes and those of each precompressed variant, with their ETags. A WebSub topic's
+ * bytes are in shared memory with their SHA-256 (hex), hashed here: the hub compares and stores them on
+ * other threads (sqlite-thread-store.ts), and 9 MB copied or hashed on the serving thread is 50 ms.
+ */
 export type FileRead = {
   urlPath: string;
   lastModified: string;
-  identity: { body: Uint8Array; etag: string };
+  identity: { body: Uint8Array; etag: string; sha256?: string };
   variants: [Encoding, { body: Uint8Array; etag: string }][];
 };
 
-export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData };
+/** `pagesCode`: what the build's on-demand page code is (load-pages.ts), so a build of the same code keeps the loaded renderer. */
+export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData; pagesCode: string | undefined };
 
 /** Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build. */
-export async function readBuild(dir: string, publicUrl: string): Promise<BuildRead> {
+export async function readBuild(dir: string, urls: ServiceUrls): Promise<BuildRead> {
   const manifest = await readManifest(dir);
   if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const files: FileRead[] = [];
   const bodies = new Map<string, Uint8Array>();
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
-    const identity = await readFile(path.join(dir, entry.file));
+    const read = await readFile(path.join(dir, entry.file));
+    const identity = isTopicPath(urlPath) ? inSharedMemory(read) : read;
     bodies.set(urlPath, identity);
     const variants: FileRead['variants'] = [];
     for (const [coding, variant] of Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][]) {
       variants.push([coding, { body: await readFile(path.join(dir, variant.file)), etag: variant.etag }]);
     }
-    files.push({ urlPath, lastModified: entry.last_modified, identity: { body: identity, etag: entry.etag }, variants });
+    const sha256 = isTopicPath(urlPath) ? createHash('sha256').update(identity).digest('hex') : undefined;
+    files.push({ urlPath, lastModified: entry.last_modified, identity: { body: identity, etag: entry.etag, ...(sha256 && { sha256 }) }, variants });
   }
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
-  const live = createLiveData({ dataset, insights, publicUrl, changes: await readChangeLog(dir, dataset) });
-  return { manifest, files, live };
+  const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
+  return { manifest, files, live, pagesCode: await pageCodeIdentity(dir) };
 }
 
 /** The build's change log, checked against its reviews; undefined for a build made before there was one. */
@@ -72,4 +81,11 @@ function parseDataFile<T>(distDir: string, urlPath: string, bodies: ReadonlyMap<
   const checked = parseWithIssues(schema, json);
   if (!checked.ok) throw new Error(`${distDir}${urlPath} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
   return json as T;
+}
+
+/** The bytes in a SharedArrayBuffer of their own: passed between threads without a copy. */
+function inSharedMemory(bytes: Uint8Array): Uint8Array {
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  return shared;
 }

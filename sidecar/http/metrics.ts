@@ -107,7 +107,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
             throw new HttpError(
               403,
               'forbidden',
-              token ? '/metrics needs the header Authorization: Bearer <METRICS_TOKEN>.' : '/metrics answers requests made on loopback, not through a proxy (or set METRICS_TOKEN).',
+              token ? `${PATHS.metrics} needs the header Authorization: Bearer <METRICS_TOKEN>.` : `${PATHS.metrics} answers requests made on loopback, not through a proxy (or set METRICS_TOKEN).`,
               { cors: false },
             );
           }

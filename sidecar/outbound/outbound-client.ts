@@ -110,6 +110,7 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
   // Every connection the limits allow stays open between deliveries (until 4 s idle): a socket dropped
   // from a full free list would cost a new TLS handshake on the next delivery.
   const agent = new Agent({ keepAlive: true, maxFreeSockets: o.maxConcurrency, timeout: 4_000, scheduling: 'lifo' });
+  const link: Link = { noun, agent, secureContext, userAgent: o.userAgent, responseTimeoutMs: o.responseTimeoutMs, maxResponseBytes: o.maxResponseBytes };
   // Requests to one host at the same moment (a fan-out) share one resolution.
   const resolving = new Map<string, Promise<ResolvedAddress[] | undefined>>();
 
@@ -167,93 +168,98 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     const keys = { domain: registrableDomainOf(host), address: clientKeyOf(checked.address.address) };
     const slot = await slots.acquire(keys, { ownWaitLimitMs: Math.max(1, budgetMs - resolvedMs), signal: request.signal });
     if (slot === 'aborted') return cancelled();
-    if (slot === 'timeout') return timedOut(budgetMs);
+    if (slot === 'timeout') return timedOut(noun, budgetMs);
     try {
       const left = Math.max(1, budgetMs - resolvedMs - slot.ownWaitMs);
-      return await exchange(request, checked.address, { connectMs: Math.min(left, Math.max(1, o.connectTimeoutMs - resolvedMs)), totalMs: left, budgetMs });
+      return await exchange(request, checked.address, { connectMs: Math.min(left, Math.max(1, o.connectTimeoutMs - resolvedMs)), totalMs: left, budgetMs }, link);
     } finally {
       slot.release();
     }
   }
 
-  function timedOut(budgetMs: number): OutboundFailure {
-    return { ok: false, reason: 'timeout', message: `${noun} did not answer within ${budgetMs} ms of being queued (time spent behind other hosts not counted)` };
-  }
-
-  function exchange(request: OutboundRequest, pinned: ResolvedAddress, limits: { connectMs: number; totalMs: number; budgetMs: number }): Promise<OutboundResult> {
-    const url = new URL(request.url);
-    const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-      if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-      else callback(null, pinned.address, pinned.family);
-    };
-    return new Promise((done) => {
-      let settled = false;
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = setTimeout(() => finish(timedOut(limits.budgetMs), true), limits.totalMs);
-      const finish = (result: OutboundResult, destroy = false) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        clearTimeout(deadline);
-        request.signal?.removeEventListener('abort', onAbort);
-        done(result);
-        if (destroy) req.destroy();
-      };
-      const fail = (reason: OutboundFailure['reason'], message: string) => finish({ ok: false, reason, message }, true);
-      const onAbort = () => finish(cancelled(), true);
-      const headers: Record<string, string> = { 'user-agent': o.userAgent, ...request.headers };
-      if (request.body) headers['content-length'] = String(request.body.length);
-      // https.request hands `secureContext` on to tls.connect; its own option type does not list it.
-      const options: RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
-        protocol: 'https:',
-        hostname: bareHost(url.hostname),
-        port: url.port || 443,
-        path: `${url.pathname}${url.search}`,
-        method: request.method,
-        headers,
-        lookup: pinnedLookup,
-        agent,
-        secureContext,
-      };
-      const req = httpsRequest(options);
-      const startResponseTimer = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => fail('timeout', `${noun} did not answer within ${o.responseTimeoutMs} ms`), o.responseTimeoutMs);
-      };
-      timer = setTimeout(() => fail('timeout', `connecting to ${noun} took over ${limits.connectMs} ms`), limits.connectMs);
-      req.on('socket', (socket) => {
-        // A kept-alive socket is already connected; a new one is ready once the TLS handshake is done.
-        if (socket.connecting) socket.once('secureConnect', startResponseTimer);
-        else startResponseTimer();
-      });
-      req.on('error', (err) => fail('network', `${noun} could not be reached (${errorCode(err)})`));
-      req.on('response', (res) => {
-        const chunks: Buffer[] = [];
-        const location = withoutUndefined({ location: res.headers.location, retryAfter: res.headers['retry-after'] });
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          const room = o.maxResponseBytes - size;
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room));
-            finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true, ...location } });
-            res.destroy();
-            req.destroy();
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false, ...location } }));
-        res.on('error', (err) => fail('network', `the answer from ${noun} broke off (${errorCode(err)})`));
-      });
-      if (request.signal?.aborted) return onAbort();
-      request.signal?.addEventListener('abort', onAbort, { once: true });
-      req.end(request.body);
-    });
-  }
-
   return { check, send, close: () => agent.destroy() };
+}
+
+/** What every exchange of one client shares: what it fetches (for messages), its connections and limits. */
+type Link = { noun: string; agent: Agent; secureContext: tls.SecureContext; userAgent: string; responseTimeoutMs: number; maxResponseBytes: number };
+
+function timedOut(noun: string, budgetMs: number): OutboundFailure {
+  return { ok: false, reason: 'timeout', message: `${noun} did not answer within ${budgetMs} ms of being queued (time spent behind other hosts not counted)` };
+}
+
+/** One request over a socket pinned to `pinned`, within `limits`. */
+function exchange(request: OutboundRequest, pinned: ResolvedAddress, limits: { connectMs: number; totalMs: number; budgetMs: number }, link: Link): Promise<OutboundResult> {
+  const { noun, agent, secureContext } = link;
+  const url = new URL(request.url);
+  const pinnedLookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise((done) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => finish(timedOut(noun, limits.budgetMs), true), limits.totalMs);
+    const finish = (result: OutboundResult, destroy = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(deadline);
+      request.signal?.removeEventListener('abort', onAbort);
+      done(result);
+      if (destroy) req.destroy();
+    };
+    const fail = (reason: OutboundFailure['reason'], message: string) => finish({ ok: false, reason, message }, true);
+    const onAbort = () => finish(cancelled(), true);
+    const headers: Record<string, string> = { 'user-agent': link.userAgent, ...request.headers };
+    if (request.body) headers['content-length'] = String(request.body.length);
+    // https.request hands `secureContext` on to tls.connect; its own option type does not list it.
+    const options: RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
+      protocol: 'https:',
+      hostname: bareHost(url.hostname),
+      port: url.port || 443,
+      path: `${url.pathname}${url.search}`,
+      method: request.method,
+      headers,
+      lookup: pinnedLookup,
+      agent,
+      secureContext,
+    };
+    const req = httpsRequest(options);
+    const startResponseTimer = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fail('timeout', `${noun} did not answer within ${link.responseTimeoutMs} ms`), link.responseTimeoutMs);
+    };
+    timer = setTimeout(() => fail('timeout', `connecting to ${noun} took over ${limits.connectMs} ms`), limits.connectMs);
+    req.on('socket', (socket) => {
+      // A kept-alive socket is already connected; a new one is ready once the TLS handshake is done.
+      if (socket.connecting) socket.once('secureConnect', startResponseTimer);
+      else startResponseTimer();
+    });
+    req.on('error', (err) => fail('network', `${noun} could not be reached (${errorCode(err)})`));
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      const location = withoutUndefined({ location: res.headers.location, retryAfter: res.headers['retry-after'] });
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        const room = link.maxResponseBytes - size;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: true, ...location } });
+          res.destroy();
+          req.destroy();
+          return;
+        }
+        chunks.push(chunk);
+        size += chunk.length;
+      });
+      res.on('end', () => finish({ ok: true, response: { status: res.statusCode ?? 0, body: Buffer.concat(chunks), truncated: false, ...location } }));
+      res.on('error', (err) => fail('network', `the answer from ${noun} broke off (${errorCode(err)})`));
+    });
+    if (request.signal?.aborted) return onAbort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    req.end(request.body);
+  });
 }
 
 const cancelled = (): OutboundFailure => ({ ok: false, reason: 'aborted', message: 'the request was cancelled' });

@@ -8,7 +8,7 @@
  */
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
-import { createServiceUrls, PATHS, slashRedirectLocation } from '../../core/urls.ts';
+import { PATHS, slashRedirectLocation, type ServiceUrls } from '../../core/urls.ts';
 import { HttpError, methodNotAllowed } from '../http/errors.ts';
 import { sendRepresentation } from '../http/send-representation.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
@@ -16,9 +16,9 @@ import { splitTarget } from '../http/read-route.ts';
 import type { LoadedBuild } from '../builds/load-build.ts';
 import type { Router } from 'express';
 
-export function createSearchPageRouter({ getBuild, publicUrl }: { getBuild: () => LoadedBuild; publicUrl: string }): Router {
+export function createSearchPageRouter({ getBuild, urls }: { getBuild: () => LoadedBuild; urls: ServiceUrls }): Router {
   const router = createStrictRouter();
-  const headers = staticHeadersOf(PATHS.searchPage, createServiceUrls(publicUrl));
+  const headers = staticHeadersOf(PATHS.searchPage, urls);
   const slashless = PATHS.searchPage.slice(0, -1);
   router.all(slashless, (req, res) => {
     res.redirect(301, slashRedirectLocation(PATHS.searchPage, splitTarget(req.originalUrl).search));
@@ -32,7 +32,7 @@ export function createSearchPageRouter({ getBuild, publicUrl }: { getBuild: () =
       if (build.pages === undefined) return next();
       // The page reads only its URL's query (the path here is inside the base path); a HEAD is
       // rendered as the GET it answers like.
-      const request = new Request(new URL(req.originalUrl, publicUrl), { method: 'GET' });
+      const request = new Request(new URL(req.originalUrl, urls.base), { method: 'GET' });
       const page = await build.pages(request, { live: build.live });
       if (page === undefined) return next();
       const body = Buffer.from(await page.arrayBuffer());

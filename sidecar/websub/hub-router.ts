@@ -6,7 +6,7 @@
  */
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { PATHS } from '../../core/urls.ts';
-import { methodNotAllowed, sendError, sendHttpError, toClientErrorStatus, type ErrorOptions, type ErrorStatus } from '../http/errors.ts';
+import { fromLibraryClientError, methodNotAllowed, sendError, sendHttpError, type ErrorOptions, type ErrorStatus } from '../http/errors.ts';
 import type { ErrorCode } from '../../core/schemas/errors.ts';
 import type { Hub } from './hub.ts';
 import { createStrictRouter } from '../http/strict-router.ts';
@@ -62,13 +62,15 @@ export function createHubRouter(options: HubRouterOptions): Router {
 
   const refuseMethod: RequestHandler = (_req, res) => sendHttpError(res, methodNotAllowed(['POST'], { cors: false }));
 
-  const bodyErrors: ErrorRequestHandler = (err: { type?: string; status?: number }, _req, res, next) => {
+  const bodyErrors: ErrorRequestHandler = (err: unknown, _req, res, next) => {
     // body-parser's errors (RFC 9110: 413 for a body over the limit), answered here so the hub's errors
-    // have the service's shape even when the router is mounted alone.
-    if (err.type === 'entity.too.large') return refuse(res, 413, 'payload_too_large', 'The hub request body is too large.');
-    if (typeof err.type === 'string' && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
-      return refuse(res, toClientErrorStatus(err.status), 'invalid_request', 'The hub request body could not be read.');
-    }
+    // have the service's shape (and no CORS) even when the router is mounted alone.
+    const clientError = fromLibraryClientError(err, {
+      code: 'invalid_request',
+      message: (status) => (status === 413 ? 'The hub request body is too large.' : 'The hub request body could not be read.'),
+      cors: false,
+    });
+    if (clientError) return sendHttpError(res, clientError);
     next(err);
   };
 

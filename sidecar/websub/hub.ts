@@ -41,7 +41,7 @@ export type HubOptions = Omit<Config['websub'], 'rateLimit'>;
 export type HubDeps = {
   store: HubStore;
   topics: TopicSource;
-  /** Absolute hub URL, `createServiceUrls(base).hub`. */
+  /** Absolute hub URL: the service's `ServiceUrls.hub` (core/urls.ts). */
   hubUrl: string;
   options: HubOptions;
   /** Outgoing HTTPS; defaults to `createCallbackClient({ allowPrivateCallbacks })`, closed by `stop()`. */

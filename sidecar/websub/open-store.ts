@@ -3,14 +3,15 @@ import path from 'node:path';
 import type { HubStore } from './hub-store.ts';
 import type { Logger } from '../logger.ts';
 import { createPostgresHubStore } from './postgres-store.ts';
-import { createSqliteHubStore } from './sqlite-store.ts';
+import { openSqliteStoreThread } from './sqlite-thread-store.ts';
 import { describeError, redactDatabaseUrl, StoreLockedError } from './store-connector.ts';
 
 type StoreConfig = { dataDir: string; databaseUrl: string | undefined };
 
 export async function openHubStore(config: StoreConfig, log?: Logger): Promise<HubStore> {
   if (config.databaseUrl) return createPostgresHubStore({ connectionString: config.databaseUrl });
-  return createSqliteHubStore({ dataDir: config.dataDir, log });
+  // On a thread of its own: node:sqlite blocks, and a publish writes megabytes (sqlite-thread-store.ts).
+  return openSqliteStoreThread({ dataDir: config.dataDir, log });
 }
 
 /** The failure line's first sentence: which variable, what it points at, and what went wrong. */

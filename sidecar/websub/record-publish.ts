@@ -7,6 +7,7 @@
  * running holds the SQLite store's lock, so this then fails naming it (StoreLockedError) rather than
  * writing beside it.
  */
+import type { ServiceUrls } from '../../core/urls.ts';
 import { createBuildStore, type BuildStore } from '../builds/build-store.ts';
 import { createBuildTopicSource } from '../builds/build-topic-source.ts';
 import type { HubStore } from './hub-store.ts';
@@ -23,14 +24,14 @@ export type PublishRecording =
 export async function recordPublishWithoutService(options: {
   store: { dataDir: string; databaseUrl: string | undefined };
   distDir: string;
-  publicUrl: string;
+  urls: ServiceUrls;
 }): Promise<PublishRecording> {
   let store: HubStore | undefined;
   let builds: BuildStore | undefined;
   try {
     store = await openHubStore(options.store);
-    builds = await createBuildStore({ distDir: options.distDir, publicUrl: options.publicUrl });
-    const topics = createBuildTopicSource({ builds, publicUrl: options.publicUrl });
+    builds = await createBuildStore({ distDir: options.distDir, urls: options.urls });
+    const topics = createBuildTopicSource({ builds, urls: options.urls });
     const checks = await recordTopicContents({ store, topics, log: silentLogger, now: Date.now }, topics.topicUrls);
     return { ok: true, topics: checks, queued: checks.reduce((sum, c) => sum + c.enqueued, 0) };
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Where the hub reads topic content. The real source serves the built static files (the publish
- * pipeline swaps builds in); tests use a small in-memory one. The hub hashes `body` itself: a topic
- * "changed" exactly when its bytes did.
+ * pipeline swaps builds in); tests use a small in-memory one. A topic "changed" exactly when its bytes
+ * did: the hub compares their SHA-256, the source's when it has one (the build's loading thread hashes them).
  */
 export type TopicContent = {
   body: Buffer;
@@ -13,11 +13,13 @@ export type TopicContent = {
    * publish hears the verdict of its build's first recording, whoever made it (topic-recorder.ts).
    */
   build?: string;
+  /** The SHA-256 (hex) of `body` when the source has it already; else the hub hashes it. */
+  sha256?: string;
 };
 
 export type TopicSource = {
   /**
-   * Absolute topic URLs, from core/urls.ts `createServiceUrls(base).topics(…)`: the seed topics, and the
+   * Absolute topic URLs, from the service's `ServiceUrls.topics(…)` (core/urls.ts): the seed topics, and the
    * slice feeds of the current build (a getter: the list follows the build).
    */
   readonly topicUrls: readonly string[];

@@ -150,6 +150,30 @@ describe('rooms of the project', () => {
     expect(offendersOf(rows, /^scripts(\/|$)/)).toEqual([]);
   });
 
+  it('the service is no entry point: sidecar/ reads no environment or .env and runs nothing on its own (scripts/serve.ts runs it)', async () => {
+    const offenders: string[] = [];
+    for (const file of await sourceFiles('sidecar')) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      if (/import\.meta\.main|process\.env\b|\bparseEnv\b|\.env\b['"`]/.test(text)) offenders.push(file);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('each scripts/ entry point reads its configuration through readEntryConfig (scripts/lib/entry-config.ts), the one place that parses it', async () => {
+    const files = await sourceFiles('scripts');
+    const parsing: string[] = [];
+    const entries: string[] = [];
+    for (const file of files) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      if (/\bparseConfig\(|\bparseEnv\(/.test(text) && file !== 'scripts/lib/entry-config.ts') parsing.push(file);
+      if (/\breadEntryConfig\(/.test(text) && file !== 'scripts/lib/entry-config.ts') entries.push(file);
+    }
+    expect(parsing).toEqual([]);
+    // backup and restore through their shared prologue, readHubFileCommand (scripts/lib/hub-backup.ts).
+    expect(entries.sort()).toEqual(['scripts/build.ts', 'scripts/hooks/install.ts', 'scripts/import/main.ts', 'scripts/init.ts', 'scripts/lib/hub-backup.ts',
+      'scripts/publish.ts', 'scripts/serve.ts', 'scripts/start.ts', 'scripts/strip-photos.ts', 'scripts/sync/main.ts']);
+  });
+
   it('outgoing HTTPS is one room (sidecar/outbound/): no other shipped file imports node:https, and only the hub uses its callback preset', async () => {
     const files = (await Promise.all(['core', 'sidecar', 'site', 'scripts'].map((d) => sourceFiles(d, /\.(ts|mjs|astro)$/)))).flat();
     const https = [];
@@ -201,7 +225,7 @@ describe('rooms of the project', () => {
   it('scripts/ holds the shipped commands and tools/ the developer tools, under the same npm run names', async () => {
     const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const folderOf = (name: string) => /^node (\w+)\//.exec(scripts[name] ?? '')?.[1];
-    for (const name of ['start', 'build', 'publish', 'init', 'import', 'sync', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
+    for (const name of ['start', 'serve', 'build', 'publish', 'init', 'import', 'sync', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
     for (const name of ['bench', 'generate', 'eval', 'train', 'screenshots']) expect(folderOf(name), name).toBe('tools');
   });
 });

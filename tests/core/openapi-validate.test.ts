@@ -9,7 +9,7 @@ import { createOpenApiValidator, type LiveResponse } from '../helpers/openapi-va
 
 const BASE = 'https://reviews.acme.test';
 const urls = createServiceUrls(BASE);
-const check = createOpenApiValidator(buildOpenApiDocument({ publicUrl: BASE }));
+const check = createOpenApiValidator(buildOpenApiDocument({ urls }));
 const examples = buildOpenApiExamples(urls);
 const feedBody = renderJsonFeed({ business: examples.reviewsDataset.business, reviews: examples.reviewsDataset.reviews, urls });
 

@@ -24,7 +24,7 @@ const urls = createServiceUrls(PUBLIC_URL);
 
 type Node = { [key: string]: any };
 // As the build serves it: with the insights schema.
-const doc = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }) as Node;
+const doc = buildOpenApiDocument({ urls, insightsSchema: InsightsSchema }) as Node;
 
 /** The slice feeds (issue 23), one path template per kind and format. */
 const SLICE_FEEDS = ['technicians/{slug}', 'services/{id}', 'complaints/{aspect}', 'complaints'].flatMap((p) => [`/feeds/${p}.xml`, `/feeds/${p}.json`]);
@@ -161,7 +161,7 @@ describe('buildOpenApiDocument', () => {
     );
     expect(doc.components.schemas.Insights).toMatchObject({ type: 'object', additionalProperties: {} });
     const Aspect = z.object({ aspect: z.string(), score: z.number() }).meta({ id: 'OpenApiTestAspect' });
-    const withInsights = buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
+    const withInsights = buildOpenApiDocument({ urls, insightsSchema: z.object({ aspects: z.array(Aspect) }) }) as Node;
     expect(withInsights.components.schemas.Insights.properties.aspects.items).toEqual({ $ref: '#/components/schemas/OpenApiTestAspect' });
     expect(withInsights.components.schemas.OpenApiTestAspect.required).toEqual(['aspect', 'score']);
   });
@@ -172,7 +172,7 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('is deterministic', () => {
-    expect(JSON.stringify(buildOpenApiDocument({ publicUrl: PUBLIC_URL, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
+    expect(JSON.stringify(buildOpenApiDocument({ urls, insightsSchema: InsightsSchema }))).toBe(JSON.stringify(doc));
   });
 
   it('has no $ref that points nowhere', () => {

@@ -278,8 +278,19 @@ describe('searchReviews', () => {
     expect(searchReviews(index, { rating: 2, min_rating: 3, limit: 20 }).total).toBe(0);
     expect(searchReviews(index, { since: '2099-01-01', limit: 20 }).total).toBe(0);
     const emptyIndex = createReviewIndex([], business);
-    expect(searchReviews(emptyIndex, { query: 'leak', limit: 20 })).toEqual({ reviews: [], count: 0, total: 0, limit: 20, offset: 0 });
+    expect(searchReviews(emptyIndex, { query: 'leak', limit: 20 })).toEqual({ reviews: [], positions: [], count: 0, total: 0, limit: 20, offset: 0 });
     expect(countSince(emptyIndex.reviews, '2020-01-01')).toBe(0);
+  });
+
+  it.each([
+    { query: 'on time', limit: 7 },
+    { min_rating: 4, limit: 5 },
+    { sort: 'lowest' as const, limit: 9 },
+    { limit: 3 },
+  ])('gives each review of a page with its position in the index (the JSON cache reads by position): %j', (query) => {
+    const page = searchReviews(index, query, { offset: 2 });
+    expect(page.reviews.length).toBeGreaterThan(0);
+    expect(page.positions.map((pos) => index.reviews[pos])).toEqual(page.reviews);
   });
 });
 

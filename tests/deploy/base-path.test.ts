@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../core/config.ts';
-import { prefixRootRelativeUrls, slashRedirectLocation, stripBasePath } from '../../core/urls.ts';
+import { createServiceUrls, prefixRootRelativeUrls, slashRedirectLocation, stripBasePath } from '../../core/urls.ts';
 import { pingHub } from '../../scripts/publish.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { header, rawRequest } from '../helpers/http.ts';
@@ -130,7 +130,7 @@ describe('PUBLIC_URL with a path', () => {
   });
 
   it('takes publish pings for its topics through the hub under it', async () => {
-    const result = await pingHub({ serviceUrl: sidecar.url, publicUrl: PUBLIC_URL, manifest, confirmTimeoutMs: 5_000 });
+    const result = await pingHub({ serviceUrl: sidecar.url, urls: createServiceUrls(PUBLIC_URL), manifest, confirmTimeoutMs: 5_000 });
     expect(result).toEqual({ ok: true, confirmed: true, topics: [`${PUBLIC_URL}/feed.xml`, `${PUBLIC_URL}/api/feed.json`, `${PUBLIC_URL}/reviews.json`, `${PUBLIC_URL}/log/checkpoint`] });
     const outside = await rawRequest(`${sidecar.url}${BASE}/api/websub/hub`, {
       method: 'POST',

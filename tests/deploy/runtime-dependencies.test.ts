@@ -1,6 +1,6 @@
 /**
  * The production install (`npm ci --omit=dev`) holds everything the shipped commands load (issue 19
- * item 1): the import graph from the entry points of `npm start`, `build`, `publish`, `import`, `backup`,
+ * item 1): the import graph from the entry points of `npm start`, `serve`, `build`, `publish`, `import`, `backup`,
  * `restore` (and `init`), the build's child process, the Astro configuration and the site's code the Astro build bundles
  * reaches only packages listed in `dependencies`, and every dependency is reached.
  */
@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { importsOf, packageOf, walkImports } from '../helpers/import-graph.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
-const SHIPPED_SCRIPTS = ['start', 'build', 'publish', 'import', 'init', 'backup', 'restore'];
+const SHIPPED_SCRIPTS = ['start', 'serve', 'build', 'publish', 'import', 'init', 'backup', 'restore'];
 /** Run as child processes rather than imported, so the walk starts there too. */
-const CHILD_ENTRIES = ['scripts/lib/astro-build-child.ts', 'sidecar/main.ts', 'astro.config.mjs'];
+const CHILD_ENTRIES = ['scripts/lib/astro-build-child.ts', 'astro.config.mjs'];
 /** Listed for what they are rather than imported: the Node 24 that runs every command. */
 const NOT_IMPORTED = ['node'];
 

@@ -1,5 +1,5 @@
 /**
- * The real service process, as `npm start` runs it after its build (`node sidecar/main.ts`, configured
+ * The real service process, as `npm run serve` runs it over a build (`node scripts/serve.ts`, configured
  * by environment only): for tests that need Node's own module loader (each build's page code imported
  * into one long-lived process), NODE_EXTRA_CA_CERTS read at start, or a process they can kill.
  */
@@ -13,7 +13,7 @@ export type ServiceProcess = { child: ChildProcess; url: string; output: () => s
 
 /** Starts the service with `env` over the current environment; resolves once it logged where it listens. */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['sidecar/main.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/serve.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {

@@ -9,6 +9,7 @@ import { createChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { digestReview, encodeLogEntry, type LogEntry } from '../../core/log/index.ts';
 import { connectClient, FIXTURE_PUBLIC_URL, loadFixtureLive, startMcpApp, type RunningApp } from '../mcp/mcp-fixture.ts';
+import { createServiceUrls } from '../../core/urls.ts';
 
 let live: LiveData;
 let entries: LogEntry[];
@@ -21,7 +22,7 @@ beforeAll(async () => {
   const publish = (r: typeof first & object, action: 'publish' | 'update' = 'publish'): LogEntry => ({ action, review_id: r.id, time: '2026-01-02T03:04:05Z', date: r.date, rating: r.rating, digest: digestReview(r) });
   // The first review is published, the others, then the first is updated: its latest entry is the last one.
   entries = [publish(first!), ...rest.map((r) => publish(r)), publish(first!, 'update')];
-  live = createLiveData({ dataset: fixture.dataset, insights: fixture.insights, publicUrl: FIXTURE_PUBLIC_URL, changes: createChangeLog(entries, entries.map(encodeLogEntry)) });
+  live = createLiveData({ dataset: fixture.dataset, insights: fixture.insights, urls: createServiceUrls(FIXTURE_PUBLIC_URL), changes: createChangeLog(entries, entries.map(encodeLogEntry)) });
   app = await startMcpApp({ live });
   ({ client } = await connectClient(app.mcpUrl));
 });

@@ -23,8 +23,9 @@ let live: LiveData;
 beforeAll(async () => {
   const content = await loadContent(DEMO_CONTENT);
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
-  const { dataset, insights } = buildPublication(content.value, createServiceUrls(PUBLIC_URL));
-  live = createLiveData({ dataset, insights, publicUrl: PUBLIC_URL });
+  const urls = createServiceUrls(PUBLIC_URL);
+  const { dataset, insights } = buildPublication(content.value, urls);
+  live = createLiveData({ dataset, insights, urls });
   app = await startMcpApp({ live, publicUrl: PUBLIC_URL });
   ({ client } = await connectClient(app.mcpUrl));
 });

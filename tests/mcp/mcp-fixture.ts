@@ -22,8 +22,9 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef';
 export async function loadFixtureLive(publicUrl = FIXTURE_PUBLIC_URL): Promise<LiveData> {
   const content = await loadContent(path.join(FIXTURE_DIR, 'content'));
   if (!content.ok) throw new Error(formatContentProblems(content.problems));
-  const { dataset, insights } = buildPublication(content.value, createServiceUrls(publicUrl));
-  return createLiveData({ dataset, insights, publicUrl });
+  const urls = createServiceUrls(publicUrl);
+  const { dataset, insights } = buildPublication(content.value, urls);
+  return createLiveData({ dataset, insights, urls });
 }
 
 export type RunningApp = { url: string; mcpUrl: URL; server: Server; close(): Promise<void> };

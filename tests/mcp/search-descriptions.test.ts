@@ -12,6 +12,7 @@ import { InsightsSchema } from '../../core/schemas/insights.ts';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, SearchFiltersShape } from '../../core/schemas/search.ts';
 import { PATHS } from '../../core/urls.ts';
 import { connectClient, loadFixtureLive, startMcpApp, type RunningApp } from './mcp-fixture.ts';
+import { createServiceUrls } from '../../core/urls.ts';
 
 const FILTERS = Object.entries(SearchFiltersShape).map(([name, schema]) => {
   const { description } = z.toJSONSchema(schema, { io: 'input' }) as { description?: string };
@@ -36,7 +37,7 @@ describe('the search filters, described from SearchFiltersShape', () => {
   });
 
   it('in the OpenAPI parameters of the search', () => {
-    const doc = buildOpenApiDocument({ publicUrl: 'https://reviews.example.com', insightsSchema: InsightsSchema }) as {
+    const doc = buildOpenApiDocument({ urls: createServiceUrls('https://reviews.example.com'), insightsSchema: InsightsSchema }) as {
       paths: Record<string, { get: { parameters: { name: string; in: string; description: string }[] } }>;
     };
     // The filters, then `cursor` (paging, described in the cursor tests).

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { computeSourceFingerprint } from '../../scripts/lib/source-fingerprint.ts';
-import { DEMO_CONTENT_DIR } from '../../sidecar/read-config.ts';
+import { DEMO_CONTENT_DIR } from '../../scripts/lib/entry-config.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

@@ -25,7 +25,7 @@ type LogLine = { event: string; [field: string]: unknown };
 
 /** The sidecar as `npm start` runs it, with its log lines as they come. */
 async function startProcess(env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, ['sidecar/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['scripts/serve.ts'], {
     env: {
       ...process.env,
       PORT: '0',

@@ -10,7 +10,7 @@ import type { Manifest } from '../../core/publishing/manifest.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import { buildOpenApiDocument } from '../../core/openapi/index.ts';
 import { InsightsSchema } from '../../core/schemas/insights.ts';
-import { PATHS } from '../../core/urls.ts';
+import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { ENTITY_MAX_PAGES, ENTITY_PAGE_SIZE } from '../../site/lib/entity-paging.ts';
 import { DEMO_CONTENT, buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -276,7 +276,7 @@ describe('files for machines and sharing', () => {
 
   it('renders every operation and schema of the OpenAPI document on /developers/api/, with curl examples', () => {
     const html = pages.get('/developers/api/')!;
-    const document = buildOpenApiDocument({ publicUrl: PUBLIC, insightsSchema: InsightsSchema }) as Record<string, any>;
+    const document = buildOpenApiDocument({ urls: createServiceUrls(PUBLIC), insightsSchema: InsightsSchema }) as Record<string, any>;
     for (const [p, item] of Object.entries<Record<string, unknown>>(document.paths)) {
       for (const method of ['get', 'post', 'delete']) if (item[method]) expect(html, `${method} ${p}`).toContain(`<code>${p}</code>`);
     }

@@ -72,6 +72,13 @@ describe('POST /api/websub/hub refuses', () => {
     expect(await res.json()).toMatchObject({ error: 'payload_too_large' });
   });
 
+  it('a body in a charset nobody can read, with 415 and the code every route gives it (fromLibraryClientError), no CORS', async () => {
+    const res = await h.post(new URLSearchParams(subscribe({})).toString(), { 'content-type': 'application/x-www-form-urlencoded; charset=no-such-charset' });
+    expect(res.status).toBe(415);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await res.json()).toMatchObject({ error: 'unsupported_media_type', message: 'The hub request body could not be read.' });
+  });
+
   it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('%s with 405 and Allow: POST', async (method) => {
     const res = await fetch(h.endpoint, { method });
     expect(res.status).toBe(405);

@@ -1,5 +1,5 @@
 /**
- * The real service process (`node sidecar/main.ts`, configured by environment only, trusting the test
+ * The real service process (`node scripts/serve.ts`, configured by environment only, trusting the test
  * CA through NODE_EXTRA_CA_CERTS) is SIGKILLed while a publish is being fanned out to slow HTTPS
  * subscribers, then started again on the same state (DATA_DIR, or DATABASE_URL): every subscriber still
  * gets the newest content. Then a publish made while no service runs is delivered by the next start.

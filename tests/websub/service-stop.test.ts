@@ -1,5 +1,5 @@
 /**
- * A stop finishes what it started (issue 31 item 2): the real service process (`node sidecar/main.ts`)
+ * A stop finishes what it started (issue 31 item 2): the real service process (`node scripts/serve.ts`)
  * gets SIGTERM in the middle of a fan-out to slow HTTPS subscribers. The deliveries in flight are answered
  * within the shutdown timeout and their answers recorded, the shutdown line counts them, and after a
  * restart on the same DATA_DIR every subscriber has the change exactly once.

@@ -1,6 +1,6 @@
 /**
  * The SQLite store's file is the service's alone, and every write reaches it (issue 31 item 1), tried as
- * an operator would: the real service process (`node sidecar/main.ts`) over a real build, a second
+ * an operator would: the real service process (`node scripts/serve.ts`) over a real build, a second
  * connection to its file from another process (what `sqlite3 websub.sqlite '…'` does), `kill -9`, a second
  * service on the same DATA_DIR, and pages overwritten on disk.
  */
@@ -108,7 +108,7 @@ describe('the SQLite store belongs to one service process', () => {
   it('refuses a second service on the same DATA_DIR with one line, and keeps the first serving', async () => {
     const dataDir = path.join(work, 'data-twice');
     const first = await startService(dataDir);
-    const second = spawn(process.execPath, ['sidecar/main.ts'], {
+    const second = spawn(process.execPath, ['scripts/serve.ts'], {
       env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -62,7 +62,7 @@ describe('DATA_DIR that cannot be written (the real process)', () => {
     const blocker = path.join(work, 'blocker');
     await writeFile(blocker, 'not a folder');
     const dataDir = path.join(blocker, 'data');
-    child = spawn(process.execPath, ['sidecar/main.ts'], {
+    child = spawn(process.execPath, ['scripts/serve.ts'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: PUBLIC, DIST_DIR: distDir, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

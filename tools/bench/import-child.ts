@@ -5,11 +5,11 @@
 import path from 'node:path';
 import { parseImportArgs } from '../../scripts/import/cli-options.ts';
 import { runImport } from '../../scripts/import/main.ts';
-import { readConfigOrExit } from '../../sidecar/read-config.ts';
+import { readEntryConfig } from '../../scripts/lib/entry-config.ts';
 
 const parsed = await parseImportArgs(process.argv.slice(2));
 if (!parsed.ok) throw new Error(parsed.message);
-const { contentDir } = readConfigOrExit();
+const { contentDir } = readEntryConfig().config;
 const lines: string[] = [];
 const code = await runImport(parsed.options, { contentDir: path.resolve(contentDir), out: (l) => lines.push(l), err: (l) => lines.push(l) });
 if (code !== 0) {

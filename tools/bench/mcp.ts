@@ -97,7 +97,7 @@ async function serve(): Promise<void> {
     dataset: { business, aggregate_rating: aggregateRatings(reviews), reviews },
     // The tool calls measured here never read the insights: those of no review are enough.
     insights: computeInsights({ reviews: [], model: await loadAspectModel() }),
-    publicUrl: PUBLIC_URL,
+    urls: createServiceUrls(PUBLIC_URL),
   });
   const app = express().use(
     createMcpRouter({ getLive: () => live, config: { publicUrl: PUBLIC_URL, mcp: { sessionSecret: SECRET, allowedOrigins: [] } } }),

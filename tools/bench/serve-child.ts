@@ -1,4 +1,4 @@
-/** Starts the real sidecar (sidecar/main.ts) in a child process on a free port, for load benchmarks. */
+/** Starts the real sidecar (scripts/serve.ts) in a child process on a free port, for load benchmarks. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { stopChild } from './child-process.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export async function startSidecarProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'sidecar/main.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/serve.ts')], {
     cwd: ROOT,
     // LOG_LEVEL info: the `listening` line tells where it listens.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env, LOG_LEVEL: 'info' },

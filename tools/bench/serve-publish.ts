@@ -1,16 +1,18 @@
 /**
  * The publish case of `npm run bench -- serve` (issue 32 item 2): today's sidecar serves a build of 10k
  * reviews while one client polls `/healthz` every 5 ms and four clients search without pause; the `dist`
- * link is then swapped to another folder holding the same build, as a publish does, and the sidecar loads
- * it. Over the window from the swap until one second after the `build_swapped` line: the longest wait
- * of the `/healthz` poller (target ≤ 50 ms) and the search p99 (target < 20 ms on a quiet machine).
+ * link is then swapped, as a publish does, to the build of the same content with one review edited (and
+ * back, in turn), and the sidecar loads it and records its changed topics (`/reviews.json`, 9 MB, the
+ * feeds, the log's checkpoint) in its hub's store. Over the window from the swap until one second after
+ * the `build_swapped` line: the longest wait of the `/healthz` poller (target ≤ 50 ms) and the search p99
+ * (target < 20 ms on a quiet machine).
  */
-import { cp, mkdir, mkdtemp, rename, rm, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBenchContent } from './bench-content.ts';
-import { builtOnce, currentTree, serveWith, waitFor } from './serve-tree.ts';
+import { builtInTurn, currentTree, serveWith, waitFor } from './serve-tree.ts';
 import type { BenchRow } from './types.ts';
 
 const REVIEWS = 10_000;
@@ -27,8 +29,8 @@ export async function measurePublish(): Promise<BenchRow[]> {
     const dist = path.join(work, 'dist');
     // Two folders holding the same build: each swap points `dist` at the other one, so every swap loads.
     const folders = [path.join(work, 'build-a'), path.join(work, 'build-b')];
-    const built = await builtOnce(tree, await ensureBenchContent(REVIEWS), `publish-${REVIEWS}`, `generated ${REVIEWS}`, 'https://reviews.example.com');
-    for (const folder of folders) await cp(built, folder, { recursive: true });
+    const builds = await builtInTurn(tree, await ensureBenchContent(REVIEWS), `publish-${REVIEWS}`, `generated ${REVIEWS}, then one review edited`, 'https://reviews.example.com', [editReview]);
+    for (const [i, folder] of folders.entries()) await cp(builds[i]!, folder, { recursive: true });
     await symlink(folders[0]!, dist);
     // The log in a folder of its own: the sidecar watches the folder that holds `dist`.
     await mkdir(path.join(work, 'logs'));
@@ -83,6 +85,15 @@ export async function measurePublish(): Promise<BenchRow[]> {
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The publish: the first review of the newest month edited. */
+async function editReview(content: string): Promise<void> {
+  const month = (await readdir(path.join(content, 'reviews'))).sort().at(-1)!;
+  const file = path.join(content, 'reviews', month);
+  const reviews = JSON.parse(await readFile(file, 'utf8')) as { text: string }[];
+  reviews[0]!.text += ' Edited for the publish benchmark.';
+  await writeFile(file, JSON.stringify(reviews, null, 2));
 }
 
 function timed(url: string, agent: Agent): Promise<Sample> {

@@ -30,21 +30,44 @@ export function currentTree(): Tree {
  * uncommitted changes there are not seen: delete the folder.
  */
 export async function builtOnce(tree: Tree, contentDir: string, name: string, contentKey: string, publicUrl: string): Promise<string> {
+  const [kept] = await builtInTurn(tree, contentDir, name, contentKey, publicUrl, []);
+  return kept!;
+}
+
+/**
+ * Builds `contentDir`, then, for each of `edits`, edits the content and builds again, as publishes do:
+ * the same content folder, the same `dist`, one data folder (the review log's key) for all. Kept like
+ * builtOnce, as `<name>-<key>/0`, `/1`…; returns the build folders in order.
+ */
+export async function builtInTurn(
+  tree: Tree,
+  contentDir: string,
+  name: string,
+  contentKey: string,
+  publicUrl: string,
+  edits: readonly ((contentDir: string) => Promise<void>)[],
+): Promise<string[]> {
   const trees = (await run('git', ['rev-parse', 'HEAD:core', 'HEAD:scripts', 'HEAD:site'], { cwd: tree.dir })).stdout;
   const key = createHash('sha256').update(trees).update(contentKey).update(publicUrl).digest('hex').slice(0, 12);
   const kept = path.join(ROOT, '.bench-content', 'builds', `${name}-${key}`);
-  if (!existsSync(path.join(kept, '_manifest.json'))) {
+  const folders = Array.from({ length: edits.length + 1 }, (_, i) => (edits.length === 0 ? kept : path.join(kept, String(i))));
+  if (!folders.every((folder) => existsSync(path.join(folder, '_manifest.json')))) {
     const work = await mkdtemp(path.join(tmpdir(), 'bench-build-'));
     try {
-      await buildWith(tree, contentDir, path.join(work, 'dist'), publicUrl);
+      const content = path.join(work, 'content');
+      await cp(contentDir, content, { recursive: true });
       await rm(kept, { recursive: true, force: true });
-      await mkdir(path.dirname(kept), { recursive: true });
-      await cp(await realpath(path.join(work, 'dist')), kept, { recursive: true });
+      for (const [i, folder] of folders.entries()) {
+        if (i > 0) await edits[i - 1]!(content);
+        await buildWith(tree, content, path.join(work, 'dist'), publicUrl, path.join(work, 'data'));
+        await mkdir(path.dirname(folder), { recursive: true });
+        await cp(await realpath(path.join(work, 'dist')), folder, { recursive: true });
+      }
     } finally {
       await rm(work, { recursive: true, force: true });
     }
   }
-  return kept;
+  return folders;
 }
 
 /** Checks `ref` out beside this checkout (once per commit) and installs its dependencies. */
@@ -66,9 +89,9 @@ export async function treeAt(ref: string): Promise<Tree> {
 }
 
 /** Builds `contentDir` into `outDir` with the tree's own build script. */
-export async function buildWith(tree: Tree, contentDir: string, outDir: string, publicUrl: string): Promise<void> {
-  // A data folder of its own: the build keeps keys there (the review log's), which belong to this build alone.
-  const data = await mkdtemp(path.join(tmpdir(), 'bench-build-data-'));
+export async function buildWith(tree: Tree, contentDir: string, outDir: string, publicUrl: string, dataDir?: string): Promise<void> {
+  // A data folder of its own unless given: the build keeps keys there (the review log's).
+  const data = dataDir ?? (await mkdtemp(path.join(tmpdir(), 'bench-build-data-')));
   try {
     await run(tree.node, [path.join(tree.dir, 'scripts/build.ts')], {
       cwd: tree.dir,
@@ -76,7 +99,7 @@ export async function buildWith(tree: Tree, contentDir: string, outDir: string, 
       maxBuffer: 1 << 26,
     });
   } finally {
-    await rm(data, { recursive: true, force: true });
+    if (dataDir === undefined) await rm(data, { recursive: true, force: true });
   }
 }
 
@@ -85,7 +108,9 @@ export type Served = { url: string; child: ChildProcess; logFile: string; log():
 /** Starts the tree's sidecar on a free port, its stdout (the JSON log, access log included) into `logFile`. */
 export async function serveWith(tree: Tree, env: Record<string, string>, logFile: string): Promise<Served> {
   const fd = openSync(logFile, 'w');
-  const child = spawn(tree.node, [path.join(tree.dir, 'sidecar/main.ts')], {
+  // A tree from before scripts/serve.ts ran the service as `node sidecar/main.ts`.
+  const entry = existsSync(path.join(tree.dir, 'scripts/serve.ts')) ? 'scripts/serve.ts' : 'sidecar/main.ts';
+  const child = spawn(tree.node, [path.join(tree.dir, entry)], {
     cwd: tree.dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd, 'inherit'],

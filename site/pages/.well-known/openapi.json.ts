@@ -5,5 +5,5 @@ import { getBuildData, jsonResponse } from '../../lib/build-data.ts';
 
 export const GET: APIRoute = async () => {
   const { urls } = await getBuildData();
-  return jsonResponse(`${JSON.stringify(buildOpenApiDocument({ publicUrl: urls.base, insightsSchema: InsightsSchema }), null, 2)}\n`);
+  return jsonResponse(`${JSON.stringify(buildOpenApiDocument({ urls, insightsSchema: InsightsSchema }), null, 2)}\n`);
 };

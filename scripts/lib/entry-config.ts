@@ -1,6 +1,7 @@
 /**
- * An entry point's first step: the configuration from the environment and the project's `.env` file
- * (a variable set in the process environment wins), or one line per problem and exit 1.
+ * Every entry point's first step (`readEntryConfig`): the configuration from the environment and the
+ * project's `.env` file (a variable set in the process environment wins), or one line per problem and
+ * exit 1; and the service's URLs, built once from it, for the entry point to pass on.
  *
  * Also the two rules about where the content comes from, for start, build and publish: the owner's
  * folder (CONTENT_DIR, default `content/`), or, when CONTENT_DIR is not set and `content/` does not
@@ -10,15 +11,37 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { formatConfigProblems, parseConfig, type Config } from '../core/config.ts';
+import { formatConfigProblems, parseConfig, type Config } from '../../core/config.ts';
+import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const ENV_FILE = path.join(PROJECT_ROOT, '.env');
 export const DEMO_CONTENT_DIR = path.join(PROJECT_ROOT, 'examples', 'demo');
 /** The command that makes an owner's own content folder, named wherever the demo is shown. */
 export const INIT_COMMAND = 'npm run init';
 
 type Env = Record<string, string | undefined>;
+
+export type EntryConfig = {
+  config: Config;
+  /** The environment the configuration was read from (the process's over `.env`'s). */
+  env: Env;
+  /** The service's URLs under `config.publicUrl`, built once here. */
+  urls: ServiceUrls;
+  /** Whether the content is the demo of examples/demo/ (only with `demoFallback`). */
+  demo: boolean;
+};
+
+/**
+ * The configuration an entry point runs with, or one line per problem and exit 1. With `demoFallback`
+ * (start, build, publish), a missing `content/` with no CONTENT_DIR means the demo (`resolveContent`).
+ */
+export function readEntryConfig(options: { demoFallback?: boolean } = {}): EntryConfig {
+  const env = readEnvironment();
+  const parsed = readConfigOrExit(env);
+  const { config, demo } = options.demoFallback ? resolveContent(parsed, env) : { config: parsed, demo: false };
+  return { config, env, urls: createServiceUrls(config.publicUrl), demo };
+}
 
 /** The ENV_FILE value that reads no file. */
 export const NO_ENV_FILE = 'none';
@@ -29,7 +52,7 @@ export const NO_ENV_FILE = 'none';
  * all (the container image sets it: its configuration comes from its environment only, whatever file a
  * build context or a mount brings).
  */
-export function readEnvironment(env: Env = process.env): Env {
+function readEnvironment(env: Env = process.env): Env {
   if (env.ENV_FILE === NO_ENV_FILE) return env;
   const file = envFileOf(env);
   if (!existsSync(file)) {
@@ -45,7 +68,7 @@ export function envFileOf(env: Env = process.env): string {
   return env.ENV_FILE ? path.resolve(env.ENV_FILE) : ENV_FILE;
 }
 
-export function readConfigOrExit(env: Env = readEnvironment()): Config {
+function readConfigOrExit(env: Env = readEnvironment()): Config {
   const parsed = parseConfig(env);
   if (parsed.ok) return parsed.config;
   console.error(formatConfigProblems(parsed.problems));
@@ -61,7 +84,7 @@ export function isDemoContent(contentDir: string): boolean {
  * The content folder start, build and publish read: CONTENT_DIR when set (in the environment or
  * `.env`), else `content/` when it exists, else the demo.
  */
-export function resolveContent(config: Config, env: Env): { config: Config; demo: boolean } {
+function resolveContent(config: Config, env: Env): { config: Config; demo: boolean } {
   const own = env.CONTENT_DIR !== undefined || statSync(config.contentDir, { throwIfNoEntry: false }) !== undefined;
   const chosen = own ? config : { ...config, contentDir: DEMO_CONTENT_DIR };
   return { config: chosen, demo: isDemoContent(chosen.contentDir) };
