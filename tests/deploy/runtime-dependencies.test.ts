@@ -29,10 +29,10 @@ async function siteFiles(dir = 'site'): Promise<string[]> {
   return out;
 }
 
-/** The file each shipped npm script runs (`node scripts/start.ts` → `scripts/start.ts`). */
+/** The file each shipped npm script runs (`node --max-semi-space-size=4 scripts/start.ts` → `scripts/start.ts`). */
 function scriptEntries(): string[] {
   return SHIPPED_SCRIPTS.filter((name) => pkg.scripts[name] !== undefined).map((name) => {
-    const match = /^node (\S+\.ts)\b/.exec(pkg.scripts[name]!);
+    const match = /^node (?:--\S+ )*(\S+\.ts)\b/.exec(pkg.scripts[name]!);
     if (!match) throw new Error(`npm run ${name} should run "node <file>.ts" (the Node 24 from dependencies), not ${JSON.stringify(pkg.scripts[name])}`);
     return match[1]!;
   });

@@ -110,7 +110,10 @@ export async function serveWith(tree: Tree, env: Record<string, string>, logFile
   const fd = openSync(logFile, 'w');
   // A tree from before scripts/serve.ts ran the service as `node sidecar/main.ts`.
   const entry = existsSync(path.join(tree.dir, 'scripts/serve.ts')) ? 'scripts/serve.ts' : 'sidecar/main.ts';
-  const child = spawn(tree.node, [path.join(tree.dir, entry)], {
+  // Node's flags as the tree's own `npm start` passes them (none before issue 32).
+  const start = (JSON.parse(await readFile(path.join(tree.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  const flags = start.split(' ').filter((word) => word.startsWith('--'));
+  const child = spawn(tree.node, [...flags, path.join(tree.dir, entry)], {
     cwd: tree.dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', fd, 'inherit'],
