@@ -306,9 +306,6 @@ if (import.meta.main) {
             : '; its hub found no topic changed, so nobody is notified.'),
     );
   }
-  // Done: whatever the build store left behind (a loading thread after recording with no service) must
-  // not keep the command from returning.
-  process.exit(0);
 }
 
 /** The hub's verdict, one line per topic (slice feeds included): changed ones first, with their subscribers. */

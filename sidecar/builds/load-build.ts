@@ -104,6 +104,9 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
         for (const entry of message.entries) entries.push(entry);
       } else {
         settled = true;
+        // Its work is handed over: the thread and its port would otherwise keep a command (publish) alive.
+        worker.removeAllListeners('message');
+        void worker.terminate();
         if (message.kind === 'error') reject(new Error(message.message));
         else resolve(message);
       }
