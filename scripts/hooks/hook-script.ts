@@ -7,7 +7,8 @@
  * pull brought in (`ORIG_HEAD..HEAD`). Only a change under the content folder publishes. A hook's exit
  * status cannot undo a commit; a publish that failed, or that reached no running service (`npm run
  * publish -- --require-service`: a deployment in containers gets nothing from the host's publish), is
- * reported and the hook exits 1, so whatever runs git can tell. The hook freezes no setting: `npm run
+ * reported and the hook exits 1, so whatever runs git can tell; one published and served whose hub could
+ * not record it yet (publish's exit 4: its store away) says so and exits 4. The hook freezes no setting: `npm run
  * publish` reads the project's `.env` (and the committing shell's environment, which wins) when it runs,
  * so a changed PUBLIC_URL or PORT needs no re-install.
  *
@@ -39,7 +40,7 @@ export function renderHookScript(hook: HookName, settings: HookSettings): string
     '#!/bin/sh',
     HOOK_MARKER,
     `# Installed by \`npm run hooks:install\`; run it again after moving the project or changing CONTENT_DIR.`,
-    `# When the ${hook === 'post-commit' ? 'commit' : 'merge or pull'} touched the content folder, runs ${settings.target === 'rollout' ? '`sh deploy/rollout.sh`' : '`npm run publish`'} and prints what it did; exits 1 when that failed.`,
+    `# When the ${hook === 'post-commit' ? 'commit' : 'merge or pull'} touched the content folder, runs ${settings.target === 'rollout' ? '`sh deploy/rollout.sh`' : '`npm run publish`'} and prints what it did; exits 1 when that failed, 4 when it is served but its hub could not record it yet.`,
     `content=${quote(settings.contentFromTop)}`,
     `project=${quote(settings.projectFromTop)}`,
     changed,
@@ -58,7 +59,14 @@ export function renderHookScript(hook: HookName, settings: HookSettings): string
       : [
           `echo "reviews: the ${hook === 'post-commit' ? 'commit' : 'merge'} changed $content/; publishing (npm run publish)"`,
           'cd "$top/$project" || exit 1',
-          'if ! npm run --silent publish -- --require-service; then',
+          'npm run --silent publish -- --require-service',
+          'status=$?',
+          // 4: published and served, but the hub could not record the change in its store yet (publish.ts).
+          'if [ "$status" -eq 4 ]; then',
+          '  echo "reviews: the commit is published and served; its subscribers are notified once the hub\'s store answers again (above). The commit stands." >&2',
+          '  exit 4',
+          'fi',
+          'if [ "$status" -ne 0 ]; then',
           '  echo "reviews: the commit was not published to a running service (above). The commit stands; fix the cause, then commit again or run npm run publish." >&2',
           '  exit 1',
           'fi',

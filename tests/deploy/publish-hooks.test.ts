@@ -16,6 +16,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gitEnv, runGit } from '../helpers/git.ts';
 import { runScript } from '../helpers/run-script.ts';
+import { startServiceProcess, stopServiceProcess } from '../helpers/service-process.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 
 const PROJECT = path.resolve(import.meta.dirname, '../..');
@@ -67,6 +68,27 @@ describe('the publish-on-commit hooks', () => {
     expect(run.stderr).toMatch(/No running service received build [\w-]+\. If the service runs elsewhere \(in containers\), this commit reached nothing/);
     expect(run.stderr).toContain('reviews: the commit was not published to a running service (above).');
     expect(run.code).toBe(1);
+  }, 300_000);
+
+  it('with a running service whose hub cannot record (its store away): says the commit is served and notified later, exits 4', async () => {
+    const built = await runScript('npm', ['run', '--silent', 'build'], { cwd: PROJECT, env: gitEnv({ ENV_FILE: envFile, CONTENT_DIR: path.join(repo, 'content') }) });
+    expect(built.code, built.stderr).toBe(0);
+    const settings = Object.fromEntries((await readFile(envFile, 'utf8')).trim().split('\n').map((line) => line.split('=', 2) as [string, string]));
+    const service = await startServiceProcess({
+      PUBLIC_URL: settings.PUBLIC_URL!,
+      DIST_DIR: settings.DIST_DIR!,
+      DATA_DIR: settings.DATA_DIR!,
+      DATABASE_URL: `postgres://nobody@127.0.0.1:${await closedPort()}/reviews`,
+    });
+    try {
+      const run = await commitAndRunHook([], { PORT: new URL(service.url).port });
+      expect(run.stderr).toContain('but its hub could not record the change in its store');
+      expect(run.stderr).toContain('reviews: the commit is published and served; its subscribers are notified once the hub');
+      expect(run.stderr).not.toContain('was not published to a running service');
+      expect(run.code).toBe(4);
+    } finally {
+      await stopServiceProcess(service);
+    }
   }, 300_000);
 
   it('--rollout: runs deploy/rollout.sh, and when the engine fails says so and exits 1', async () => {
