@@ -121,11 +121,11 @@ describe('publishing into one running service', () => {
     expect(t.sub.notifications(CALLBACK)).toHaveLength(WORDS.length);
     expect(service.output()).not.toContain('build_reload_failed');
     // The code did not change: the search page's code is kept from build to build (no compile on the
-    // serving thread), and loaded anew from a later build once the folder it came from was removed, the
-    // search page answering right after each publish either way.
+    // serving thread), and loaded anew from a later build once the folder it came from was removed (three
+    // builds are kept), the search page answering right after each publish either way.
     const pageCode = [...service.output().matchAll(/"event":"build_swapped".*?"page_code":"(\w+)"/g)].map((m) => m[1]);
     expect(pageCode).toHaveLength(WORDS.length);
-    expect(pageCode.slice(0, 2)).toEqual(['kept', 'kept']);
+    expect(pageCode.filter((p) => p === 'kept').length).toBeGreaterThanOrEqual(3);
     expect(pageCode).toContain('loaded');
   }, WORDS.length * PUBLISH_TIMEOUT_MS);
 

@@ -117,7 +117,8 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     // The review log's key that first build made, given as LOG_SIGNING_KEY: the PostgreSQL case has no DATA_DIR.
     const LOG_SIGNING_KEY = (await readFile(path.join(work, 'data', 'log-keys', encodeURIComponent(`${new URL(PUBLIC).host}/log`)), 'utf8')).trim();
     env = { CONTENT_DIR: contentDir, DIST_DIR: distDir, LOG_SIGNING_KEY, ...(await backend.setup(work)) };
-  }, 30_000);
+    // A whole site build: tens of seconds on a busy machine.
+  }, 120_000);
   afterAll(async () => {
     for (const s of services) await stopService(s, 'SIGKILL');
     await backend.teardown(env);
