@@ -22,7 +22,7 @@ import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
-import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousManifest, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
+import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
@@ -106,11 +106,12 @@ export async function buildSite(options: BuildOptions, urls: ServiceUrls = creat
     const copyStarted = performance.now();
     await copyPublishedPhotos({ catalog: photos.catalog, files: photos.published, cacheDir: mediaCacheDir, outDir: staging });
     photos.ms += performance.now() - copyStarted;
-    const previous = await readPreviousManifest(outDir);
+    const previousBuild = await readPreviousBuild(outDir);
+    const previous = previousBuild?.manifest;
     const manifest = await finalizeBuild(staging, {
       urls,
       dataDate,
-      previous,
+      previous: previousBuild,
       source: source.fingerprint,
     });
     const buildDir = path.join(buildsDir, `build-${stamp}`);

@@ -83,9 +83,14 @@ export async function recoverBuild(outDir: string): Promise<string | undefined> 
   return last.manifest.build_id;
 }
 
-/** The manifest of the current build, or of the last good one when `outDir` is missing. */
-export async function readPreviousManifest(outDir: string): Promise<Manifest | undefined> {
-  return (await readManifest(outDir)) ?? (await findLastGoodBuild(outDir))?.manifest;
+/**
+ * The current build (its real folder, so a publish that swaps `outDir` meanwhile does not move it), or
+ * the last good one when `outDir` is missing.
+ */
+export async function readPreviousBuild(outDir: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const dir = await realTarget(outDir);
+  const manifest = dir && (await readManifest(dir));
+  return manifest ? { dir, manifest } : await findLastGoodBuild(outDir);
 }
 
 /**

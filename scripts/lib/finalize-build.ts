@@ -1,6 +1,10 @@
 /**
  * After Astro has written a build: precompress every compressible file (brotli and gzip), give
  * every variant its own strong ETag, and write the manifest and the `_headers` file.
+ *
+ * A file whose bytes the previous build already served takes that build's variants (each checked
+ * against its ETag) instead of compressing again: most of a publish's files are unchanged, and
+ * compression is most of the time left after Astro.
  */
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,12 +21,16 @@ import {
   SERVER_DIR,
   strongEtag,
   urlPathOfFile,
+  type Encoding,
   type Manifest,
   type ManifestEntry,
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
 import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
+
+/** The build being replaced: its folder and manifest (core/publishing/build-folders-fs.ts readPreviousBuild). */
+export type PreviousBuild = { dir: string; manifest: Manifest };
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -40,14 +48,48 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   return files.sort();
 }
 
-/** Large files get a faster brotli level: quality 11 costs about a second per megabyte. */
+/**
+ * Brotli's level by size. Quality 11 costs about 1.3 s per megabyte here and 10 a third of that for
+ * 2 % more bytes (measured on a build's files: 1.92 MB in 8.9 s against 1.95 MB in 3.6 s), so no file
+ * gets 11; large files get faster levels still.
+ */
 function brotliQuality(size: number): number {
-  return size <= 1 << 20 ? 11 : size <= 8 << 20 ? 7 : 5;
+  return size <= 1 << 20 ? 10 : size <= 8 << 20 ? 7 : 5;
 }
+
+async function compressVariants(bytes: Buffer): Promise<Partial<Record<Encoding, Buffer>>> {
+  const [br, gzip] = await Promise.all([
+    brotli(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length),
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+    gzipAsync(bytes, { level: bytes.length <= 8 << 20 ? 9 : 6 }),
+  ]);
+  return { br, gzip };
+}
+
+/** The previous build's variants of the same bytes, each as its ETag says; undefined if one is not. */
+async function previousVariants(previous: PreviousBuild | undefined, urlPath: string, etag: string): Promise<Partial<Record<Encoding, Buffer>> | undefined> {
+  const entry = previous?.manifest.files[urlPath];
+  if (!previous || entry?.etag !== etag) return undefined;
+  const variants = Object.entries(entry.encodings) as [Encoding, { file: string; etag: string }][];
+  if (variants.length === 0) return undefined;
+  const found: Partial<Record<Encoding, Buffer>> = {};
+  for (const [encoding, variant] of variants) {
+    const bytes = await readFile(path.join(previous.dir, variant.file)).catch(() => undefined);
+    if (!bytes || strongEtag(bytes) !== variant.etag) return undefined;
+    found[encoding] = bytes;
+  }
+  return found;
+}
+
+const VARIANT_SUFFIX: Record<Encoding, string> = { br: 'br', gzip: 'gz' };
 
 export async function finalizeBuild(
   dir: string,
-  options: { urls: ServiceUrls; dataDate: string | undefined; previous: Manifest | undefined; source: string },
+  options: { urls: ServiceUrls; dataDate: string | undefined; previous: PreviousBuild | undefined; source: string },
 ): Promise<Manifest> {
   const files: Manifest['files'] = {};
   // A few files at a time: each compression holds its input and a native encoder, and starting all of
@@ -64,26 +106,16 @@ export async function finalizeBuild(
       type,
       etag,
       size: bytes.length,
-      last_modified: lastModifiedFor({ dataDate: options.dataDate, etag, previous: options.previous?.files[urlPath] }),
+      last_modified: lastModifiedFor({ dataDate: options.dataDate, etag, previous: options.previous?.manifest.files[urlPath] }),
       encodings: {},
     };
     if (isCompressible(type) && bytes.length >= MIN_COMPRESS_BYTES) {
-      const [br, gz] = await Promise.all([
-        brotli(bytes, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length),
-            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-          },
-        }),
-        gzipAsync(bytes, { level: bytes.length <= 8 << 20 ? 9 : 6 }),
-      ]);
-      if (br.length < bytes.length) {
-        await writeFile(path.join(dir, `${file}.br`), br);
-        entry.encodings.br = { file: `${file}.br`, etag: strongEtag(br), size: br.length };
-      }
-      if (gz.length < bytes.length) {
-        await writeFile(path.join(dir, `${file}.gz`), gz);
-        entry.encodings.gzip = { file: `${file}.gz`, etag: strongEtag(gz), size: gz.length };
+      const variants = (await previousVariants(options.previous, urlPath, etag)) ?? (await compressVariants(bytes));
+      for (const [encoding, variant] of Object.entries(variants) as [Encoding, Buffer][]) {
+        if (variant.length >= bytes.length) continue;
+        const variantFile = `${file}.${VARIANT_SUFFIX[encoding]}`;
+        await writeFile(path.join(dir, variantFile), variant);
+        entry.encodings[encoding] = { file: variantFile, etag: strongEtag(variant), size: variant.length };
       }
     }
     files[urlPath] = entry;

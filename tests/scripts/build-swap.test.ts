@@ -1,15 +1,16 @@
 /**
  * The build swap (issue 10 item 6): one atomic step (dist/ is a link flipped by rename), the last good
  * build recovered from .builds/ when dist/ is missing, Last-Modified never moving backwards, and the
- * folders of killed builds removed.
+ * folders of killed builds removed, and the previous build's compressed variants taken for unchanged files.
  */
 import { spawnSync } from 'node:child_process';
-import { cp, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readFile, readdir, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../core/publishing/manifest.ts';
+import { strongEtag, type Manifest } from '../../core/publishing/manifest.ts';
 import { buildSite } from '../../scripts/build.ts';
 import { recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -116,5 +117,36 @@ describe('the build swap', () => {
     await rm(alive, { recursive: true });
     expect((await readdir(builds)).filter((n) => n.startsWith('build-')).length).toBeLessThanOrEqual(3);
     expect((await readdir(builds)).filter((n) => /^(staging|link|retired)-/.test(n))).toEqual([]);
+  }, 120_000);
+
+  it("takes the previous build's variants of unchanged bytes, each only if it matches its ETag", async () => {
+    const current = await realpath(outDir);
+    const manifestFile = path.join(current, '_manifest.json');
+    const before: Manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    const [kept, tampered] = ['/widget.js', '/feeds.json'].map((urlPath) => {
+      const entry = before.files[urlPath]!;
+      expect(entry.encodings.br, urlPath).toBeDefined();
+      return { urlPath, entry, br: path.join(current, entry.encodings.br!.file) };
+    });
+    // A variant the build would not make (quality 1), with its ETag in the manifest: taken as it is.
+    const quick = brotliCompressSync(await readFile(path.join(current, kept!.entry.file)), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    await writeFile(kept!.br, quick);
+    kept!.entry.encodings.br = { ...kept!.entry.encodings.br!, etag: strongEtag(quick), size: quick.length };
+    await writeFile(manifestFile, JSON.stringify(before));
+    // A variant whose bytes no longer match its ETag: compressed again.
+    await writeFile(tampered!.br, 'not brotli');
+
+    await addReview('swap-4', '2025-02-23');
+    const after = await build();
+    expect(after.files[kept!.urlPath]!.encodings.br).toEqual(kept!.entry.encodings.br);
+    expect(await readFile(path.join(outDir, kept!.entry.encodings.br!.file))).toEqual(quick);
+    expect(after.files[tampered!.urlPath]!.encodings.br!.etag).not.toBe(strongEtag(Buffer.from('not brotli')));
+    expect(after.files['/reviews.json']!.etag).not.toBe(before.files['/reviews.json']!.etag);
+    // Every variant of the new build is its file, compressed.
+    for (const entry of Object.values(after.files)) {
+      const original = await readFile(path.join(outDir, entry.file));
+      if (entry.encodings.br) expect(brotliDecompressSync(await readFile(path.join(outDir, entry.encodings.br.file))), entry.file).toEqual(original);
+      if (entry.encodings.gzip) expect(gunzipSync(await readFile(path.join(outDir, entry.encodings.gzip.file))), entry.file).toEqual(original);
+    }
   }, 120_000);
 });
