@@ -26,6 +26,7 @@ export const UNIT_TESTS = [
   'tests/mcp/rating-summary.test.ts',
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
+  'tests/sidecar/thread-priority.test.ts',
   'tests/site/format.test.ts',
   'tests/site/stars.test.ts',
   'tests/websub/admission.test.ts',

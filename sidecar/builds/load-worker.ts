@@ -12,10 +12,13 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createServiceUrls } from '../../core/urls.ts';
 import { readBuild } from './read-build.ts';
 import type { WorkerMessage } from './load-build.ts';
+import { lowerThisThreadPriority } from '../thread-priority.ts';
 
 const CHUNK = 250;
 const FILES_CHUNK = 100;
 
+// Loading waits for the serving thread, never the other way round (../thread-priority.ts).
+lowerThisThreadPriority();
 // A thread of its own: the URLs are built once here, from the base the serving thread passes.
 const { dir, publicUrl } = workerData as { dir: string; publicUrl: string };
 const urls = createServiceUrls(publicUrl);

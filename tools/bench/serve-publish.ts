@@ -60,7 +60,7 @@ export async function measurePublish(): Promise<BenchRow[]> {
         const next = path.join(work, `dist-next`);
         await symlink(folders[swap % 2]!, next);
         await rename(next, dist);
-        await waitFor(async () => ((await served.log()).split('"event":"build_swapped"').length > swap ? true : undefined));
+        await waitFor(async () => ((await served.countEvent('build_swapped')) >= swap ? true : undefined));
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         windows.push([started, performance.now()]);
       }

@@ -7,9 +7,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, closeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, open, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from './child-process.ts';
@@ -103,7 +104,15 @@ export async function buildWith(tree: Tree, contentDir: string, outDir: string, 
   }
 }
 
-export type Served = { url: string; child: ChildProcess; logFile: string; log(): Promise<string>; stop(): Promise<void> };
+export type Served = {
+  url: string;
+  child: ChildProcess;
+  logFile: string;
+  log(): Promise<string>;
+  /** How many lines of this event the log holds so far, reading only what was written since the last call. */
+  countEvent(event: string): Promise<number>;
+  stop(): Promise<void>;
+};
 
 /** Starts the tree's sidecar on a free port, its stdout (the JSON log, access log included) into `logFile`. */
 export async function serveWith(tree: Tree, env: Record<string, string>, logFile: string): Promise<Served> {
@@ -112,7 +121,8 @@ export async function serveWith(tree: Tree, env: Record<string, string>, logFile
   const entry = existsSync(path.join(tree.dir, 'scripts/serve.ts')) ? 'scripts/serve.ts' : 'sidecar/main.ts';
   // Node's flags as the tree's own `npm start` passes them (none before issue 32).
   const start = (JSON.parse(await readFile(path.join(tree.dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const flags = start.split(' ').filter((word) => word.startsWith('--'));
+  // BENCH_NODE_FLAGS adds flags of one's own, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the served versions.
+  const flags = [...start.split(' ').filter((word) => word.startsWith('--')), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   const child = spawn(tree.node, [...flags, path.join(tree.dir, entry)], {
     cwd: tree.dir,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -128,7 +138,39 @@ export async function serveWith(tree: Tree, env: Record<string, string>, logFile
     child,
     logFile,
     log,
+    countEvent: eventCounter(logFile),
     stop: () => stopChild(child),
+  };
+}
+
+/**
+ * Counts a log's event lines from where the last call stopped: the access log of a served version grows
+ * by megabytes, and reading it whole at every poll took the benchmark's own thread (which times the
+ * requests) for tens of milliseconds at a time.
+ */
+function eventCounter(logFile: string): (event: string) => Promise<number> {
+  const counts = new Map<string, number>();
+  let position = 0;
+  let partial = '';
+  const decoder = new StringDecoder('utf8');
+  return async (event) => {
+    const handle = await open(logFile, 'r');
+    try {
+      for (;;) {
+        const { bytesRead, buffer } = await handle.read({ buffer: Buffer.alloc(1 << 20), position });
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        const lines = (partial + decoder.write(buffer.subarray(0, bytesRead))).split('\n');
+        partial = lines.pop()!;
+        for (const line of lines) {
+          const name = /"event":"([^"]+)"/.exec(line)?.[1];
+          if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+        }
+      }
+    } finally {
+      await handle.close();
+    }
+    return counts.get(event) ?? 0;
   };
 }
 
