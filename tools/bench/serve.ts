@@ -12,10 +12,14 @@
  * - and, once per round, nginx (one worker, its default access log) answering the same 304 from the
  *   files of today's build.
  *
- * Each row is today's figure ÷ the other version's (≥ 1: today is at least as fast). The publish case
+ * Each row is today's figure ÷ the other version's (≥ 1: today is at least as fast). Beside requests per
+ * second, each case gives the service's CPU time per request (all its threads, from /proc, on Linux),
+ * which tells a slower version from a slower machine: on this 2-core machine a round's ratio moves by
+ * ±0.2 and the CPU per request moves with it, so a few rounds' median is what to read.
+ * The publish case
  * (serve-publish.ts) then runs on today's code alone. Without `--against`, the comparison is skipped.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -93,6 +97,7 @@ async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
     const loads: number[] = [];
     try {
       const results = new Map<string, WrkResult[][]>(CASES.map((c) => [c.name, [[], []]]));
+      const cpuPerRequest = new Map<string, number[][]>(CASES.map((c) => [c.name, [[], []]]));
       const nginxResults: WrkResult[] = [];
       const requests = await Promise.all(CASES.map((c) => Promise.all(served.map((s) => c.request(s)))));
       const etag = (await fetch(`${nginx.url}/reviews.json`)).headers.get('etag');
@@ -101,7 +106,13 @@ async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
         // Alternate which version goes first, so a change of load mid-round falls on both.
         const order = round % 2 === 0 ? [0, 1] : [1, 0];
         for (const [c, test] of CASES.entries()) {
-          for (const v of order) results.get(test.name)![v]!.push(await runWrk(requests[c]![v]!, { connections: CONNECTIONS, seconds: SECONDS }));
+          for (const v of order) {
+            const before = cpuMicros(served[v]!.child.pid);
+            const result = await runWrk(requests[c]![v]!, { connections: CONNECTIONS, seconds: SECONDS });
+            const after = cpuMicros(served[v]!.child.pid);
+            results.get(test.name)![v]!.push(result);
+            if (before !== undefined && after !== undefined && result.requests > 0) cpuPerRequest.get(test.name)![v]!.push((after - before) / result.requests);
+          }
         }
         if (etag) nginxResults.push(await runWrk({ url: `${nginx.url}/reviews.json`, headers: { 'If-None-Match': etag } }, { connections: CONNECTIONS, seconds: SECONDS }));
         console.error(`  round ${round + 1} of ${ROUNDS} done (load ${loadavg()[0]!.toFixed(1)})`);
@@ -120,6 +131,15 @@ async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
             ...(test.name === 'search' || test.name.endsWith('304') ? { target: '≥ 1.0', ok: median(ratios) >= 1 } : {}),
           },
         );
+        const [theirCpu, ourCpu] = cpuPerRequest.get(test.name)!;
+        if (ourCpu!.length === ROUNDS && theirCpu!.length === ROUNDS) {
+          const cpuRatios = theirCpu!.map((cpu, i) => cpu / ourCpu![i]!);
+          rows.push({
+            name: `${test.name}: CPU per request, ${other.label} ÷ today (median of rounds)`,
+            value: median(cpuRatios),
+            unit: `× (${median(ourCpu!).toFixed(1)} µs today, ${median(theirCpu!).toFixed(1)} µs ${other.label}; per round ${cpuRatios.map((r) => r.toFixed(2)).join(', ')})`,
+          });
+        }
         const bad = [...ours!, ...theirs!].reduce((n, r) => n + r.bad, 0);
         if (bad > 0) rows.push({ name: `${test.name}: answers that were not 2xx or 3xx`, value: bad, unit: 'answers' });
       }
@@ -155,6 +175,17 @@ async function copyDemoWithoutPhotos(demo: string, into: string): Promise<string
     await writeFile(file, `${JSON.stringify(reviews, null, 2)}\n`);
   }
   return into;
+}
+
+/** CPU time (user and system, every thread) a process has used so far, in µs; undefined where /proc has no such file. */
+function cpuMicros(pid: number | undefined): number | undefined {
+  try {
+    // Fields 14 and 15 (utime, stime), counted after the command name's closing parenthesis, in clock ticks of 10 ms.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 function median(values: number[]): number {
