@@ -24,6 +24,7 @@ export const UNIT_TESTS = [
   'tests/mcp/paging.test.ts',
   'tests/outbound/fair-slots.test.ts',
   'tests/mcp/rating-summary.test.ts',
+  'tests/scripts/analyze-in-threads.test.ts',
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/sidecar/thread-priority.test.ts',

@@ -22,6 +22,7 @@ import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
+import { analyzeInThreads } from './lib/analyze-in-threads.ts';
 import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
@@ -157,6 +158,9 @@ async function preparePublication(
   const { contentDir } = options;
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
+  // On the other cores while the photos are encoded and the log's reasons read.
+  const analysing = analyzeInThreads(content.value);
+  analysing.catch(() => {});
   const photosStarted = performance.now();
   const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
@@ -164,7 +168,7 @@ async function preparePublication(
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
-  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog);
+  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, await analysing);
   // The review log's digests cover only what the content says (core/log/entry.ts), so `updated`, which the
   // log decides, is set after it.
   const logStarted = performance.now();

@@ -37,6 +37,8 @@ export function publishReviews(
    * files), every review's `media` is empty.
    */
   media?: MediaCatalog,
+  /** Analyses made beforehand, by id (scripts/lib/analyze-in-threads.ts); a review without one is analysed here. */
+  precomputed?: ReadonlyMap<string, ReviewAnalysis>,
 ): PublishedReviews {
   const technicianOrder = content.business.technicians.map((t) => t.name);
   const serviceOrder = content.business.services.map((s) => s.id);
@@ -51,7 +53,7 @@ export function publishReviews(
   function publishReview(review: ReviewContent): PublishedReview {
     // Title and text, as mention detection and aspect analysis both read them.
     const searchable = getAnalysisText(review);
-    const analysis = analyzeReviewDetailed(searchable, model, review.rating);
+    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(searchable, model, review.rating);
     analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);

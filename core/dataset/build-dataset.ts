@@ -12,6 +12,7 @@ import type { PublishedBusiness, PublishedReview, ReviewsDataset } from '../sche
 import type { ServiceUrls } from '../urls.ts';
 import { buildInsights } from './build-insights.ts';
 import type { MediaCatalog } from '../media/media-variants.ts';
+import type { ReviewAnalysis } from '../insights/analyze-review.ts';
 
 export type Publication = { dataset: ReviewsDataset; insights: Insights };
 
@@ -22,8 +23,10 @@ export function buildPublication(
   changedAt?: ReadonlyMap<string, string>,
   /** The build's encoded photos; without it, reviews carry no media (core/content/publish-reviews.ts). */
   media?: MediaCatalog,
+  /** Each review's analysis made beforehand (scripts/lib/analyze-in-threads.ts), by id. */
+  precomputed?: ReadonlyMap<string, ReviewAnalysis>,
 ): Publication {
-  const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt, media);
+  const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt, media, precomputed);
   const dataset = toDataset(content, reviews);
   return { dataset, insights: buildInsights(content, dataset, analyses) };
 }

@@ -11,7 +11,12 @@ import type { ErrorIssue } from '../schemas/errors.ts';
 import { parseInsightsEditorial } from './editorial.ts';
 import type { InsightsEditorial } from './editorial.ts';
 
-export type InsightsContent = { model: AspectModel; editorial: InsightsEditorial };
+export type InsightsContent = {
+  model: AspectModel;
+  editorial: InsightsEditorial;
+  /** The aspects.json value the model was parsed from: a thread of its own rebuilds the same model from it (the model holds functions). */
+  aspectsSource: unknown;
+};
 export type ReadInsightsContentResult = { ok: true; content: InsightsContent } | { ok: false; issues: ErrorIssue[] };
 
 /**
@@ -64,5 +69,5 @@ export async function readInsightsContent(
     );
   }
   if (issues.length > 0 || model === undefined || !model.ok || !editorial.ok) return { ok: false, issues };
-  return { ok: true, content: { model: model.model, editorial: editorial.editorial } };
+  return { ok: true, content: { model: model.model, editorial: editorial.editorial, aspectsSource: aspects } };
 }
