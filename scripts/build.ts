@@ -158,9 +158,6 @@ async function preparePublication(
   const { contentDir } = options;
   const content = await loadContent(contentDir);
   if (!content.ok) return { ok: false, message: formatContentProblems(content.problems) };
-  // On the other cores while the photos are encoded and the log's reasons read.
-  const analysing = analyzeInThreads(content.value);
-  analysing.catch(() => {});
   const photosStarted = performance.now();
   const encoded = await encodeContentPhotos({ contentDir, cacheDir: mediaCacheDir, reviews: content.value.reviews });
   if (!encoded.ok) return { ok: false, message: formatContentProblems(encoded.problems) };
@@ -168,7 +165,9 @@ async function preparePublication(
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
-  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, await analysing);
+  // Not beside the photo encoding: both want every core.
+  const analyses = await analyzeInThreads(content.value);
+  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
   // The review log's digests cover only what the content says (core/log/entry.ts), so `updated`, which the
   // log decides, is set after it.
   const logStarted = performance.now();

@@ -92,7 +92,9 @@ async function waitForPort(port: number): Promise<void> {
 function foreignUrls(text: string, publicUrl: string): { count: number; outside: string[] } {
   const origin = new URL(publicUrl).origin;
   const escaped = origin.replace(/[.:/]/g, '\\$&');
-  const urls = [...text.matchAll(new RegExp(`${escaped}[^\\s"'<>)\\]\\\\]*`, 'g'))].map((m) => m[0]);
+  // Entities decoded first: in a page's code sample, `'https://…'` is written `&#39;https://…&#39;`.
+  const decoded = text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const urls = [...decoded.matchAll(new RegExp(`${escaped}[^\\s"'<>)\\]\\\\]*`, 'g'))].map((m) => m[0]);
   return { count: urls.length, outside: urls.filter((u) => u !== publicUrl && !u.startsWith(`${publicUrl}/`)) };
 }
 
@@ -262,7 +264,8 @@ export async function run(): Promise<BenchRow[]> {
       // only the proxy's hop, TRUST_PROXY=loopback as docs/deploy.md says) logs that address, not nginx's.
       const probe = `${site.publicUrl}/healthz`;
       await fetchVia(probe, ca.certPem, undefined, { localAddress: '127.0.0.77' });
-      const seen = site.accessLog.findLast((line) => line.path === '/healthz')?.client;
+      // The path as the request named it: under a base path, `/reviews/healthz`.
+      const seen = site.accessLog.findLast((line) => line.path === new URL(probe).pathname)?.client;
       const forwarded = seen === '127.0.0.77';
       if (!forwarded) problems.push(`${site.name}: a request from 127.0.0.77 through nginx was logged with client ${seen}`);
       rows.push({ name: `${site.name}: client address taken from X-Forwarded-For`, value: forwarded ? 1 : 0, unit: '', target: '1', ok: forwarded });
