@@ -27,7 +27,6 @@ import {
 import type { ReviewContent } from '../../../core/schemas/content.ts';
 import { sniffImageExtension } from './image-format.ts';
 import { findPrivateMetadata } from './strip-metadata.ts';
-import { replaceFile } from '../../../core/atomic-file-fs.ts';
 import { compareText } from '../../../core/text/text-rules.ts';
 
 const SUPPORTED = new Set(['jpeg', 'png', 'webp', 'heif']);
@@ -105,25 +104,7 @@ async function encodeOne(contentDir: string, file: string, cacheRoot: string, in
   const dir = path.join(cacheRoot, hash);
   const cached = await readCached(dir);
   const result: Encoded = cached ? { ok: true, photo: cached, encoded: false } : await inEncoderSlot(() => encodeNew(bytes, hash, dir));
-  return result.ok ? { ...result, privacy: await privacyOf(bytes, dir) } : result;
-}
-
-/**
- * What of a person the original still carries (strip-metadata.ts), kept beside its encodings: it depends
- * only on the bytes the cache folder is named by. Read again from the image at every build, it doubled the
- * time an unchanged rebuild spends on 2,000 photos (0.74 s → 1.3–1.8 s, `npm run bench -- photos`).
- */
-async function privacyOf(bytes: Buffer, dir: string): Promise<string[]> {
-  const file = path.join(dir, 'privacy.json');
-  try {
-    const kept: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (Array.isArray(kept) && kept.every((item) => typeof item === 'string')) return kept;
-  } catch {
-    // Not kept yet (a cache from before), or unreadable: found again below.
-  }
-  const found = await findPrivateMetadata(bytes);
-  await replaceFile(file, JSON.stringify(found)).catch(() => {});
-  return found;
+  return result.ok ? { ...result, privacy: await findPrivateMetadata(bytes) } : result;
 }
 
 async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Encoded> {
