@@ -7,21 +7,18 @@
  */
 import { readlinkSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import path from 'node:path';
 
 /** Nice 10: a tenth of a normal thread's share of the CPU when both want it, all of it when idle. */
 export const BACKGROUND_NICE = 10;
 
 export function lowerThisThreadPriority(nice = BACKGROUND_NICE): boolean {
   try {
-    const tid = Number(lastSegment(readlinkSync('/proc/thread-self')));
+    const tid = Number(path.basename(readlinkSync('/proc/thread-self')));
     if (!Number.isInteger(tid) || tid <= 0) return false;
     if (getPriority(tid) < nice) setPriority(tid, nice);
     return true;
   } catch {
     return false;
   }
-}
-
-function lastSegment(link: string): string {
-  return link.slice(link.lastIndexOf('/') + 1);
 }
