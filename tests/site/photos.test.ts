@@ -1,5 +1,5 @@
 /** Customers' photos through the real build (issue 22): checked, encoded, published and listed in the data. */
-import { cp, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,8 +37,14 @@ describe('photos in the build', () => {
 
     const rebuilt = await build({ mediaCacheDir: cacheA });
     expect(rebuilt.result.ok && rebuilt.result.photos).toMatchObject({ encoded: 0, cached: 3 });
+    // A cache an older build filled holds the encodings without the privacy answer: it is read again.
+    const kept = (await readdir(cacheA, { recursive: true })).filter((f) => path.basename(f).startsWith('privacy-'));
+    expect(kept).toHaveLength(3);
+    await Promise.all(kept.map((f) => rm(path.join(cacheA, f))));
+    const olderCache = await build({ mediaCacheDir: cacheA });
+    expect(olderCache.result.ok && olderCache.result.photos).toMatchObject({ encoded: 0, cached: 3 });
     // The fixture's phone photo was added by hand with its location: every build says so, cached or not.
-    for (const done of [first.result, rebuilt.result]) {
+    for (const done of [first.result, rebuilt.result, olderCache.result]) {
       expect(done.ok && done.warnings).toEqual([
         'Warning: media/r-0001/furnace.jpg, review r-0001, field media.0.file: the original still carries a GPS location (published copies never do); npm run photos:strip removes it',
       ]);

@@ -17,6 +17,9 @@ import { sniffImageExtension } from './image-format.ts';
 
 const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 
+/** The version of `findPrivateMetadata`'s rules: raise it when they change, and kept answers are read again. */
+export const PRIVACY_RULES = 1;
+
 /** What an original still says about a person: each finding in words ("a GPS location", "the author name"). */
 export async function findPrivateMetadata(bytes: Buffer): Promise<string[]> {
   let meta: Metadata;
