@@ -2,8 +2,8 @@
  * The build with customers' photos (issue 22 item 6): 10,000 reviews, 2,000 of them with a photo
  * (BENCH_PHOTOS to change the count), each a distinct 1024×768 JPEG drawn with sharp. Measures the first
  * build (every photo encoded: 3 widths × WebP and JPEG), then an unchanged rebuild (every photo from the
- * cache), with the time spent on photos and the peak memory. Target: an unchanged rebuild spends under a
- * second on photos.
+ * cache), with the time the photos add to the build (the copy runs beside Astro) and the peak memory.
+ * Target: an unchanged rebuild spends under a second on photos.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
