@@ -46,12 +46,18 @@ export type LoadedBuild = {
   pagesCode: string | undefined;
   /** The build folder `pages` was imported from (an earlier build's, when kept). */
   pagesDir: string;
+  /** Each review's digest (load-worker.ts), in order: the next load takes the reviews this build holds. */
+  reviewDigests: string;
 };
 
 /** What the worker sends, in this order: files, reviews, change log entries, then the rest (or an error). */
 export type WorkerMessage =
   | { kind: 'files'; files: FileRead[] }
-  | { kind: 'reviews'; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
+  /**
+   * The next reviews in order: `held[k]` is the position in the build in service of a review it holds
+   * unchanged, or -1 for one sent here (`reviews`, `lowerTexts` and `lowerTitles` list those alone, in order).
+   */
+  | { kind: 'reviews'; held: number[]; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
   | { kind: 'changes'; entries: ChangeLog['entries'] }
   | {
       kind: 'done';
@@ -61,6 +67,8 @@ export type WorkerMessage =
       changes: ChangeLog;
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
       pagesCode: string | undefined;
+      /** Each review's digest, in order (load-worker.ts). */
+      reviewDigests: string;
     }
   | { kind: 'error'; message: string };
 
@@ -78,9 +86,12 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const lowerTitles: (string | null)[] = [];
   const byId = new Map<string, PublishedReview>();
   const entries: ChangeLog['entries'] = [];
+  const held = previous?.live.index;
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData: { dir, publicUrl: urls.base } });
+    // The build in service's reviews, which the worker need not send again (load-worker.ts).
+    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests };
+    const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData });
     // A stop while a build loads does not wait for it.
     worker.unref();
     let settled = false;
@@ -94,12 +105,15 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
           if (file.urlPath.length > 1 && file.urlPath.endsWith('/')) redirects.set(file.urlPath.slice(0, -1), file.urlPath);
         }
       } else if (message.kind === 'reviews') {
-        for (const review of message.reviews) {
+        let sent = 0;
+        for (const at of message.held) {
+          const review = at === -1 ? message.reviews[sent]! : held!.reviews[at]!;
           reviews.push(review);
           byId.set(review.id, review);
+          lowerTexts.push(at === -1 ? message.lowerTexts[sent]! : held!.text.lowerTexts[at]!);
+          lowerTitles.push(at === -1 ? message.lowerTitles[sent]! : held!.text.lowerTitles[at]!);
+          if (at === -1) sent++;
         }
-        for (const text of message.lowerTexts) lowerTexts.push(text);
-        for (const title of message.lowerTitles) lowerTitles.push(title);
       } else if (message.kind === 'changes') {
         for (const entry of message.entries) entries.push(entry);
       } else {
@@ -137,6 +151,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     pages: kept ? previous.pages : await loadPageRenderer(dir, { url: urls.absolute(PATHS.searchPage), live }),
     pagesCode: done.pagesCode,
     pagesDir: kept ? previous.pagesDir : dir,
+    reviewDigests: done.reviewDigests,
   };
 }
 
