@@ -29,13 +29,21 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 /** Every tool, in the order tools/list and the instructions' "Which tool when" list give them. */
 export const TOOLS: readonly ToolDefinition[] = [getBusinessTool, searchReviewsTool, getReviewTool, getReviewsSinceTool, getChangesTool, getRatingSummaryTool, getInsightsTool, rankTechniciansTool];
 
-export function buildServer(deps: McpServerDeps): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: writeInstructions(deps.getLive(), TOOLS.map((tool) => tool.spec)), jsonSchemaValidator });
-  installTools(server, TOOLS, deps);
-  registerResources(server, deps);
-  registerPrompts(server, deps);
+/**
+ * The server for one message: built for every request (transport.ts), so it registers only what that
+ * message can reach. A `tools/call` needs the tools, not the prompts' and resources' schemas, which were
+ * a third of the cost of building it (issue 32: MCP answers); a notification needs none of them.
+ * `initialize`, and any other method, gets everything, with the instructions and the capabilities.
+ */
+export function buildServer(deps: McpServerDeps, method?: string): McpServer {
+  const only = ['tools', 'prompts', 'resources', 'notifications'].find((room) => method?.startsWith(`${room}/`));
+  const instructions = only === undefined ? writeInstructions(deps.getLive(), TOOLS.map((tool) => tool.spec)) : undefined;
+  const server = new McpServer(SERVER_INFO, { instructions, jsonSchemaValidator });
+  if (only === undefined || only === 'tools') installTools(server, TOOLS, deps);
+  if (only === undefined || only === 'resources') registerResources(server, deps);
+  if (only === undefined || only === 'prompts') registerPrompts(server, deps);
   // The SDK advertises listChanged for resources and prompts, but a stateless server without a stream
   // can never send the notification: advertise what is true.
-  server.server.registerCapabilities({ resources: { listChanged: false }, prompts: { listChanged: false } });
+  if (only === undefined) server.server.registerCapabilities({ resources: { listChanged: false }, prompts: { listChanged: false } });
   return server;
 }

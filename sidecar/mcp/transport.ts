@@ -11,7 +11,7 @@ import type { McpServerDeps } from './deps.ts';
 import { buildServer } from './server.ts';
 
 export async function serveMessage(req: Request, res: Response, message: JSONRPCMessage, deps: McpServerDeps): Promise<void> {
-  const server = buildServer(deps);
+  const server = buildServer(deps, 'method' in message ? message.method : undefined);
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();
