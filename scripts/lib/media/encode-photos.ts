@@ -109,7 +109,6 @@ async function encodeOne(contentDir: string, file: string, cacheRoot: string, in
   return { ...result, privacy: cached?.privacy ?? (await keepPrivacy(dir, await findPrivateMetadata(bytes))) };
 }
 
-
 async function encodeNew(bytes: Buffer, hash: string, dir: string): Promise<Encoded> {
   const input = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.maxPixels, failOn: 'error' });
   let upright: { width: number; height: number };
@@ -160,7 +159,8 @@ function encodeVariant(image: Sharp, width: number, format: VariantFormat) {
 /**
  * The encodings kept for a source, and what its original still says about a person when that was kept
  * too. The folder's listing says both which variants are there and whether the privacy answer is: reading
- * every original's metadata again cost a 2,000-photo rebuild half a second, and so did a stat per variant.
+ * every original's metadata again cost a 2,000-photo rebuild half a second, and the one listing replaces a
+ * `stat` per variant.
  */
 async function readCached(dir: string): Promise<{ photo: EncodedPhoto; privacy: string[] | undefined } | undefined> {
   try {
