@@ -23,7 +23,7 @@ import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
 import { hasPageCode, loadPageRenderer, type PageRenderer } from './load-pages.ts';
-import type { FileRead } from './read-build.ts';
+import { servedKey, type FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
   id: string;
@@ -50,8 +50,10 @@ export type LoadedBuild = {
   reviewDigests: string;
 };
 
-/** What the worker sends, in this order: files, reviews, change log entries, then the rest (or an error). */
+/** What the worker sends, in this order: kept files, files, reviews, change log entries, then the rest (or an error). */
 export type WorkerMessage =
+  /** Files the build in service serves with the same bytes (read-build.ts): its representations are taken as they are. */
+  | { kind: 'kept'; urlPaths: string[] }
   | { kind: 'files'; files: FileRead[] }
   /**
    * The next reviews in order: `held[k]` is the position in the build in service of a review it holds
@@ -87,10 +89,16 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const byId = new Map<string, PublishedReview>();
   const entries: ChangeLog['entries'] = [];
   const held = previous?.live.index;
+  const addPath = (urlPath: string, representation: Representation, sha256: string | undefined) => {
+    resources.set(urlPath, representation);
+    if (sha256 !== undefined) topicHashes.set(urlPath, sha256);
+    if (urlPath.length > 1 && urlPath.endsWith('/')) redirects.set(urlPath.slice(0, -1), urlPath);
+  };
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    // The build in service's reviews, which the worker need not send again (load-worker.ts).
-    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests };
+    // The build in service's reviews and files, which the worker need not send again (load-worker.ts).
+    const servedFiles = previous && new Map(Object.entries(previous.manifest.files).map(([urlPath, entry]) => [urlPath, servedKey(entry)]));
+    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests, servedFiles };
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData });
     // A stop while a build loads does not wait for it.
     worker.unref();
@@ -98,11 +106,11 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     worker.on('message', (message: WorkerMessage) => {
       // The next piece once this one is taken and the event loop has turned (load-worker.ts).
       if (message.kind !== 'done' && message.kind !== 'error') setImmediate(() => worker.postMessage('next'));
-      if (message.kind === 'files') {
+      if (message.kind === 'kept') {
+        for (const urlPath of message.urlPaths) addPath(urlPath, previous!.resources.get(urlPath)!, previous!.topicHashes.get(urlPath));
+      } else if (message.kind === 'files') {
         for (const file of message.files) {
-          resources.set(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))));
-          if (file.identity.sha256 !== undefined) topicHashes.set(file.urlPath, file.identity.sha256);
-          if (file.urlPath.length > 1 && file.urlPath.endsWith('/')) redirects.set(file.urlPath.slice(0, -1), file.urlPath);
+          addPath(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))), file.identity.sha256);
         }
       } else if (message.kind === 'reviews') {
         let sent = 0;

@@ -11,7 +11,8 @@
  * A review the build in service has byte for byte (the same digest of its JSON) is not sent: the serving
  * thread takes the objects it already holds (load-build.ts). A publish changes a few reviews, so the serving
  * thread's heap grows by those few instead of a second copy of every review (issue 32: at 10k reviews its
- * peak over three publishes went from 120 MB to 85 MB).
+ * peak over three publishes went from 120 MB to 85 MB). Files work the same way (read-build.ts): one the
+ * build in service serves with the same ETags is named, not read and sent.
  */
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -29,7 +30,12 @@ const FILES_CHUNK = 100;
 // Loading waits for the serving thread, never the other way round (../thread-priority.ts).
 lowerThisThreadPriority();
 // A thread of its own: the URLs are built once here, from the base the serving thread passes.
-const { dir, publicUrl, previousDigests } = workerData as { dir: string; publicUrl: string; previousDigests?: string };
+const { dir, publicUrl, previousDigests, servedFiles } = workerData as {
+  dir: string;
+  publicUrl: string;
+  previousDigests?: string;
+  servedFiles?: Map<string, string>;
+};
 const urls = createServiceUrls(publicUrl);
 let asked: (() => void) | undefined;
 parentPort!.on('message', () => asked?.());
@@ -40,7 +46,8 @@ const post = async (message: WorkerMessage, transfer: ArrayBuffer[] = []) => {
 };
 
 try {
-  const { manifest, files, live, pagesCode } = await readBuild(dir, urls);
+  const { manifest, files, kept, live, pagesCode } = await readBuild(dir, urls, servedFiles);
+  if (kept.length > 0) await post({ kind: 'kept', urlPaths: kept });
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
     await post({ kind: 'files', files: slice }, transferables(slice.flatMap((f) => [f.identity.body, ...f.variants.map(([, v]) => v.body)])));

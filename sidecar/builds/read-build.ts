@@ -6,13 +6,13 @@
  * event loop (issue 32 item 2).
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
-import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest } from '../../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest, type ManifestEntry } from '../../core/publishing/manifest.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
@@ -31,16 +31,43 @@ export type FileRead = {
   variants: [Encoding, { body: Uint8Array; etag: string }][];
 };
 
-/** `pagesCode`: what the build's on-demand page code is (load-pages.ts), so a build of the same code keeps the loaded renderer. */
-export type BuildRead = { manifest: Manifest; files: FileRead[]; live: LiveData; pagesCode: string | undefined };
+/**
+ * `kept`: the URL paths of files the build in service holds with the same bytes (`servedFiles`), which are
+ * not read into `files`. `pagesCode`: what the build's on-demand page code is (load-pages.ts), so a build of
+ * the same code keeps the loaded renderer.
+ */
+export type BuildRead = { manifest: Manifest; files: FileRead[]; kept: string[]; live: LiveData; pagesCode: string | undefined };
 
-/** Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build. */
-export async function readBuild(dir: string, urls: ServiceUrls): Promise<BuildRead> {
+/**
+ * What a manifest entry says of the bytes served at its path: two entries with the same key are served
+ * alike. Each ETag is the SHA-256 of its bytes (manifest.ts), so the same ETags are the same bytes.
+ */
+export function servedKey(entry: ManifestEntry): string {
+  const variants = (Object.entries(entry.encodings) as [Encoding, { etag: string }][]).map(([coding, v]) => `${coding}=${v.etag}`).sort();
+  return [entry.type, entry.etag, entry.last_modified, ...variants].join(' ');
+}
+
+/** The data files read whatever else is kept: the live routes are made from them. */
+const DATA_FILES = new Set<string>([PATHS.reviewsJson, PATHS.insightsJson]);
+
+/**
+ * Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build.
+ * `servedFiles` (URL path → `servedKey`) are the files of the build in service: a file with the same key, of
+ * the size its entry says, is listed in `kept` instead of read (a publish changes a few files; the serving
+ * thread then takes the rest from the build it holds, issue 32).
+ */
+export async function readBuild(dir: string, urls: ServiceUrls, servedFiles?: ReadonlyMap<string, string>): Promise<BuildRead> {
   const manifest = await readManifest(dir);
   if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const files: FileRead[] = [];
+  const kept: string[] = [];
   const bodies = new Map<string, Uint8Array>();
   for (const [urlPath, entry] of Object.entries(manifest.files)) {
+    if (servedFiles?.get(urlPath) === servedKey(entry) && (await sizesMatch(dir, entry))) {
+      kept.push(urlPath);
+      if (DATA_FILES.has(urlPath)) bodies.set(urlPath, await readFile(path.join(dir, entry.file)));
+      continue;
+    }
     const read = await readFile(path.join(dir, entry.file));
     const identity = isTopicPath(urlPath) ? inSharedMemory(read) : read;
     bodies.set(urlPath, identity);
@@ -54,7 +81,17 @@ export async function readBuild(dir: string, urls: ServiceUrls): Promise<BuildRe
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
   const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
-  return { manifest, files, live, pagesCode: await pageCodeIdentity(dir) };
+  return { manifest, files, kept, live, pagesCode: await pageCodeIdentity(dir) };
+}
+
+/** The file and its variants are there, each of the size its entry says: a kept file is checked, not read. */
+async function sizesMatch(dir: string, entry: ManifestEntry): Promise<boolean> {
+  const parts = [{ file: entry.file, size: entry.size }, ...Object.values(entry.encodings)];
+  for (const part of parts) {
+    const found = await stat(path.join(dir, part.file)).catch(() => undefined);
+    if (found?.size !== part.size) return false;
+  }
+  return true;
 }
 
 /** The build's change log, checked against its reviews; undefined for a build made before there was one. */

@@ -1,14 +1,15 @@
 /**
- * A publish loads the next build beside the one in service (issue 32): the reviews it holds unchanged are
- * not sent again by the loading thread, and the serving thread keeps its own objects for them
- * (load-worker.ts). What is loaded that way must be exactly what a load from nothing gives.
+ * A publish loads the next build beside the one in service (issue 32): the reviews and files it holds
+ * unchanged are not sent again by the loading thread, and the serving thread keeps its own objects for
+ * them (load-worker.ts, read-build.ts). What is loaded that way must be exactly what a load from nothing gives.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
-import { loadBuild } from '../../sidecar/builds/load-build.ts';
+import { loadBuild, type LoadedBuild } from '../../sidecar/builds/load-build.ts';
+import { servedKey } from '../../sidecar/builds/read-build.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 
 const urls = createServiceUrls('https://reviews.example.com');
@@ -48,5 +49,51 @@ describe('loading the next build beside the one in service', () => {
     expect(kept.sort()).toEqual([...inService.live.byId.keys()].filter((id) => id !== edited).sort());
     expect(beside.live.byId.get(edited)!.text).toBe(reviews[0]!.text);
     expect(beside.live.byId.get('r-0900')).toBeDefined();
+
+    // Files: every one served as a load from nothing serves it; those of the same ETags are the objects held.
+    expectSameFiles(beside, alone);
+    const unchanged = Object.entries(alone.manifest.files)
+      .filter(([urlPath, entry]) => inService.manifest.files[urlPath] && servedKey(inService.manifest.files[urlPath]) === servedKey(entry))
+      .map(([urlPath]) => urlPath);
+    const keptFiles = [...beside.resources].filter(([urlPath, rep]) => rep === inService.resources.get(urlPath)).map(([urlPath]) => urlPath);
+    expect(keptFiles.sort()).toEqual(unchanged.sort());
+    expect(unchanged.length).toBeGreaterThan(10);
+    expect(unchanged).not.toContain('/reviews.json');
+
+    // The same build again: every file, the data files too, is taken from the build in service.
+    const again = await loadBuild(second.distDir, urls, beside);
+    expectSameFiles(again, alone);
+    expect(again.live.dataset).toEqual(alone.live.dataset);
+    expect([...again.resources].every(([urlPath, rep]) => rep === beside.resources.get(urlPath))).toBe(true);
+
+    // A kept file missing or cut short on disk is not taken from the build in service: the load is the
+    // load from nothing, which refuses a missing file and serves the bytes there are.
+    const [shortened, missing] = unchanged.filter((urlPath) => urlPath.endsWith('/')).slice(0, 2).map((urlPath) => alone.manifest.files[urlPath]!.file);
+    await truncate(path.join(second.distDir, shortened!), 10);
+    const cutShort = await loadBuild(second.distDir, urls, inService);
+    expectSameFiles(cutShort, await loadBuild(second.distDir, urls));
+    expect(cutShort.resources.get(`/${path.dirname(shortened!)}/`)!.identity.body.length).toBe(10);
+    await unlink(path.join(second.distDir, missing!));
+    await expect(loadBuild(second.distDir, urls, inService)).rejects.toThrow(/ENOENT/);
   }, 120_000);
 });
+
+function expectSameFiles(loaded: LoadedBuild, expected: LoadedBuild): void {
+  expect([...loaded.resources.keys()].sort()).toEqual([...expected.resources.keys()].sort());
+  for (const [urlPath, rep] of expected.resources) {
+    const got = loaded.resources.get(urlPath)!;
+    expect({ path: urlPath, headers: got.headers, prepared: got.prepared, lastModifiedMs: got.lastModifiedMs }).toEqual({
+      path: urlPath,
+      headers: rep.headers,
+      prepared: rep.prepared,
+      lastModifiedMs: rep.lastModifiedMs,
+    });
+    for (const [coding, body] of [['identity', rep.identity], ...Object.entries(rep.variants ?? {})] as const) {
+      const gotBody = coding === 'identity' ? got.identity : got.variants![coding as 'br' | 'gzip']!;
+      expect(gotBody.etag).toBe(body!.etag);
+      expect(Buffer.compare(gotBody.body, body!.body), `${urlPath} ${coding}`).toBe(0);
+    }
+  }
+  expect(new Map(loaded.topicHashes)).toEqual(new Map(expected.topicHashes));
+  expect(new Map(loaded.redirects)).toEqual(new Map(expected.redirects));
+}
