@@ -89,6 +89,8 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const byId = new Map<string, PublishedReview>();
   const entries: ChangeLog['entries'] = [];
   const held = previous?.live.index;
+  /** Per review, its position in the build in service when held from it, else -1. */
+  const heldAt: number[] = [];
   const addPath = (urlPath: string, representation: Representation, sha256: string | undefined) => {
     resources.set(urlPath, representation);
     if (sha256 !== undefined) topicHashes.set(urlPath, sha256);
@@ -115,6 +117,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
       } else if (message.kind === 'reviews') {
         let sent = 0;
         for (const at of message.held) {
+          heldAt.push(at);
           const review = at === -1 ? message.reviews[sent]! : held!.reviews[at]!;
           reviews.push(review);
           byId.set(review.id, review);
@@ -154,7 +157,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     topicHashes,
     redirects,
     live,
-    reviewJson: createReviewJsonCache(dataset.reviews),
+    reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
     dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
     pages: kept ? previous.pages : await loadPageRenderer(dir, { url: urls.absolute(PATHS.searchPage), live }),
     pagesCode: done.pagesCode,

@@ -4,8 +4,9 @@ import { READ_HEADERS } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { sendRepresentation } from './send-representation.ts';
 
-export function sendJson(req: IncomingMessage, res: ServerResponse, json: string, lastModifiedMs: number): void {
-  const body = Buffer.from(json);
+/** `json`: the text, or its bytes in UTF-8. */
+export function sendJson(req: IncomingMessage, res: ServerResponse, json: string | Buffer, lastModifiedMs: number): void {
+  const body = typeof json === 'string' ? Buffer.from(json) : json;
   sendRepresentation(req, res, {
     headers: {
       'Content-Type': 'application/json; charset=utf-8',

@@ -31,6 +31,8 @@ describe('loading the next build beside the one in service', () => {
     reviews.push({ id: 'r-0900', rating: 4, date: '2025-02-28', text: 'A Newer review, about the Thermostat.', author: 'Kim', verified: true } as never);
     await writeFile(file, JSON.stringify(reviews));
     const second = await buildTestSite({ contentDir, outDir: path.join(work, 'second'), dataDir });
+    // Searches made the JSON bytes of every review in service.
+    const madeBefore = inService.live.index.reviews.map((_, pos) => inService.reviewJson.utf8(pos));
 
     const beside = await loadBuild(second.distDir, urls, inService);
     const alone = await loadBuild(second.distDir, urls);
@@ -49,6 +51,12 @@ describe('loading the next build beside the one in service', () => {
     expect(kept.sort()).toEqual([...inService.live.byId.keys()].filter((id) => id !== edited).sort());
     expect(beside.live.byId.get(edited)!.text).toBe(reviews[0]!.text);
     expect(beside.live.byId.get('r-0900')).toBeDefined();
+    // The JSON bytes of a kept review are the ones made in service; the others are made when asked.
+    for (const [pos, review] of beside.live.index.reviews.entries()) {
+      const was = inService.live.index.reviews.indexOf(review);
+      expect(beside.reviewJson.madeUtf8(pos)).toBe(was === -1 ? undefined : madeBefore[was]);
+      expect(beside.reviewJson.utf8(pos).equals(alone.reviewJson.utf8(pos))).toBe(true);
+    }
 
     // Files: every one served as a load from nothing serves it; those of the same ETags are the objects held.
     expectSameFiles(beside, alone);
