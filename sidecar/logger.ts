@@ -76,15 +76,18 @@ function isoNow(): string {
 
 let pending = '';
 let flushing = false;
+/** How long a line may wait for others: under load the access log writes a line per request. */
+const FLUSH_AFTER_MS = 20;
 /**
- * Lines go to stdout in batches, one write per turn of the event loop (or per 64 KiB), instead of one
- * system call per line: under load the access log writes a line per request. Whatever is pending is
- * written when the process exits, also on an uncaught exception.
+ * Lines go to stdout in batches, one write per FLUSH_AFTER_MS (or per 64 KiB), instead of one system
+ * call per line: at 25,000 requests a second, one write per turn of the event loop still cost about
+ * 0.9 µs a request (issue 32). Whatever is pending is written when the process exits, also on an
+ * uncaught exception; a process killed outright loses at most the last FLUSH_AFTER_MS of lines.
  */
 function writeStdout(line: string): void {
   if (!flushing) {
     flushing = true;
-    setImmediate(flushStdout);
+    setTimeout(flushStdout, FLUSH_AFTER_MS).unref();
     if (!exitHooked) {
       exitHooked = true;
       process.once('exit', flushStdout);

@@ -12,7 +12,7 @@
  *    (Node's `closeIdleConnections` would reset it).
  * 3. **Finish** (`timeoutMs`): requests in flight finish; what is still open then is cut and counted.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { RequestFront } from './request-front.ts';
 
@@ -28,21 +28,13 @@ export type CloseReport = {
 
 export type GracefulClose = { close(limits: { drainMs: number; timeoutMs: number }): Promise<CloseReport> };
 
-/** Call before the server listens: it follows which connections sit idle after an answer. */
+/** Call before the server listens: the front (request-front.ts) follows which connections sit idle after an answer. */
 export function prepareGracefulClose(server: Server, front: RequestFront): GracefulClose {
-  const idleAfterAnswer = new Set<Socket>();
-  server.on('connection', (socket: Socket) => socket.once('close', () => idleAfterAnswer.delete(socket)));
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    idleAfterAnswer.delete(socket);
-    res.once('finish', () => {
-      if (!socket.destroyed) idleAfterAnswer.add(socket);
-    });
-  });
+  server.on('connection', (socket: Socket) => socket.once('close', () => front.forget(socket)));
   return {
     close: (limits) =>
       closeGracefully(server, front, limits, () => {
-        for (const socket of idleAfterAnswer) socket.end();
+        for (const socket of [...front.idleAfterAnswer()]) socket.end();
       }),
   };
 }

@@ -9,10 +9,13 @@
  *   before the client reads it (`Connection: close` with a large body);
  * - it counts the requests in flight, and while the service shuts down every answer carries
  *   `Connection: close`, so keep-alive clients move to another instance after their current request;
+ * - it keeps the connections that sit idle after an answer, which a stop closes after its drain
+ *   (graceful-close.ts);
  * - each finished request is reported once (access log, metrics) with its target as sent, status, body
  *   bytes and duration.
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 
 export type FinishedRequest = {
   req: IncomingMessage;
@@ -34,6 +37,10 @@ export type RequestFront = {
   inFlight(): number;
   /** From now on every answer closes its connection. */
   startDraining(): void;
+  /** Open connections whose last request was answered and that sent none since (closed ones leave by `forget`). */
+  idleAfterAnswer(): ReadonlySet<Socket>;
+  /** A connection closed. */
+  forget(socket: Socket): void;
 };
 
 // What the front keeps of a request, on its response: plain properties and shared functions, so a
@@ -46,10 +53,12 @@ type Tracked = ServerResponse & { [STARTED]: number; [TARGET]: string; [BYTES]: 
 export function createRequestFront(inner: Listener, onFinished: (request: FinishedRequest) => void): RequestFront {
   let inFlight = 0;
   let draining = false;
+  const idle = new Set<Socket>();
 
   function finished(this: Tracked): void {
     inFlight -= 1;
     const req = this.req;
+    if (this.writableFinished && !req.socket.destroyed) idle.add(req.socket);
     onFinished({
       req,
       method: req.method ?? '',
@@ -65,6 +74,7 @@ export function createRequestFront(inner: Listener, onFinished: (request: Finish
     const tracked = res as Tracked;
     tracked[STARTED] = performance.now();
     inFlight += 1;
+    idle.delete(req.socket);
     toOriginForm(req);
     tracked[TARGET] = req.url ?? '/';
     tracked[BYTES] = 0;
@@ -86,6 +96,8 @@ export function createRequestFront(inner: Listener, onFinished: (request: Finish
     startDraining() {
       draining = true;
     },
+    idleAfterAnswer: () => idle,
+    forget: (socket) => void idle.delete(socket),
   };
 }
 

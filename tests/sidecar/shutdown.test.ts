@@ -164,6 +164,40 @@ describe('graceful shutdown', () => {
     expect(sidecar.lines.find((l) => l.event === 'shutdown')).toMatchObject({ signal: 'SIGINT', outcome: 'forced', in_flight: 1, cut_connections: 1 });
   }, 30_000);
 
+  // Issue 29 item 2, step 2: after the drain, a keep-alive connection that sits idle after an answer is
+  // closed at once (its client has moved on) rather than at its keep-alive timeout, 5 s after its answer;
+  // one that has not sent its first request is left to send it.
+  it('after the drain, closes the connections idle after an answer, and answers one yet to send its first request', async () => {
+    const sidecar = await startProcess({ ACCESS_LOG: 'false', SHUTDOWN_DRAIN_SECONDS: '1', SHUTDOWN_TIMEOUT_SECONDS: '20' });
+    const port = Number(new URL(sidecar.url).port);
+    const open = async () => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now())));
+      await new Promise((resolve) => socket.once('connect', resolve));
+      return { socket, closed, text: () => text };
+    };
+    const answered = await open();
+    answered.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise<void>((resolve) => answered.socket.on('data', () => answered.text().includes('\r\n\r\n') && resolve()));
+    const silent = await open();
+
+    const signalledAt = performance.now();
+    sidecar.child.kill('SIGTERM');
+    const closedAfter = (await answered.closed) - signalledAt;
+    expect(closedAfter).toBeGreaterThanOrEqual(900);
+    expect(closedAfter).toBeLessThan(4_500);
+
+    silent.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await silent.closed;
+    expect(silent.text()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(silent.text()).toMatch(/connection: close/i);
+    expect(await sidecar.exited).toBe(0);
+    expect(sidecar.lines.find((l) => l.event === 'shutdown')).toMatchObject({ outcome: 'clean', cut_connections: 0 });
+  }, 30_000);
+
   // Issue 29 item 2: 40 requests sent 5 ms before SIGTERM lost 2 (ECONNRESET: accepted by the kernel,
   // never answered). With a drain, every request sent in the 50 ms around the signal is answered, half of
   // them on fresh connections and half on keep-alive ones, straight to the service or through a proxy.
