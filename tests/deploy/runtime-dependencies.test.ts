@@ -29,7 +29,7 @@ async function siteFiles(dir = 'site'): Promise<string[]> {
   return out;
 }
 
-/** The file each shipped npm script runs (`node --max-semi-space-size=4 scripts/start.ts` → `scripts/start.ts`). */
+/** The file each shipped npm script runs (`node --max-semi-space-size=16 scripts/start.ts` → `scripts/start.ts`). */
 function scriptEntries(): string[] {
   return SHIPPED_SCRIPTS.filter((name) => pkg.scripts[name] !== undefined).map((name) => {
     const match = /^node (?:--\S+ )*(\S+\.ts)\b/.exec(pkg.scripts[name]!);

@@ -13,7 +13,7 @@ export type ServiceProcess = { child: ChildProcess; url: string; output: () => s
 
 /** Starts the service with `env` over the current environment; resolves once it logged where it listens. */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', 'scripts/serve.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'scripts/serve.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
