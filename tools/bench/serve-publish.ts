@@ -84,6 +84,8 @@ export async function measurePublish(): Promise<BenchRow[]> {
       { name: 'publish: load average (1 min) at each swap', value: Math.max(...loads), unit: `(${loads.map((l) => l.toFixed(1)).join(', ')}; ${availableParallelism()} cores)` },
     ];
   } finally {
+    // SERVE_KEEP_LOG=<file>: the service's output kept, e.g. with BENCH_NODE_FLAGS=--trace-gc.
+    if (process.env.SERVE_KEEP_LOG) await cp(path.join(work, 'logs', 'log.jsonl'), process.env.SERVE_KEEP_LOG).catch(() => {});
     await rm(work, { recursive: true, force: true });
   }
 }
