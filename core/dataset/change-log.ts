@@ -18,7 +18,7 @@ import { formatIssues, parseWithIssues } from '../schemas/issues.ts';
 
 const KIND = { publish: 'added', update: 'changed', withdraw: 'removed' } as const;
 /** Base64url characters of a leaf hash a token carries: 48 bits, enough to tell an altered token. */
-const CHECK_LENGTH = 8;
+export const CHECK_LENGTH = 8;
 
 export type ChangeLogEntry = { index: number; id: string; time: string; kind: 'added' | 'changed' | 'removed'; reason?: string | undefined };
 

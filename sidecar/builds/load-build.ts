@@ -60,7 +60,8 @@ export type WorkerMessage =
    * unchanged, or -1 for one sent here (`reviews`, `lowerTexts` and `lowerTitles` list those alone, in order).
    */
   | { kind: 'reviews'; held: number[]; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
-  | { kind: 'changes'; entries: ChangeLog['entries'] }
+  /** The next change log entries, as `reviews`: `held[k]` is the entry's position in the build in service's log, or -1 for one in `entries`. */
+  | { kind: 'changes'; held: number[]; entries: ChangeLog['entries'] }
   | {
       kind: 'done';
       manifest: Manifest;
@@ -100,7 +101,11 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
     // The build in service's reviews and files, which the worker need not send again (load-worker.ts).
     const servedFiles = previous && new Map(Object.entries(previous.manifest.files).map(([urlPath, entry]) => [urlPath, servedKey(entry)]));
-    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests, servedFiles };
+    const previousChanges = previous && {
+      checks: previous.live.changes.checks,
+      indices: Int32Array.from(previous.live.changes.entries, (entry) => entry.index),
+    };
+    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests, servedFiles, previousChanges };
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData });
     // A stop while a build loads does not wait for it.
     worker.unref();
@@ -126,7 +131,8 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
           if (at === -1) sent++;
         }
       } else if (message.kind === 'changes') {
-        for (const entry of message.entries) entries.push(entry);
+        let sent = 0;
+        for (const at of message.held) entries.push(at === -1 ? message.entries[sent++]! : previous!.live.changes.entries[at]!);
       } else {
         settled = true;
         // Its work is handed over: the thread and its port would otherwise keep a command (publish) alive.

@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
+import { CHECK_LENGTH } from '../../core/dataset/change-log.ts';
 import { createServiceUrls } from '../../core/urls.ts';
 import { readBuild } from './read-build.ts';
 import type { WorkerMessage } from './load-build.ts';
@@ -30,11 +31,12 @@ const FILES_CHUNK = 100;
 // Loading waits for the serving thread, never the other way round (../thread-priority.ts).
 lowerThisThreadPriority();
 // A thread of its own: the URLs are built once here, from the base the serving thread passes.
-const { dir, publicUrl, previousDigests, servedFiles } = workerData as {
+const { dir, publicUrl, previousDigests, servedFiles, previousChanges } = workerData as {
   dir: string;
   publicUrl: string;
   previousDigests?: string;
   servedFiles?: Map<string, string>;
+  previousChanges?: { checks: string; indices: Int32Array };
 };
 const urls = createServiceUrls(publicUrl);
 let asked: (() => void) | undefined;
@@ -70,7 +72,16 @@ try {
     }
     await post(piece);
   }
-  for (let i = 0; i < changes.entries.length; i += CHUNK) await post({ kind: 'changes', entries: changes.entries.slice(i, i + CHUNK) });
+  const heldEntries = heldChangePositions(changes.checks);
+  for (let i = 0; i < changes.entries.length; i += CHUNK) {
+    const piece: Extract<WorkerMessage, { kind: 'changes' }> = { kind: 'changes', held: [], entries: [] };
+    for (const entry of changes.entries.slice(i, i + CHUNK)) {
+      const at = heldEntries(entry.index);
+      piece.held.push(at);
+      if (at === -1) piece.entries.push(entry);
+    }
+    await post(piece);
+  }
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   await post(
@@ -96,6 +107,21 @@ function positionsOf(digests: string | undefined): Map<string, number> {
     positions.set(digests.slice(pos * REVIEW_DIGEST_LENGTH, (pos + 1) * REVIEW_DIGEST_LENGTH), pos);
   }
   return positions;
+}
+
+/**
+ * Where the build in service holds the change log entry at a review log position, or -1. The log only grows,
+ * and `checks` holds a check of each of its positions: up to the first position whose check differs, an entry
+ * at the same position is the same entry.
+ */
+function heldChangePositions(checks: string): (index: number) => number {
+  if (previousChanges === undefined) return () => -1;
+  let same = 0;
+  while (same < checks.length && same < previousChanges.checks.length && checks[same] === previousChanges.checks[same]) same++;
+  const samePositions = Math.floor(same / CHECK_LENGTH);
+  const at = new Map<number, number>();
+  for (const [pos, index] of previousChanges.indices.entries()) if (index < samePositions) at.set(index, pos);
+  return (index) => at.get(index) ?? -1;
 }
 
 /** The buffers of these views that can move whole (each once; a view of part of a buffer is copied instead). */

@@ -51,6 +51,18 @@ describe('loading the next build beside the one in service', () => {
     expect(kept.sort()).toEqual([...inService.live.byId.keys()].filter((id) => id !== edited).sort());
     expect(beside.live.byId.get(edited)!.text).toBe(reviews[0]!.text);
     expect(beside.live.byId.get('r-0900')).toBeDefined();
+    // The change log: as loaded from nothing; an entry at a position the log in service holds is its object.
+    expect(beside.live.changes).toEqual(alone.live.changes);
+    const heldEntries = new Map(inService.live.changes.entries.map((entry) => [entry.index, entry]));
+    const keptEntries = beside.live.changes.entries.filter((entry) => entry === heldEntries.get(entry.index));
+    expect(keptEntries).toHaveLength(inService.live.changes.entries.length - 1);
+    expect(beside.live.changes.entries).toHaveLength(inService.live.changes.entries.length + 1);
+    // A log in service whose first position differs (another history) lends no entry.
+    const { changes } = inService.live;
+    const otherHistory = { ...inService, live: { ...inService.live, changes: { ...changes, checks: `${changes.checks[0] === 'A' ? 'B' : 'A'}${changes.checks.slice(1)}` } } };
+    const fromOther = await loadBuild(second.distDir, urls, otherHistory);
+    expect(fromOther.live.changes).toEqual(alone.live.changes);
+    expect(fromOther.live.changes.entries.filter((entry) => entry === heldEntries.get(entry.index))).toEqual([]);
     // The JSON bytes of a kept review are the ones made in service; the others are made when asked.
     for (const [pos, review] of beside.live.index.reviews.entries()) {
       const was = inService.live.index.reviews.indexOf(review);
