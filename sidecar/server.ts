@@ -126,11 +126,12 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   // Notifies topics whose bytes changed while the service was down (a publish with no service running);
   // with the store unavailable, once it opens. A stop waits for it (stopHub).
   let hubStarting: Promise<void> = Promise.resolve();
-  /** Deliveries still unanswered after `graceMs` are given back to the store, so the next start resumes them. */
+  /** Deliveries still unanswered after `graceMs` are given back to the store, so the next start resumes them; then the store closes. */
   const stopHub = async (graceMs = 0) => {
     await hubStarting;
     const stopped = await hub.stop({ graceMs });
     client.close();
+    await connector?.close();
     return stopped;
   };
   const running: RunningSidecar = {
@@ -139,18 +140,17 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     builds,
     hub,
     close: async () => {
-      builds.close();
       await closeAtOnce(server);
+      builds.close();
       await stopHub();
-      await connector?.close();
     },
     shutdown: async () => {
       draining = true;
       // The hub answers until the requests are done (a half-sent subscription gets its answer, not a 503),
       // then stops claiming; its deliveries in flight finish in what is left of the same time.
       const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
+      builds.close();
       const { deliveries } = await stopHub(Math.max(0, config.shutdownDrainMs + config.shutdownTimeoutMs - report.ms));
-      await connector?.close();
       return { ...report, deliveries };
     },
   };

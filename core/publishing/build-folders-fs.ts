@@ -136,7 +136,8 @@ async function realTarget(outDir: string): Promise<string | undefined> {
 }
 
 /** A folder named with `-p<pid>` belongs to a live process; one without (older layout) is stale. */
-function isOwnerAlive(name: string): boolean {
+/** Whether the process a folder's name gives (`-p<pid>`, as `newBuildFolderName` writes it) is still running. */
+export function isOwnerAlive(name: string): boolean {
   const match = /-p(\d+)(?:$|-)/.exec(name);
   if (!match) return false;
   const pid = Number(match[1]);

@@ -22,7 +22,7 @@ import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
-import { hasPageCode, loadPageRenderer, type PageRenderer } from './load-pages.ts';
+import { hasPageCode, loadPageRenderer, type PageCodeCopies, type PageRenderer } from './load-pages.ts';
 import { servedKey, type FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
@@ -44,7 +44,7 @@ export type LoadedBuild = {
   pages: PageRenderer | undefined;
   /** What the page code is (load-pages.ts): a next build of the same code keeps `pages`. */
   pagesCode: string | undefined;
-  /** The build folder `pages` was imported from (an earlier build's, when kept). */
+  /** The folder `pages` was imported from: the service's copy of the page code (load-pages.ts), or a build folder. */
   pagesDir: string;
   /** Each review's digest (load-worker.ts), in order: the next load takes the reviews this build holds. */
   reviewDigests: string;
@@ -77,9 +77,10 @@ export type WorkerMessage =
 
 /**
  * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build.
- * `previous` (the build in service) lends its page renderer when the page code is the same.
+ * `previous` (the build in service) lends its page renderer when the page code is the same. New page code
+ * is imported from a copy made by `pageCode` (load-pages.ts), or from the build folder without it.
  */
-export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild): Promise<LoadedBuild> {
+export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild, pageCode?: PageCodeCopies): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
   const resources = new Map<string, Representation>();
   const topicHashes = new Map<string, string>();
@@ -155,6 +156,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
   const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
   const kept = previous?.pagesCode !== undefined && previous.pagesCode === done.pagesCode && (await hasPageCode(previous.pagesDir));
+  const pagesDir = kept ? previous.pagesDir : ((await pageCode?.copy(dir)) ?? dir);
   return {
     id: done.manifest.build_id,
     dir,
@@ -165,9 +167,9 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     live,
     reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
     dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
-    pages: kept ? previous.pages : await loadPageRenderer(dir, { url: urls.absolute(PATHS.searchPage), live }),
+    pages: kept ? previous.pages : await loadPageRenderer(pagesDir, { url: urls.absolute(PATHS.searchPage), live }),
     pagesCode: done.pagesCode,
-    pagesDir: kept ? previous.pagesDir : dir,
+    pagesDir,
     reviewDigests: done.reviewDigests,
   };
 }

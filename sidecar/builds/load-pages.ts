@@ -15,13 +15,23 @@
  * into them set aside: its own folder and cache stamp in paths, the random key Astro generates per
  * build for server islands (none here), and the bundler's content hashes in chunk names. Anything else
  * that differs, a changed page or a new version of the project, loads the new build's code.
+ *
+ * The code is imported from a copy of the build's `_server` folder that the service keeps
+ * (`createPageCodeCopies`), not from the build folder: a publish keeps the newest three builds on disk
+ * (core/publishing/build-folders-fs.ts), so the folder a kept renderer came from was removed by the third
+ * publish after it, and the next build's code was then imported anew, 100–150 ms on the serving thread at
+ * every third publish (the publish case of `npm run bench -- serve`).
  */
 import { createHash } from 'node:crypto';
-import { access, readdir, readFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { access, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LiveData } from '../../core/dataset/live-data.ts';
+import { isOwnerAlive } from '../../core/publishing/build-folders-fs.ts';
 import { SERVER_DIR, SERVER_ENTRY } from '../../core/publishing/manifest.ts';
+import type { Logger } from '../logger.ts';
 
 /** Renders the on-demand page a request names with the given locals; undefined when none matches. */
 export type PageRenderer = (request: Request, locals: { live: LiveData }) => Promise<Response | undefined>;
@@ -39,6 +49,61 @@ export async function loadPageRenderer(buildDir: string, warm: { url: string; li
   const render = module.renderPage as PageRenderer;
   await (await render(new Request(warm.url), { live: warm.live }))?.arrayBuffer();
   return render;
+}
+
+/**
+ * The service's own copies of the page code it imports, each in a numbered folder under one folder of the
+ * system's temporary folder that this process owns: named with its pid, so a later start removes it once
+ * the process is gone, and removed whole by `close()`. A copy stays while a renderer may still use it: the
+ * one in service and the one it just replaced (a request may be rendering with it). The page code needs
+ * nothing from beside the build folder (it is self-contained, load-pages.ts), so it runs from anywhere.
+ */
+export type PageCodeCopies = {
+  /** The folder to import `buildDir`'s page code from: a new copy of its `_server`, or `buildDir` itself when it has none or no copy can be made. */
+  copy(buildDir: string): Promise<string>;
+  /** Removes every copy but those in `dirs`. */
+  keepOnly(dirs: readonly string[]): Promise<void>;
+  close(): void;
+};
+
+const COPIES_PREFIX = 'reviews-page-code-';
+
+export async function createPageCodeCopies(log?: Logger): Promise<PageCodeCopies> {
+  const temp = tmpdir();
+  for (const name of await readdir(temp).catch(() => [] as string[])) {
+    if (name.startsWith(COPIES_PREFIX) && !isOwnerAlive(name)) await rm(path.join(temp, name), { recursive: true, force: true }).catch(() => {});
+  }
+  const root = await mkdtemp(path.join(temp, `${COPIES_PREFIX}p${process.pid}-`)).catch((error: unknown) => {
+    log?.warn('page_code_not_copied', { dir: temp, error: String(error) });
+    return undefined;
+  });
+  let made = 0;
+  let closed = false;
+  return {
+    async copy(buildDir) {
+      if (root === undefined || closed || !(await hasPageCode(buildDir))) return buildDir;
+      const dir = path.join(root, String(++made));
+      try {
+        await cp(path.join(buildDir, SERVER_DIR), path.join(dir, SERVER_DIR), { recursive: true });
+        return dir;
+      } catch (error) {
+        log?.warn('page_code_not_copied', { dir, error: String(error) });
+        await rm(dir, { recursive: true, force: true }).catch(() => {});
+        return buildDir;
+      }
+    },
+    async keepOnly(dirs) {
+      if (root === undefined) return;
+      for (const name of await readdir(root).catch(() => [] as string[])) {
+        const dir = path.join(root, name);
+        if (!dirs.includes(dir)) await rm(dir, { recursive: true, force: true }).catch(() => {});
+      }
+    },
+    close() {
+      closed = true;
+      if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Whether the build folder holds on-demand page code (still: a kept renderer's folder may have been removed). */
