@@ -116,8 +116,10 @@ export async function hasPageCode(buildDir: string): Promise<boolean> {
 
 /** Set aside in the page code's bytes: what two builds of the same code write differently. */
 const PER_BUILD = [
-  // The build's staging folder and its cache folder, both named by the build's own stamp.
-  [/(\.builds\/staging-|reviews-build\/)[\w-]+/g, '$1#'],
+  // The build's staging folder, wherever DIST_DIR is (in Astro's manifest: a folder gone once the build is in place),
+  // and its cache folder, both named by the build's own stamp.
+  [/[^"'`\s]*\/\.builds\/staging-[\w-]+/g, '#staging'],
+  [/reviews-build\/[\w-]+/g, 'reviews-build/#'],
   // Astro's per-build key for server islands (unused: no page defers a component).
   [/"key":"[A-Za-z0-9+/=]+"/g, '"key":"#"'],
   // Chunk names carry a hash of their content, which holds the paths above.

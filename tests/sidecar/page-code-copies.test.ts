@@ -56,6 +56,11 @@ describe('the page code the service imports', () => {
     expect(status).toBe(200);
     expect(html).toContain('<mark>zorblax</mark>');
 
+    // A build of the same code for another DIST_DIR keeps it too: the staging folder's path, in Astro's
+    // manifest, is set aside with the rest of what every build writes differently.
+    const elsewhere = await buildTestSite({ contentDir, outDir: path.join(work, 'elsewhere', 'dist'), dataDir: path.join(work, 'elsewhere', 'data') });
+    expect((await loadBuild(elsewhere.distDir, urls, next, copies)).pages).toBe(next.pages);
+
     // Copies no renderer uses are removed; the one in service stays, and close() removes them all.
     const spare = await copies.copy(await realpath(second.distDir));
     expect(existsSync(spare)).toBe(true);
