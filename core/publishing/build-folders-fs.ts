@@ -135,8 +135,10 @@ async function realTarget(outDir: string): Promise<string | undefined> {
   return realpath(outDir).catch(() => undefined);
 }
 
-/** A folder named with `-p<pid>` belongs to a live process; one without (older layout) is stale. */
-/** Whether the process a folder's name gives (`-p<pid>`, as `newBuildFolderName` writes it) is still running. */
+/**
+ * Whether the process a folder's name gives (`-p<pid>`, as `newBuildFolderName` writes it) is still
+ * running; a name without one (an older layout) is stale.
+ */
 export function isOwnerAlive(name: string): boolean {
   const match = /-p(\d+)(?:$|-)/.exec(name);
   if (!match) return false;
