@@ -175,7 +175,8 @@ describe('after a publish', () => {
     expect(reviewIdsOf(page.html)).toEqual(['r-0009']);
     expect(page.html).toContain('<h2>For developers, and for AI agents</h2>');
     expect((await getRest('query=zeppelin')).reviews.map((r) => r.id)).toEqual(['r-0009']);
-  }, 120_000);
+    // A whole build inside: minutes when the machine is busy.
+  }, 300_000);
 });
 
 describe('unknown paths', () => {
