@@ -23,7 +23,7 @@ import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { analyzeInThreads } from './lib/analyze-in-threads.ts';
-import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
+import { activateBuild, buildsDirOf, distDirKeyOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
@@ -124,6 +124,7 @@ export async function buildSite(options: BuildOptions, urls: ServiceUrls = creat
       dataDate,
       previous: previousBuild,
       source: source.fingerprint,
+      distDir: distDirKeyOf(outDir),
     });
     const buildDir = path.join(buildsDir, `build-${stamp}`);
     await rename(staging, buildDir);
