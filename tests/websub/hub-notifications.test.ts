@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { startHubHarness, type HubHarness } from './harness.ts';
 import { CONTENT_TYPES, createMemoryTopics } from './memory-topics.ts';
 import { useTestSubscriber } from './test-subscriber.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { createSqliteHubStore, SQLITE_FILE_NAME } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore, SQLITE_FILE_NAME } from '../../sidecar/websub/store/sqlite/store.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { waitUntil } from './harness.ts';
