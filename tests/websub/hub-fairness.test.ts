@@ -212,6 +212,10 @@ describe('registrableDomainOf', () => {
     ['[::1]', '::1'],
     ['127.0.0.1', '127.0.0.1'],
     ['Mixed.Example.ORG.', 'example.org'],
+    // Suffixes beyond any short hand-kept list: the Public Suffix List as tldts ships it.
+    ['shop.example.co.ke', 'example.co.ke'],
+    ['team.blogspot.com', 'team.blogspot.com'],
+    ['localhost', 'localhost'],
   ])('counts %s as %s', (host, domain) => {
     expect(registrableDomainOf(host)).toBe(domain);
   });
