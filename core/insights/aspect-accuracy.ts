@@ -8,7 +8,9 @@
  */
 import { z } from 'zod';
 import defaultAccuracy from './aspect-accuracy.json' with { type: 'json' };
-import type { AspectAccuracy } from '../schemas/insights.ts';
+import type { AspectAccuracy, CountEstimate } from '../schemas/insights.ts';
+import { createCountEstimator } from './count-estimate.ts';
+import type { PolarityCounter } from './figures.ts';
 
 const CountRowSchema = z.tuple([z.int().min(0), z.int().min(0), z.int().min(0), z.int().min(0)]);
 
@@ -67,5 +69,28 @@ export function describeAccuracy(confusion: Confusion): AspectAccuracy {
       mentions,
     },
     polarity: { accuracy: ratio(right, found), n: found },
+  };
+}
+
+/** Below this many reviews a group's counts are shown raw: the range would span most of the group. */
+export const MIN_REVIEWS_FOR_ESTIMATE = 20;
+
+export type CountCorrector = {
+  /** The corrected counts of `aspect` among `reviews` reviews; null when not measured or too few reviews. */
+  estimate(aspect: string, counts: PolarityCounter, reviews: number, key: string): CountEstimate;
+  accuracy(aspect: string): AspectAccuracy | null;
+};
+
+export function createCountCorrector(table: AspectAccuracyTable): CountCorrector {
+  const estimators = new Map([...listConfusionPriors(table)].map(([aspect, rows]) => [aspect, createCountEstimator(rows, `confusion:${aspect}`)]));
+  return {
+    estimate(aspect, counts, reviews, key) {
+      const estimator = estimators.get(aspect);
+      return estimator === undefined || reviews < MIN_REVIEWS_FOR_ESTIMATE ? null : estimator(counts, reviews, key);
+    },
+    accuracy(aspect) {
+      const confusion = table.aspects[aspect];
+      return confusion === undefined ? null : describeAccuracy(confusion);
+    },
   };
 }

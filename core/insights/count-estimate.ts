@@ -5,9 +5,8 @@
  * The analyser's confusion on labelled reviews gives C[i][j] = P(analyser says j | truth is i). What we
  * observe is the analyser's count of each class, q; in expectation q = Cᵀp for the true counts p, so
  * the estimate solves that system (adjusted classify-and-count, multiclass: Forman 2008). When the
- * solution leaves what is possible (a negative count), the maximum-likelihood counts on the boundary
- * are taken instead, by the EM of Saerens et al. (2002) with C held fixed; the counts always sum to
- * the number of reviews.
+ * solution leaves what is possible (a negative count), it is clipped at zero and the rest rescaled, so
+ * the counts always sum to the number of reviews (Forman's clipping).
  *
  * The range is a parametric bootstrap of exactly that estimator: each replicate draws a plausible
  * true confusion from the Dirichlet posterior of every row (the labelled counts plus the prior of
@@ -27,58 +26,63 @@ export const COUNT_CLASSES = ['none', 'positive', 'neutral', 'negative'] as cons
 
 const REPLICATES = 400;
 
-/**
- * `observed` holds the analyser's counts (mentions and their polarities) among `reviews` reviews;
- * `rows` the Dirichlet parameters of each row of the confusion (labelled counts plus prior, all > 0).
- */
-export function estimateCounts(
+export type CountEstimator = (
   observed: { mentions: number; positive: number; neutral: number; negative: number },
   reviews: number,
-  rows: readonly (readonly number[])[],
   key: string,
-): NonNullable<CountEstimate> {
-  const q = [reviews - observed.mentions, observed.positive, observed.neutral, observed.negative];
+) => NonNullable<CountEstimate>;
+
+/**
+ * The estimator of one aspect. `rows` are the Dirichlet parameters of each row of its confusion
+ * (labelled counts plus prior, all > 0). The plausible confusions of the bootstrap are drawn once per
+ * aspect, seeded by the aspect, and shared by every group estimated with it; each group's
+ * classification draws are seeded by its own `key`.
+ */
+export function createCountEstimator(rows: readonly (readonly number[])[], aspectKey: string): CountEstimator {
   const means = rows.map((row) => normalize(row));
-  const point = solveCounts(means, q);
-  const random = createRandom(key);
-  const truth = point.map((x) => Math.round(x));
-  const replicates = Array.from({ length: REPLICATES }, () => {
-    const simulated = [0, 0, 0, 0];
-    rows.forEach((row, i) => {
-      random.multinomial(truth[i]!, random.dirichlet(row)).forEach((n, j) => (simulated[j]! += n));
+  const inverse = invert(transpose(means));
+  const solve = (q: readonly number[]) => clipCounts(inverse === null ? [...q] : multiply(inverse, q), q);
+  const confusionRandom = createRandom(aspectKey);
+  const confusions = Array.from({ length: REPLICATES }, () => rows.map((row) => confusionRandom.dirichlet(row)));
+  return (observed, reviews, key) => {
+    const q = [reviews - observed.mentions, observed.positive, observed.neutral, observed.negative];
+    const point = solve(q);
+    const random = createRandom(key);
+    const truth = point.map((x) => Math.round(x));
+    const replicates = confusions.map((confusion) => {
+      const simulated = [0, 0, 0, 0];
+      confusion.forEach((row, i) => {
+        random.multinomial(truth[i]!, row).forEach((n, j) => (simulated[j]! += n));
+      });
+      return solve(simulated);
     });
-    return solveCounts(means, simulated);
-  });
-  const range = (pick: (p: number[]) => number): CountRange => {
-    const values = replicates.map(pick).sort((a, b) => a - b);
-    const value = Math.round(pick(point));
-    const low = Math.min(value, Math.round(values[Math.floor(0.025 * (REPLICATES - 1))]!));
-    const high = Math.max(value, Math.round(values[Math.ceil(0.975 * (REPLICATES - 1))]!));
-    return { value, low, high };
-  };
-  return {
-    mentions: range((p) => reviews - p[0]!),
-    positive: range((p) => p[1]!),
-    negative: range((p) => p[3]!),
+    const range = (pick: (p: number[]) => number): CountRange => {
+      const values = replicates.map(pick).sort((a, b) => a - b);
+      const value = Math.round(pick(point));
+      const low = Math.min(value, Math.round(values[Math.floor(0.025 * (REPLICATES - 1))]!));
+      const high = Math.max(value, Math.round(values[Math.ceil(0.975 * (REPLICATES - 1))]!));
+      return { value, low, high };
+    };
+    return {
+      mentions: range((p) => reviews - p[0]!),
+      positive: range((p) => p[1]!),
+      negative: range((p) => p[3]!),
+    };
   };
 }
 
-/** The true counts p ≥ 0 with Σp = Σq that best explain q = Cᵀp. */
-export function solveCounts(confusion: readonly (readonly number[])[], q: readonly number[]): number[] {
+/** The counts p ≥ 0 with Σp = Σq that best explain q = Cᵀp, given (Cᵀ)⁻¹. */
+/** The unconstrained solution clipped at zero and rescaled to the number of reviews (Forman's clipping). */
+function clipCounts(solution: readonly number[], q: readonly number[]): number[] {
   const total = q.reduce((sum, x) => sum + x, 0);
-  if (total === 0) return q.map(() => 0);
-  const exact = solveLinear(transpose(confusion), q);
-  if (exact !== null && exact.every((x) => x >= 0)) return exact;
-  // EM for the mixing proportions with known components: converges to the maximum-likelihood p.
-  let p = q.map((x) => (x + 1) / (total + q.length));
-  for (let round = 0; round < 500; round++) {
-    const expected = q.map((_, j) => p.reduce((sum, pi, i) => sum + pi * confusion[i]![j]!, 0));
-    const next = p.map((pi, i) => q.reduce((sum, qj, j) => (expected[j]! > 0 ? sum + (qj / total) * ((pi * confusion[i]![j]!) / expected[j]!) : sum), 0));
-    const change = next.reduce((sum, x, i) => sum + Math.abs(x - p[i]!), 0);
-    p = next;
-    if (change < 1e-9) break;
-  }
-  return p.map((share) => share * total);
+  if (solution.every((x) => x >= 0)) return [...solution];
+  const clipped = solution.map((x) => Math.max(0, x));
+  const kept = clipped.reduce((sum, x) => sum + x, 0);
+  return kept === 0 ? [...q] : clipped.map((x) => (x * total) / kept);
+}
+
+function multiply(m: readonly (readonly number[])[], v: readonly number[]): number[] {
+  return m.map((row) => row.reduce((sum, x, j) => sum + x * v[j]!, 0));
 }
 
 function normalize(row: readonly number[]): number[] {
@@ -90,20 +94,22 @@ function transpose(m: readonly (readonly number[])[]): number[][] {
   return m[0]!.map((_, j) => m.map((row) => row[j]!));
 }
 
-/** Gaussian elimination with partial pivoting; null when the system is singular. */
-function solveLinear(matrix: readonly (readonly number[])[], b: readonly number[]): number[] | null {
-  const n = b.length;
-  const a = matrix.map((row, i) => [...row, b[i]!]);
+/** Gauss–Jordan with partial pivoting; null when the matrix is singular. */
+function invert(matrix: readonly (readonly number[])[]): number[][] | null {
+  const n = matrix.length;
+  const a = matrix.map((row, i) => [...row, ...row.map((_, j) => (i === j ? 1 : 0))]);
   for (let col = 0; col < n; col++) {
     let pivot = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
     if (Math.abs(a[pivot]![col]!) < 1e-12) return null;
     [a[col], a[pivot]] = [a[pivot]!, a[col]!];
+    const scale = a[col]![col]!;
+    for (let c = 0; c < 2 * n; c++) a[col]![c]! /= scale;
     for (let r = 0; r < n; r++) {
       if (r === col) continue;
-      const factor = a[r]![col]! / a[col]![col]!;
-      for (let c = col; c <= n; c++) a[r]![c]! -= factor * a[col]![c]!;
+      const factor = a[r]![col]!;
+      for (let c = 0; c < 2 * n; c++) a[r]![c]! -= factor * a[col]![c]!;
     }
   }
-  return a.map((row, i) => row[n]! / row[i]!);
+  return a.map((row) => row.slice(n));
 }

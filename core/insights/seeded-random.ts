@@ -40,15 +40,39 @@ export function createRandom(key: string): Random {
     const total = draws.reduce((sum, x) => sum + x, 0);
     return draws.map((x) => x / total);
   };
-  const multinomial = (n: number, probabilities: readonly number[]) => {
-    const counts = probabilities.map(() => 0);
-    for (let i = 0; i < n; i++) {
-      let u = uniform();
+  // Exact for small n or rare outcomes (inversion of the pmf), the normal approximation otherwise:
+  // each draw costs O(1) or O(n·p) with n·p small, so a bootstrap over thousands of reviews stays fast.
+  const binomial = (n: number, p: number): number => {
+    if (n <= 0 || p <= 0) return 0;
+    if (p >= 1) return n;
+    if (p > 0.5) return n - binomial(n, 1 - p);
+    if (n <= 40) {
       let k = 0;
-      while (k < probabilities.length - 1 && u >= probabilities[k]!) u -= probabilities[k++]!;
-      counts[k]!++;
+      for (let i = 0; i < n; i++) if (uniform() < p) k++;
+      return k;
     }
-    return counts;
+    if (n * p < 15) {
+      let u = uniform();
+      let pmf = Math.pow(1 - p, n);
+      let k = 0;
+      while (u > pmf && k < n) {
+        u -= pmf;
+        pmf *= ((n - k) / (k + 1)) * (p / (1 - p));
+        k++;
+      }
+      return k;
+    }
+    return Math.min(n, Math.max(0, Math.round(n * p + Math.sqrt(n * p * (1 - p)) * normal())));
+  };
+  const multinomial = (n: number, probabilities: readonly number[]) => {
+    let left = n;
+    let mass = 1;
+    return probabilities.map((p, k) => {
+      const drawn = k === probabilities.length - 1 ? left : binomial(left, mass <= 0 ? 0 : Math.min(1, p / mass));
+      left -= drawn;
+      mass -= p;
+      return drawn;
+    });
   };
   return { uniform, gamma, dirichlet, multinomial };
 }

@@ -6,8 +6,7 @@
  * shown, so the test split can be scored without being read.
  */
 import type { AspectAccuracyTable } from '../../core/insights/aspect-accuracy.ts';
-import { listConfusionPriors } from '../../core/insights/aspect-accuracy.ts';
-import { estimateCounts } from '../../core/insights/count-estimate.ts';
+import { createCountCorrector, listConfusionPriors } from '../../core/insights/aspect-accuracy.ts';
 import type { AspectPrediction, LabelledReview } from './evaluate-reviews.ts';
 
 export type CountFigure = {
@@ -39,8 +38,8 @@ export function evaluateCounts(
   analyze: (review: LabelledReview) => readonly AspectPrediction[],
   table: AspectAccuracyTable,
 ): CountEvalReport {
-  const priors = listConfusionPriors(table);
-  const aspects = [...priors.keys()];
+  const corrector = createCountCorrector(table);
+  const aspects = [...listConfusionPriors(table).keys()];
   const zero = () => ({ mentions: 0, positive: 0, neutral: 0, negative: 0 });
   const raw = new Map(aspects.map((a) => [a, zero()]));
   const truth = new Map(aspects.map((a) => [a, zero()]));
@@ -49,7 +48,7 @@ export function evaluateCounts(
     for (const l of review.labels) count(truth.get(l.aspect), l.polarity);
   }
   const figures: CountFigure[] = aspects.flatMap((aspect) => {
-    const estimate = estimateCounts(raw.get(aspect)!, reviews.length, priors.get(aspect)!, `eval:${aspect}`);
+    const estimate = corrector.estimate(aspect, raw.get(aspect)!, reviews.length, `eval:${aspect}`)!;
     return (['mentions', 'positive', 'negative'] as const).map((part) => ({
       aspect,
       part,
