@@ -59,12 +59,13 @@ export function createCountEstimator(rows: readonly (readonly number[])[], aspec
     const range = (pick: (p: number[]) => number): CountRange => {
       const values = replicates.map(pick).sort((a, b) => a - b);
       const value = Math.round(pick(point));
-      const low = Math.min(value, Math.round(values[Math.floor(0.025 * (REPLICATES - 1))]!));
-      const high = Math.max(value, Math.round(values[Math.ceil(0.975 * (REPLICATES - 1))]!));
+      // Rounded replicates can stray a review past what is possible: the bounds stay within 0..reviews.
+      const low = Math.max(0, Math.min(value, Math.round(values[Math.floor(0.025 * (REPLICATES - 1))]!)));
+      const high = Math.min(reviews, Math.max(value, Math.round(values[Math.ceil(0.975 * (REPLICATES - 1))]!)));
       return { value, low, high };
     };
     return {
-      mentions: range((p) => reviews - p[0]!),
+      mentions: range((p) => p[1]! + p[2]! + p[3]!),
       positive: range((p) => p[1]!),
       negative: range((p) => p[3]!),
     };
