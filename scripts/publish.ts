@@ -37,6 +37,7 @@ import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readEntryConfig } from './lib/entry-config.ts';
 import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 export type PublishResult =
   | { ok: false; stage: 'build'; message: string }
@@ -244,6 +245,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
+  // The build gives way to the service it publishes to (sidecar/thread-priority.ts).
+  lowerProcessPriority();
   const { config, urls } = readEntryConfig({ demoFallback: true });
   const { pingOnly, requireService } = readArguments(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);
