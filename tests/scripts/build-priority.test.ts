@@ -64,7 +64,7 @@ describe.runIf(process.platform === 'linux')('the build at a lower CPU priority'
     const astro = after.filter(isAstro);
     expect(astro.length).toBeGreaterThan(0);
     expect(astro.filter((t) => t.nice < lowered)).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 
   it('a build started in a process that serves afterwards (npm start) lowers its Astro process, not that process', async () => {
     const script = path.join(work, 'build-in-process.mjs');
@@ -85,5 +85,5 @@ describe.runIf(process.platform === 'linux')('the build at a lower CPU priority'
       expect(first, `thread ${tid}: ${describeNices(nices)}`).toBeGreaterThanOrEqual(0);
       expect(nices.slice(first).every((nice) => nice >= lowered), `thread ${tid}: ${describeNices(nices)}`).toBe(true);
     }
-  }, 240_000);
+  }, 600_000);
 });
