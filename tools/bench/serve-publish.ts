@@ -1,7 +1,8 @@
 /**
  * The publish case of `npm run bench -- serve` (issue 32 item 2, issue 46 item 2): today's sidecar serves
- * a build of 10k reviews while one client polls `/healthz` every 5 ms and four clients search without
- * pause, and `npm run publish` runs PUBLISHES times into it, each after one review of the content folder
+ * a build of 10k reviews while one client polls `/healthz` every 5 ms and four clients search, each
+ * SEARCH_PAUSE_MS after its last answer, and `npm run publish` runs PUBLISHES times into it
+ * (`SERVE_PUBLISHES` changes it), each after one review of the content folder
  * was edited: a whole publish, as an owner's commit or the hourly sync makes one, the build (its Astro
  * process and analysis threads) on the same two cores as the service, then the swap, the pings and the
  * wait until the service serves the build; the folders beyond the newest three are removed by the
@@ -31,8 +32,14 @@ import type { BenchRow } from './types.ts';
 const REVIEWS = 10_000;
 const PUBLIC_URL = 'https://reviews.example.com';
 /** Enough for a publish after the folder the service took its page code from was removed (see above). */
-const PUBLISHES = BUILDS_KEPT + 1;
+const PUBLISHES = Number(process.env.SERVE_PUBLISHES ?? BUILDS_KEPT + 1);
 const SEARCHERS = 4;
+/**
+ * Each searcher's pause after an answer. Back to back, the four kept the service's thread and this
+ * process's busy, both cores of this machine, and a build at nice 10 got next to nothing: the first
+ * publish had not finished after six minutes (load average 31–36).
+ */
+const SEARCH_PAUSE_MS = 10;
 const QUERIES = ['min_rating=4&query=price&limit=20', 'rating=1', 'query=on%20time', 'mentions_service=ac-repair&limit=5'];
 
 type Sample = { at: number; ms: number; ok: boolean };
@@ -56,7 +63,10 @@ export async function measurePublish(): Promise<BenchRow[]> {
     let running = true;
     const poller = pollHealth(`${served.url}/healthz`);
     const searchers = Array.from({ length: SEARCHERS }, async (_, i) => {
-      for (let n = i; running; n++) search.push(await timed(`${served.url}/api/reviews/search?${QUERIES[n % QUERIES.length]}`, agent));
+      for (let n = i; running; n++) {
+        search.push(await timed(`${served.url}/api/reviews/search?${QUERIES[n % QUERIES.length]}`, agent));
+        await new Promise((resolve) => setTimeout(resolve, SEARCH_PAUSE_MS));
+      }
     });
     const windows: [number, number][] = [];
     const loads: number[] = [];
@@ -95,7 +105,7 @@ export async function measurePublish(): Promise<BenchRow[]> {
     const label = `publish at ${REVIEWS / 1000}k reviews`;
     return [
       { name: `${label} (${PUBLISHES} × npm run publish): longest /healthz wait, polled every 5 ms`, value: worst, unit: `ms (${healthWaits.length} polls; page code ${pageCodes.join(', ')})`, target: '≤ 50 ms', ok: worst <= 50 },
-      { name: `${label}: search p99 over the publishes (${SEARCHERS} clients)`, value: p99, unit: `ms (p50 ${percentile(searchTimes, 50).toFixed(2)} ms, ${searchTimes.length} searches)`, target: '< 20 ms', ok: p99 < 20 },
+      { name: `${label}: search p99 over the publishes (${SEARCHERS} clients, each ${SEARCH_PAUSE_MS} ms after its last answer)`, value: p99, unit: `ms (p50 ${percentile(searchTimes, 50).toFixed(2)} ms, ${searchTimes.length} searches)`, target: '< 20 ms', ok: p99 < 20 },
       { name: `${label}: requests that failed`, value: failed, unit: 'requests' },
       {
         name: `${label}: the longest gap between the service's own 10 ms event-loop ticks over the publishes`,
