@@ -29,6 +29,7 @@ import { checkRunningService } from './lib/running-service.ts';
 import { takePidLock } from './lib/pid-lock.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
@@ -232,6 +233,8 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
+  // A build gives way to a service on the same machine, and so do the processes and threads it starts.
+  lowerProcessPriority();
   const { config, demo, urls } = readEntryConfig({ demoFallback: true });
   if (demo) console.log(describeDemo());
   const running = checkRunningService(config, 'Not built');
