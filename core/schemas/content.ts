@@ -34,6 +34,21 @@ export type WithdrawReason = z.infer<typeof WithdrawReasonSchema>;
  */
 export const WithdrawnContentSchema = z.record(SlugSchema, WithdrawReasonSchema);
 
+/**
+ * Why the owner changed a published review's rating (the review log's `update` entries with
+ * `change: "correction"`, core/log/entry.ts): the customer asked, the review had been entered wrong.
+ */
+export const CORRECTION_REASONS = ['customer_request', 'entry_error', 'other'] as const;
+export const CorrectionReasonSchema = z.enum(CORRECTION_REASONS);
+export type CorrectionReason = z.infer<typeof CorrectionReasonSchema>;
+
+/**
+ * `corrections.json` (optional): why the owner changed each review's rating, by review id. The review log
+ * records the reason with the change; a rating changed by the owner and not listed is recorded as `other`.
+ * Listing a review changes nothing else.
+ */
+export const CorrectionsContentSchema = z.record(SlugSchema, CorrectionReasonSchema);
+
 export const AddressSchema = z.strictObject({
   street: NonEmptyTextSchema,
   locality: NonEmptyTextSchema,

@@ -18,6 +18,7 @@ import {
   buildLogFiles,
   CHECKPOINT_PATH,
   digestReview,
+  digestReviewParts,
   encodeLogEntry,
   formatLogTime,
   formatPrivateKey,
@@ -39,7 +40,8 @@ import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
-import type { WithdrawReason } from '../../core/schemas/content.ts';
+import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
+import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
 
 export const LOG_DIR = 'log';
 const REMOTE_TIMEOUT_MS = 10_000;
@@ -59,6 +61,8 @@ export type ReviewLogOptions = {
   witnesses?: readonly { url: string; key: string }[];
   /** Where what each witness did is said. */
   report?: (line: string) => void;
+  /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
+  corrections?: ReadonlyMap<string, CorrectionReason>;
 };
 
 export type ReviewLogStep =
@@ -192,9 +196,9 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r) }));
   const state = replayLog(previous?.decoded ?? []);
-  const added = planLogAppend({ state, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const added = planLogAppend({ state, published, reasons, corrections: options.corrections, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 
