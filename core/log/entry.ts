@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../schemas/issues.ts';
-import { CorrectionReasonSchema, WITHDRAW_REASONS, WithdrawReasonSchema } from '../schemas/content.ts';
+import { CorrectionReasonSchema, WITHDRAW_REASONS, WithdrawReasonSchema } from './reasons.ts';
 
 export { digestReview, digestReviewParts, REVIEW_DIGEST_FIELDS } from './review-digest.ts';
 

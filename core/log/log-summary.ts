@@ -3,7 +3,7 @@
  * entry N") and agents (MCP `get_review`'s `log_entry`): computed once per build from the entries.
  */
 import { z } from 'zod';
-import { WithdrawReasonSchema, WITHDRAW_REASONS } from '../schemas/content.ts';
+import { WithdrawReasonSchema, WITHDRAW_REASONS } from './reasons.ts';
 import { replayLog, UpdateChangeSchema, type LogEntry } from './entry.ts';
 import { summarizeUpdates } from './entry-history.ts';
 

@@ -17,7 +17,7 @@
  *   `now`), so every machine seeds the same log without reading git.
  * - Within one append, entries are ordered by time, then review id.
  */
-import type { CorrectionReason, WithdrawReason } from '../schemas/content.ts';
+import type { CorrectionReason, WithdrawReason } from './reasons.ts';
 import type { LogEntry, ReviewLogState, UpdateChange } from './entry.ts';
 import { compareText } from '../text/text-rules.ts';
 
