@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { resolveUpdated } from '../core/content/review-history.ts';
-import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
+import { readCorrectionReasons, readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
@@ -194,6 +194,8 @@ async function preparePublication(
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
+  const corrections = await readCorrectionReasons(contentDir);
+  if (!corrections.ok) return { ok: false, message: formatContentProblems(corrections.problems) };
   // Not beside the photo encoding: both want every core.
   const analyses = await analyzeInThreads(content.value);
   const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
@@ -209,6 +211,7 @@ async function preparePublication(
     now: options.now,
     witnesses: options.logWitnesses,
     report: options.report,
+    corrections: corrections.value,
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
