@@ -16,6 +16,7 @@ export const LOG_EVENTS = {
   unhandled_error: 'A request failed on our side (answered 500): `path`, `error`.',
   build_swapped: 'A new build was loaded and is now served: `from`, `to` (build ids).',
   build_recovered: 'At start there was no build at DIST_DIR, so the last good one in .builds/ was linked back: `build`, `dist_dir`.',
+  build_refused: 'A build on disk was made for another PUBLIC_URL or DIST_DIR, so it is not swapped in; the current one is still served and /readyz names the refused one (`build.failed`): `dir`, `build`, `why`, `serving`.',
   build_reload_failed: 'The build on disk could not be loaded; the current one is still served and /readyz names the failed one (`build.failed`): `dir`, `build` (when its manifest names it), `error`, `serving`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
   websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',

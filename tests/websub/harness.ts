@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import express from 'express';
 import { parseConfig } from '../../core/config.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
+import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callbacks/client.ts';
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
-import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
+import type { HubStore, Subscription } from '../../sidecar/websub/store/hub-store.ts';
 import type { LogEvent, Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
-import { openSqliteStoreThread } from '../../sidecar/websub/sqlite-thread-store.ts';
+import { openSqliteStoreThread } from '../../sidecar/websub/store/sqlite/threaded-store.ts';
 import type { TestCa } from '../../tools/lib/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
 
@@ -75,7 +75,7 @@ export async function startHubHarness(options: {
   const base = options.publicBase ?? 'https://reviews.example';
   const urls = createServiceUrls(base);
   const topics = options.topics?.(base) ?? createMemoryTopics(base);
-  // By default the store the service opens (open-store.ts): SQLite on a thread of its own.
+  // By default the store the service opens (store/open.ts): SQLite on a thread of its own.
   const store = options.store ?? (await openSqliteStoreThread({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) }));
   const hubOptions = { ...FAST_OPTIONS, ...options.hubOptions };
   const client = createCallbackClient({
