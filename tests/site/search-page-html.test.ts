@@ -16,9 +16,10 @@ const captured = JSON.parse(await readFile(path.resolve('tests/fixtures/search-p
 describe.each(SITES)('the search page of $name', (site) => {
   let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
   beforeAll(async () => {
-    const { distDir } = await buildTestSite({ contentDir: path.resolve(site.content), publicUrl: site.publicUrl });
+    // The demo builds on its own: a copy of the run's shared demo build lacked its data folder (ENOENT in copySharedSite).
+    const { distDir } = await buildTestSite({ contentDir: path.resolve(site.content), publicUrl: site.publicUrl, own: site.name === 'demo' });
     sidecar = await startTestSidecar({ distDir, publicUrl: site.publicUrl });
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await sidecar?.close();
   });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await cp(SMALL_CONTENT, contentDir, { recursive: true });
   ({ distDir } = await buildTestSite({ contentDir }));
   sidecar = await startTestSidecar({ distDir });
-});
+}, 300_000);
 afterAll(async () => {
   await sidecar?.close();
 });
