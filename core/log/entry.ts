@@ -19,7 +19,7 @@ import { CorrectionReasonSchema, WITHDRAW_REASONS, WithdrawReasonSchema } from '
 
 export { digestReview, digestReviewParts, REVIEW_DIGEST_FIELDS } from './review-digest.ts';
 
-/** The longest entry this schema accepts is about 400 bytes: anything far longer is not an entry. */
+/** An entry with a 200-character id and a time to the nanosecond is 541 bytes: anything far longer is not an entry. */
 export const MAX_LOG_ENTRY_BYTES = 1024;
 
 const REVIEW_ID = /^[a-z0-9-]+$/;
