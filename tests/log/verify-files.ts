@@ -17,7 +17,6 @@ export const VERIFY_FILES = [
   'core/log/reasons.ts',
   'core/log/review-digest.ts',
   'core/log/tiles.ts',
-  'core/schemas/issues.ts',
   'core/text/printable.ts',
   'core/text/text-rules.ts',
 ] as const;
