@@ -10,7 +10,7 @@ import { BuildUnloadableError } from './builds/build-store.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
-import { StoreLockedError } from './websub/store-connector.ts';
+import { StoreLockedError } from './websub/store/connector.ts';
 
 /**
  * A port in use, an unknown HOST, a DATA_DIR another running service holds, or a build at DIST_DIR that
@@ -41,9 +41,9 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
       void listening.then(async (sidecar) => {
         // Logged once the stop has begun (readiness 503; without a drain, the listener closed), so a
         // client that reads the line and connects is not answered by the listener it is about to lose.
-        const stopped = sidecar.shutdown();
-        log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 });
-        const report = await stopped;
+        const report = await sidecar.shutdown({
+          onBegun: () => log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 }),
+        });
         const { deliveries } = report;
         log.info('shutdown', {
           signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections,
