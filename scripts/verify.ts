@@ -166,6 +166,8 @@ function defaultStateFile() {
 }
 
 async function main(): Promise<number> {
+  // One review's proof, offline: its own file, loaded only then (the files to copy stay these).
+  if (process.argv.includes('--proof')) return (await import('./verify-proof.ts')).verifyProofCommand(process.argv.slice(2));
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { key: { type: 'string' }, state: { type: 'string' } } });
   if (positionals.length !== 1 || !/^https?:\/\//.test(positionals[0]!)) {
     console.error(USAGE);
