@@ -54,7 +54,7 @@ async function run(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const keyText = values.key.includes('+') ? values.key : await readInput(values.key, 'key file');
-  const key = await parseVerifierKeyText(keyText, 0x01);
+  const key = parseVerifierKeyText(keyText, 0x01);
   if (!key.ok) throw new Unreadable(`the key given with --key is not a log verifier key: ${key.reason}`);
   const proof = await readInput(values.proof, 'proof');
   const review = readReview(await readInput(values.review, 'review'), values.review);

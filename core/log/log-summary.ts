@@ -22,6 +22,7 @@ export const LogSummarySchema = z.object({
   by_reason: z.record(WithdrawReasonSchema, z.int().min(0)).meta({ description: 'Withdrawn reviews by the reason of their withdrawal.' }),
   withdrawals: z.array(LogWithdrawalSchema).meta({ description: 'Every withdrawal entry, in log order.' }),
   first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
+  first_logged: z.record(z.string(), z.string()).meta({ description: 'For each review in the log, when its first entry was published (RFC 3339).' }),
 });
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 
@@ -43,5 +44,6 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     by_reason: byReason,
     withdrawals,
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
+    first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),
   };
 }

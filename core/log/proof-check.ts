@@ -1,7 +1,7 @@
 /**
  * Checks a review's C2SP tlog-proof (proof-format.ts) the way tlog-proof.md §"Verifying a tlog proof" says,
- * with Web Crypto only (SHA-256, Ed25519), so the same code runs in `npm run verify --proof` and in the
- * browser's check page (/log/check/):
+ * with Web Crypto's Ed25519 and sha256.ts (no Node module), so the same code runs in `npm run verify --proof`
+ * and in the browser's check page (/log/check/):
  *
  * 1. the leaf: the proof's extra carries the log entry's exact text and the review as logged; the entry's
  *    digest must be the review's (review-digest-input.ts), and its id, date and rating the review's; the
@@ -16,6 +16,7 @@
  */
 import { decodeBase64, encodeBase64, parseTlogProof } from './proof-format.ts';
 import { reviewDigestInput } from './review-digest-input.ts';
+import { sha256 } from './sha256.ts';
 
 export type VerifierKey = { name: string; keyId: number; type: number; publicKey: Uint8Array; text: string };
 /** The keys a reader trusts: the log's, the witnesses', and when the cosignatures that verify are enough. */
@@ -29,9 +30,6 @@ const SIGNED_NOTE_ED25519 = 0x01;
 export const COSIGNATURE_ED25519 = 0x04;
 const encoder = new TextEncoder();
 
-async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-}
 
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -46,12 +44,12 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** signed-note §"Verifier keys": `<name>+<hex key id>+<base64(type ‖ key)>`, Ed25519 of `type` only; the id must match. */
-export async function parseVerifierKeyText(text: string, type: number): Promise<{ ok: true; value: VerifierKey } | { ok: false; reason: string }> {
+export function parseVerifierKeyText(text: string, type: number): { ok: true; value: VerifierKey } | { ok: false; reason: string } {
   const m = /^([^+\s]+)\+([0-9a-f]{8})\+(\S+)$/.exec(text.trim());
   if (!m) return { ok: false, reason: 'it is not <name>+<8 hex key id>+<base64 key>' };
   const raw = decodeBase64(m[3]!);
   if (raw === undefined || raw.length !== 33 || raw[0] !== type) return { ok: false, reason: `it is not an Ed25519 key of signature type 0x0${type}` };
-  const id = new DataView((await sha256(concat(encoder.encode(`${m[1]}\n`), raw))).buffer).getUint32(0);
+  const id = new DataView((sha256(concat(encoder.encode(`${m[1]}\n`), raw))).buffer).getUint32(0);
   if (id !== parseInt(m[2]!, 16)) return { ok: false, reason: 'its key id does not match its name and key' };
   return { ok: true, value: { name: m[1]!, keyId: id, type, publicKey: raw.subarray(1), text: text.trim() } };
 }
@@ -79,7 +77,7 @@ function splitNote(note: string): { text: string; signatures: SignatureLine[] } 
 }
 
 /** RFC 9162 §2.1.3.2: the root that `proof` makes from the leaf hash at `index` of a tree of `size`; undefined when it cannot. */
-async function rootFromInclusionProof(leafHash: Uint8Array, index: number, size: number, proof: readonly Uint8Array[]): Promise<Uint8Array | undefined> {
+function rootFromInclusionProof(leafHash: Uint8Array, index: number, size: number, proof: readonly Uint8Array[]): Uint8Array | undefined {
   if (index >= size) return undefined;
   let fn = index;
   let sn = size - 1;
@@ -87,7 +85,7 @@ async function rootFromInclusionProof(leafHash: Uint8Array, index: number, size:
   for (const p of proof) {
     if (sn === 0) return undefined;
     if (fn % 2 === 1 || fn === sn) {
-      r = await sha256(concat(Uint8Array.of(1), p, r));
+      r = sha256(concat(Uint8Array.of(1), p, r));
       if (fn % 2 === 0) {
         while (fn % 2 === 0 && fn !== 0) {
           fn = Math.floor(fn / 2);
@@ -95,7 +93,7 @@ async function rootFromInclusionProof(leafHash: Uint8Array, index: number, size:
         }
       }
     } else {
-      r = await sha256(concat(Uint8Array.of(1), r, p));
+      r = sha256(concat(Uint8Array.of(1), r, p));
     }
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
@@ -137,11 +135,11 @@ export async function checkReviewProof(text: string, trust: ProofTrust, review?:
   // 1. The leaf, from the review.
   if (entry.action !== 'publish' && entry.action !== 'update') return { ok: false, index, entry, reason: `Entry ${index} is a ${String(entry.action)}, not the publication of a review.` };
   if (shown.id !== entry.review_id) return { ok: false, index, entry, reason: `The proof is for review ${String(entry.review_id)}, not ${String(shown.id)}.` };
-  const digest = encodeBase64(await sha256(encoder.encode(reviewDigestInput(shown))));
+  const digest = encodeBase64(sha256(encoder.encode(reviewDigestInput(shown))));
   if (digest !== entry.digest || shown.date !== entry.date || shown.rating !== entry.rating) {
     return { ok: false, index, entry, reason: `This review is not the one logged at entry ${index}: its words, rating, date, author or reply were changed after it was logged.` };
   }
-  const leafHash = await sha256(concat(Uint8Array.of(0), encoder.encode(extra.entryText)));
+  const leafHash = sha256(concat(Uint8Array.of(0), encoder.encode(extra.entryText)));
 
   // 2. The log's signature.
   const note = splitNote(checkpoint);
@@ -180,7 +178,7 @@ export async function checkReviewProof(text: string, trust: ProofTrust, review?:
   }
 
   // 4. The inclusion proof.
-  const made = await rootFromInclusionProof(leafHash, index, size, proof);
+  const made = rootFromInclusionProof(leafHash, index, size, proof);
   if (made === undefined || !equalBytes(made, root)) return { ok: false, index, entry, reason: `The inclusion proof does not show entry ${index} in the log of ${size} entries the business signed.` };
   return { ok: true, index, size, origin, entry, review: { ...shown }, witnesses };
 }

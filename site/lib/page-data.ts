@@ -37,10 +37,10 @@ export async function getReviewLinks(locals: App.Locals): Promise<ReviewLinks> {
 }
 
 /**
- * Each review's first entry in the review log (core/log/log-summary.ts), on prerendered pages; the
+ * When each review's first entry in the review log was published (core/log/log-summary.ts), on prerendered pages; the
  * search page, rendered on demand, shows none.
  */
-export async function getLogEntries(locals: App.Locals): Promise<Readonly<Record<string, number>> | undefined> {
+export async function getLogEntries(locals: App.Locals): Promise<Readonly<Record<string, string>> | undefined> {
   if (locals.live !== undefined) return undefined;
-  return (await getBuildData()).log?.first_entry;
+  return (await getBuildData()).log?.first_logged;
 }
