@@ -19,7 +19,7 @@
 //   - each older checkpoint given with -old: signed by the same key, and the new tree extends it
 //     (tlog.ProveTree, tlog.CheckTree).
 //
-// With -proof FILE (and -key VKEY_FILE) it checks one C2SP tlog-proof instead, as a review's proof
+// With -proof FILE (repeatable, and -key VKEY_FILE) it checks C2SP tlog-proofs instead, as a review's proof
 // (docs/verification.md): the checkpoint's signature (note.Open, cosignature lines ignored), and the
 // entry the proof's extra carries ({"entry": "<entry text>", ...}) at its index under the checkpoint's
 // root, with tlog.RecordHash and tlog.CheckRecord.
@@ -77,10 +77,14 @@ func main() {
 	printEntries := flag.Bool("entries", false, "print every entry in the report")
 	var olds oldList
 	flag.Var(&olds, "old", "an older checkpoint the log must extend (repeatable)")
-	proofFile := flag.String("proof", "", "a C2SP tlog-proof file to check (with -key) instead of a log folder")
+	var proofs oldList
+	flag.Var(&proofs, "proof", "a C2SP tlog-proof file to check (with -key) instead of a log folder (repeatable)")
 	flag.Parse()
-	if *proofFile != "" && *keyFile != "" && *dir == "" && flag.NArg() == 0 {
-		r := checkProof(*proofFile, *keyFile)
+	if len(proofs) > 0 && *keyFile != "" && *dir == "" && flag.NArg() == 0 {
+		r := &report{ConsistentWith: []int64{}, Errors: []string{}, Entries: []string{}}
+		for _, file := range proofs {
+			checkProof(file, *keyFile, r)
+		}
 		r.OK = len(r.Errors) == 0
 		out, _ := json.Marshal(r)
 		fmt.Println(string(out))
@@ -90,7 +94,7 @@ func main() {
 		return
 	}
 	if *dir == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: tlog-check -dir LOG [-key VKEY_FILE] [-old CHECKPOINT]... [-entries]\n       tlog-check -proof TLOG_PROOF -key VKEY_FILE")
+		fmt.Fprintln(os.Stderr, "usage: tlog-check -dir LOG [-key VKEY_FILE] [-old CHECKPOINT]... [-entries]\n       tlog-check -key VKEY_FILE -proof TLOG_PROOF...")
 		os.Exit(2)
 	}
 	if *keyFile == "" {
@@ -376,10 +380,11 @@ func (t *tileReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
 
 // checkProof reads a C2SP tlog-proof: "c2sp.org/tlog-proof@v1", an optional "extra <base64>" line,
 // "index <n>", the inclusion proof's base64 hashes, an empty line, then the checkpoint note verbatim.
-func checkProof(file, keyFile string) *report {
-	r := &report{ConsistentWith: []int64{}, Errors: []string{}}
+// Each proof that holds adds its entry to r.Entries and one to r.EntriesChecked; each that does not, an
+// error naming its file.
+func checkProof(file, keyFile string, r *report) *report {
 	fail := func(format string, args ...interface{}) *report {
-		r.Errors = append(r.Errors, fmt.Sprintf(format, args...))
+		r.Errors = append(r.Errors, file+": "+fmt.Sprintf(format, args...))
 		return r
 	}
 	vkey, err := os.ReadFile(keyFile)
@@ -452,7 +457,7 @@ func checkProof(file, keyFile string) *report {
 	if err := tlog.CheckRecord(proof, size, root, index, tlog.RecordHash([]byte(carried.Entry))); err != nil {
 		return fail("inclusion: %v", err)
 	}
-	r.EntriesChecked = 1
-	r.Entries = []string{carried.Entry}
+	r.EntriesChecked++
+	r.Entries = append(r.Entries, carried.Entry)
 	return r
 }
