@@ -16,9 +16,14 @@ describe('scripts/verify.ts', () => {
       'core/log/checkpoint.ts',
       'core/log/merkle.ts',
       'core/log/note.ts',
+      'core/log/proof-check.ts',
+      'core/log/proof-format.ts',
+      'core/log/review-digest-input.ts',
       'core/log/review-digest.ts',
+      'core/log/sha256.ts',
       'core/log/tiles.ts',
       'core/text/text-rules.ts',
+      'scripts/verify-proof.ts',
       'scripts/verify.ts',
     ]);
     expect([...graph.values()].flat()).toEqual([]);

@@ -13,7 +13,7 @@ import { startStaticServer, type StaticServer } from '../helpers/static-server.t
 
 const ORIGIN = 'reviews.example.com/log';
 /** What docs/verification.md tells a third party to copy. */
-const STANDALONE_FILES = ['scripts/verify.ts', 'core/log/canonical-json.ts', 'core/log/checkpoint.ts', 'core/log/merkle.ts', 'core/log/note.ts', 'core/log/review-digest.ts', 'core/log/tiles.ts', 'core/text/text-rules.ts'];
+const STANDALONE_FILES = ['scripts/verify.ts', 'core/log/canonical-json.ts', 'core/log/checkpoint.ts', 'core/log/merkle.ts', 'core/log/note.ts', 'core/log/review-digest.ts', 'core/log/review-digest-input.ts', 'core/log/tiles.ts', 'core/text/text-rules.ts', 'scripts/verify-proof.ts', 'core/log/proof-check.ts', 'core/log/proof-format.ts', 'core/log/sha256.ts'];
 const signer = generateSigner(ORIGIN);
 const TIME = '2026-01-02T03:04:05Z';
 
