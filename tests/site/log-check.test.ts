@@ -94,6 +94,23 @@ describe('the check page', () => {
     await page.close();
   });
 
+  it('is offered on /log/, which speaks to a person before any term of the trade, no words run together', async () => {
+    const base = await serveCopy('log-page');
+    const page = await browser.newPage();
+    await page.goto(`${base}/log/`);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('None has been withdrawn. The log holds 7 entries');
+    expect(text).toContain('in the public record. Check a review by its id.');
+    expect(text).toContain("Tools built on Go's golang.org/x/mod/sumdb packages");
+    expect(text.indexOf('Check a review yourself')).toBeLessThan(text.indexOf('Certificate Transparency'));
+    expect(text.indexOf('nobody')).toBeLessThan(text.search(/checkpoint|C2SP|Merkle|tlog/));
+    await page.locator('a', { hasText: 'Check a review by its id' }).click();
+    await page.locator('#review-id').fill('r-0002');
+    await page.locator('button', { hasText: 'Check' }).click();
+    expect(await verdictOf(page, page.url())).toMatchObject({ state: 'verified', text: expect.stringContaining('entry 1,') });
+    await page.close();
+  });
+
   it.each([
     ['an id with no proof', 'r-9999', 'This site has no proof for a review "r-9999"'],
     ['a malformed id', '../vkey', 'That is not a review id'],
