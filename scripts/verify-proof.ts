@@ -8,13 +8,14 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { checkReviewProof, parseVerifierKeyText } from '../core/log/proof-check.ts';
+import { toPrintable } from '../core/text/printable.ts';
 
 const USAGE = 'Usage: npm run verify -- --proof <file.tlog-proof> --review <review.json> --key <vkey or file>';
 /** A proof or a review file past this is not one (a proof is a few kilobytes). */
 const MAX_INPUT_BYTES = 1 << 20;
 
 /** Anything an entry or a review says, printed without the control characters that could rewrite a terminal. */
-const printable = (value: unknown) => String(value).replace(/[\p{Cc}\u2028\u2029]/gu, '\uFFFD');
+const printable = (value: unknown) => toPrintable(String(value));
 
 class Unreadable extends Error {}
 

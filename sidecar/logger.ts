@@ -17,6 +17,7 @@ export const LOG_EVENTS = {
   build_swapped: "A new build was loaded and is now served: `from`, `to` (build ids), `page_code` (`kept`: the search page's code is the build before's, not imported again; `loaded`).",
   build_recovered: 'At start there was no build at DIST_DIR, so the last good one in .builds/ was linked back: `build`, `dist_dir`.',
   page_code_not_copied: "The search page's code could not be copied to the system's temporary folder, so it is imported from the build folder (and imported again once a publish removes that folder): `dir`, `error`.",
+  build_refused: 'A build on disk was made for another PUBLIC_URL or DIST_DIR, so it is not swapped in; the current one is still served and /readyz names the refused one (`build.failed`): `dir`, `build`, `why`, `serving`.',
   build_reload_failed: 'The build on disk could not be loaded; the current one is still served and /readyz names the failed one (`build.failed`): `dir`, `build` (when its manifest names it), `error`, `serving`.',
   websub_intent_verified: 'A subscriber confirmed a subscribe or unsubscribe: `mode`, `topic`, `callback`.',
   websub_intent_not_saved: 'A verified intent could not be stored (a subscribe is then denied): `mode`, `topic`, `callback`, `error`.',

@@ -40,6 +40,13 @@ export const ManifestSchema = z.object({
   build_id: z.string(),
   /** Fingerprint of what the build was made from (content, PUBLIC_URL, build code): `npm start` rebuilds when it differs. */
   source: z.string().optional(),
+  /**
+   * The PUBLIC_URL and the DIST_DIR (its absolute path) the build was made for: a service swaps in only a
+   * build made for its own address and folder, and pruning and recovery in `.builds/` touch only their
+   * own folder's builds (sidecar/builds/build-target.ts, build-folders-fs.ts). Absent in older builds.
+   */
+  public_url: z.string().optional(),
+  dist_dir: z.string().optional(),
   /** URL path → entry. */
   files: z.record(z.string(), ManifestEntrySchema),
 });
@@ -82,5 +89,6 @@ export function computeBuildId(files: Manifest['files']): string {
 /** Deterministic serialisation: keys sorted, so equal builds write equal manifests. */
 export function renderManifest(manifest: Manifest): string {
   const files = Object.fromEntries(Object.keys(manifest.files).sort().map((k) => [k, manifest.files[k]!]));
-  return `${JSON.stringify({ build_id: manifest.build_id, source: manifest.source, files }, null, 1)}\n`;
+  const { build_id, source, public_url, dist_dir } = manifest;
+  return `${JSON.stringify({ build_id, source, public_url, dist_dir, files }, null, 1)}\n`;
 }

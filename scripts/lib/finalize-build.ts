@@ -89,7 +89,7 @@ const VARIANT_SUFFIX: Record<Encoding, string> = { br: 'br', gzip: 'gz' };
 
 export async function finalizeBuild(
   dir: string,
-  options: { urls: ServiceUrls; dataDate: string | undefined; previous: PreviousBuild | undefined; source: string },
+  options: { urls: ServiceUrls; dataDate: string | undefined; previous: PreviousBuild | undefined; source: string; distDir: string },
 ): Promise<Manifest> {
   const files: Manifest['files'] = {};
   // A few files at a time: each compression holds its input and a native encoder, and starting all of
@@ -123,7 +123,7 @@ export async function finalizeBuild(
     files[urlPath] = entry;
   };
   await Promise.all((await listFiles(dir)).map((file) => limiter.run('files', () => finalizeFile(file))));
-  const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, files };
+  const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, public_url: options.urls.base, dist_dir: options.distDir, files };
   await writeFile(path.join(dir, MANIFEST_FILE), renderManifest(manifest));
   await writeFile(path.join(dir, HEADERS_FILE), renderHostHeadersFile(Object.keys(files), options.urls));
   return manifest;

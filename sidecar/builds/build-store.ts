@@ -19,6 +19,7 @@ import type { ServiceUrls } from '../../core/urls.ts';
 import type { Logger } from '../logger.ts';
 import { loadBuild, type LoadedBuild } from './load-build.ts';
 import { createPageCodeCopies } from './load-pages.ts';
+import { checkBuildTarget } from './build-target.ts';
 
 /** A build on disk that could not be loaded: its folder, its id when its manifest says it, and why. */
 export type BuildFailure = { dir: string; id: string | undefined; message: string };
@@ -77,6 +78,14 @@ export async function createBuildStore(options: { distDir: string; urls: Service
     if (seen.dir === current.dir) {
       signature = seen.key;
       failure = undefined;
+      return false;
+    }
+    const manifest = await readManifest(seen.dir);
+    const target = checkBuildTarget(manifest, { publicUrl: urls.base, distDir });
+    if (!target.ok) {
+      const id = manifest?.build_id;
+      failure = { dir: seen.dir, id, message: `not swapped in: ${target.reason}`, key: seen.key };
+      log?.error('build_refused', { dir: seen.dir, build: id, why: target.reason, serving: current.id });
       return false;
     }
     let next: LoadedBuild;
