@@ -1,9 +1,10 @@
 /**
  * A served review's digest in the review log (docs/log.md): base64 SHA-256 of the RFC 8785 form of the
- * fields that are the review itself. Only node:crypto and review-digest-input.ts here, so `npm run verify`
+ * fields that are the review itself. Only node:crypto, canonical-json.ts and review-digest-input.ts here, so `npm run verify`
  * can be copied with these files alone.
  */
 import { hash } from 'node:crypto';
+import { canonicalizeJson } from './canonical-json.ts';
 import { reviewDigestInput } from './review-digest-input.ts';
 
 export { REVIEW_DIGEST_FIELDS } from './review-digest-input.ts';
