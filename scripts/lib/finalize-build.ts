@@ -18,7 +18,7 @@ import {
   lastModifiedFor,
   MANIFEST_FILE,
   renderManifest,
-  SERVER_DIR,
+  SEARCH_PAGE_SHELL_FILE,
   strongEtag,
   urlPathOfFile,
   type Encoding,
@@ -41,9 +41,8 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (rel === SERVER_DIR) continue;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
-    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE) files.push(rel);
+    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE && rel !== SEARCH_PAGE_SHELL_FILE) files.push(rel);
   }
   return files.sort();
 }

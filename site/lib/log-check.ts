@@ -5,7 +5,7 @@
  * core/log/proof-check.ts's, the same `npm run verify --proof` makes; this file only says the result in words.
  */
 import { checkReviewProof, parseVerifierKeyText, type ProofCheck } from '../../core/log/proof-check.ts';
-import { formatDate } from './format.ts';
+import { formatDate } from '../../core/pages/format.ts';
 
 const REVIEW_ID = /^[a-z0-9-]{1,200}$/;
 const TIMEOUT_MS = 10_000;

@@ -270,7 +270,7 @@ describe('OpenAPI schemas and examples', () => {
       {
         changes: [
           { id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', entry: 0, review },
-          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1 },
+          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1, change: 'correction', previous_rating: 2, words_changed: true },
           { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed', entry: 2, reason: 'other' },
         ],
         count: 3,

@@ -22,7 +22,6 @@ export const VERIFY_FILES = [
   'core/log/review-digest-input.ts',
   'core/log/sha256.ts',
   'core/log/tiles.ts',
-  'core/schemas/issues.ts',
   'core/text/printable.ts',
   'core/text/text-rules.ts',
 ] as const;
