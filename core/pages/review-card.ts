@@ -13,7 +13,7 @@
  * of thousands of cards costs no component per card.
  */
 import type { PublishedBusiness, PublishedMedia, PublishedReview } from '../schemas/published.ts';
-import { assignTechnicianSlugs, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
+import { assignTechnicianSlugs, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
 import { foldLongText, formatDate, formatSource, formatStars } from './format.ts';
 import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
 import { escapeText, writeAttributes } from './html.ts';
@@ -27,8 +27,8 @@ export type ReviewCardOptions = {
   level: 2 | 3 | 4;
   links: ReviewLinks;
   marks?: ReviewMarks;
-  /** The review's first entry in the public log (core/log/log-summary.ts), when the page knows it. */
-  logEntry?: number;
+  /** When the review's first entry in the public log was published (core/log/log-summary.ts), when the page knows it. */
+  loggedSince?: string;
 };
 
 /** The links of every service and technician of the business, by the one slug rule (core/urls.ts). */
@@ -40,7 +40,7 @@ export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
   };
 }
 
-export function renderReviewCard(review: PublishedReview, { level, links, marks, logEntry }: ReviewCardOptions): string {
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince }: ReviewCardOptions): string {
   const source = formatSource(review.source);
   const text = foldLongText(review.text);
   let html = `<article${writeAttributes({ class: 'review', id: review.id })}>`;
@@ -74,7 +74,10 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     html += `<div class="reply"><p><strong>Reply from the owner</strong> <span class="meta">· <time${writeAttributes({ datetime: review.response.date })}>${escapeText(formatDate(review.response.date))}</time></span></p>`;
     html += `<p dir="auto">${escapeText(review.response.text)}</p></div>`;
   }
-  if (logEntry !== undefined) html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since entry ${logEntry}</p>`;
+  if (loggedSince !== undefined) {
+    // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
+    html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since ${escapeText(formatDate(loggedSince.slice(0, 10)))} — <a${writeAttributes({ href: logCheckPath(review.id) })}>check it<span class="vh"> (this review by <bdi>${escapeText(review.author)}</bdi>)</span></a></p>`;
+  }
   return `${html}</article>`;
 }
 

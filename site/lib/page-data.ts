@@ -20,7 +20,7 @@ export async function getReviewLinks(): Promise<ReviewLinks> {
   return getSiteModel();
 }
 
-/** Each review's first entry in the review log (core/log/log-summary.ts). */
-export async function getLogEntries(): Promise<Readonly<Record<string, number>> | undefined> {
-  return (await getBuildData()).log?.first_entry;
+/** When each review's first entry in the review log was published (core/log/log-summary.ts). */
+export async function getLogEntries(): Promise<Readonly<Record<string, string>> | undefined> {
+  return (await getBuildData()).log?.first_logged;
 }

@@ -52,6 +52,7 @@ async function verify(url: string) {
 }
 
 function expectBounded(run: Awaited<ReturnType<typeof verify>>) {
+  console.log(`verify against a hostile server: exit ${run.code} after ${(run.ms / 1000).toFixed(1)} s, peak ${Math.round(run.maxRssKb / 1024)} MB`);
   expect(run.code).not.toBe(0);
   expect(run.ms).toBeLessThan(TWO_MINUTES_MS);
   expect(run.maxRssKb).toBeGreaterThan(0);
