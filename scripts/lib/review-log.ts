@@ -18,6 +18,7 @@ import {
   buildLogFiles,
   CHECKPOINT_PATH,
   digestReview,
+  digestReviewParts,
   encodeLogEntry,
   formatLogTime,
   formatPrivateKey,
@@ -39,10 +40,15 @@ import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
-import type { WithdrawReason } from '../../core/schemas/content.ts';
+import { buildReviewProofs } from '../../core/log/review-proofs.ts';
+import { logProofPath, PATHS } from '../../core/urls.ts';
+import { fetchBounded } from './bounded-fetch.ts';
+import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
+import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
 
 export const LOG_DIR = 'log';
 const REMOTE_TIMEOUT_MS = 10_000;
+const REMOTE_DEADLINE_MS = 120_000;
 
 export type ReviewLogOptions = {
   publicUrl: string;
@@ -59,6 +65,8 @@ export type ReviewLogOptions = {
   witnesses?: readonly { url: string; key: string }[];
   /** Where what each witness did is said. */
   report?: (line: string) => void;
+  /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
+  corrections?: ReadonlyMap<string, CorrectionReason>;
 };
 
 export type ReviewLogStep =
@@ -110,12 +118,16 @@ function diskReader(dir: string): LogFileReader {
   };
 }
 
+/**
+ * The published log read over HTTP, each file held to its bounds (core/log/log-bounds.ts, bounded-fetch.ts):
+ * REMOTE_TIMEOUT_MS a file, REMOTE_DEADLINE_MS the whole log, redirects within the origin only.
+ */
 function remoteReader(base: string, fetchImpl: typeof fetch): LogFileReader {
-  return async (rel) => {
-    const response = await fetchImpl(`${base}/${rel}`, { signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS), redirect: 'follow' });
-    if (response.status === 404 || response.status === 410) return undefined;
-    if (!response.ok) throw new Error(`${base}/${rel} answered ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+  const deadline = AbortSignal.timeout(REMOTE_DEADLINE_MS);
+  return async (rel, maxBytes) => {
+    const got = await fetchBounded(`${base}/${rel}`, { maxBytes, timeoutMs: REMOTE_TIMEOUT_MS, signal: deadline, fetch: fetchImpl });
+    if (got.ok === false) throw new Error(got.reason);
+    return got.ok === 'absent' ? undefined : new Uint8Array(got.bytes);
   };
 }
 
@@ -192,9 +204,9 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r) }));
   const state = replayLog(previous?.decoded ?? []);
-  const added = planLogAppend({ state, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const added = planLogAppend({ state, published, reasons, corrections: options.corrections, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 
@@ -211,6 +223,10 @@ export async function prepareReviewLog(
         files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
         for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
       }
+      // Each served review's proof, against the checkpoint as served (its cosignatures included).
+      const latest = replayLog(entries);
+      const proofs = buildReviewProofs({ reviews, entries: bytes, latest, tree, checkpoint: files.get(CHECKPOINT_PATH)!.toString('utf8') });
+      for (const [id, proof] of proofs) files.set(logProofPath(id).slice(PATHS.logPrefix.length), proof);
       // Each folder made once (see diskReader for why synchronously).
       const made = new Set<string>();
       for (const [rel, data] of files) {

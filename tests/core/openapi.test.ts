@@ -56,6 +56,7 @@ describe('buildOpenApiDocument', () => {
           '/feeds.json',
           '/log/checkpoint',
           '/log/vkey',
+          '/log/proof/{id}.tlog-proof',
           '/log/tile/{level}/{index}',
           '/log/tile/{level}/{index}.p/{width}',
           '/witness/vkey',
@@ -129,8 +130,8 @@ describe('buildOpenApiDocument', () => {
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey'].includes(path));
-    // + 1: the technician ranking; + 1: the change log; + 4: the review log's checkpoint, vkey, tiles and partial tiles.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 4);
+    // + 1: the technician ranking; + 1: the change log; + 5: the review log's checkpoint, vkey, review proofs, tiles and partial tiles.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 5);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -269,7 +270,7 @@ describe('OpenAPI schemas and examples', () => {
       {
         changes: [
           { id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', entry: 0, review },
-          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1 },
+          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1, change: 'correction', previous_rating: 2, words_changed: true },
           { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed', entry: 2, reason: 'other' },
         ],
         count: 3,
