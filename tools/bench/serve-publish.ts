@@ -6,8 +6,8 @@
  * was edited: a whole publish, as an owner's commit or the hourly sync makes one, the build (its Astro
  * process and analysis threads) on the same two cores as the service, then the swap, the pings and the
  * wait until the service serves the build; the folders beyond the newest three are removed by the
- * publishes themselves, so the last one comes after the folder the service first took its page code
- * from was removed. Over each publish, from its start until one second after it exits: the longest wait
+ * publishes themselves, so the last one comes after the folder the service first loaded was removed.
+ * Over each publish, from its start until one second after it exits: the longest wait
  * of the `/healthz` poller (target ≤ 50 ms) and the search p99 (target < 20 ms). Beside them, the longest
  * gap between the service's own 10 ms event-loop ticks over the publishes, from its `/metrics`: its
  * longest hold, which the poller's wait includes, lies between that gap less 10 ms and the gap.
@@ -31,7 +31,7 @@ import type { BenchRow } from './types.ts';
 
 const REVIEWS = 10_000;
 const PUBLIC_URL = 'https://reviews.example.com';
-/** Enough for a publish after the folder the service took its page code from was removed (see above). */
+/** Enough for a publish after the folder the service first loaded was removed (see above). */
 const PUBLISHES = Number(process.env.SERVE_PUBLISHES ?? BUILDS_KEPT + 1);
 const SEARCHERS = 4;
 /**
