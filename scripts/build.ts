@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { resolveUpdated } from '../core/content/review-history.ts';
-import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
+import { readCorrectionReasons, readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
@@ -29,6 +29,7 @@ import { checkRunningService } from './lib/running-service.ts';
 import { takePidLock } from './lib/pid-lock.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
@@ -195,6 +196,8 @@ async function preparePublication(
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
+  const corrections = await readCorrectionReasons(contentDir);
+  if (!corrections.ok) return { ok: false, message: formatContentProblems(corrections.problems) };
   // Not beside the photo encoding: both want every core.
   const analyses = await analyzeInThreads(content.value);
   const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
@@ -211,6 +214,7 @@ async function preparePublication(
     witnesses: options.logWitnesses,
     report: options.report,
     newLog: options.newLog,
+    corrections: corrections.value,
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
@@ -235,6 +239,8 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
+  // A build gives way to a service on the same machine, and so do the processes and threads it starts.
+  lowerProcessPriority();
   const { config, demo, urls } = readEntryConfig({ demoFallback: true });
   if (demo) console.log(describeDemo());
   const running = checkRunningService(config, 'Not built');

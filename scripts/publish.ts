@@ -38,6 +38,7 @@ import { readEntryConfig } from './lib/entry-config.ts';
 import { checkRunningService } from './lib/running-service.ts';
 import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 export type PublishResult =
   | { ok: false; stage: 'build'; message: string }
@@ -245,6 +246,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
+  // The build gives way to the service it publishes to (sidecar/thread-priority.ts).
+  lowerProcessPriority();
   const { config, urls } = readEntryConfig({ demoFallback: true });
   const { pingOnly, requireService, newLog } = readArguments(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);

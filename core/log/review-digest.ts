@@ -28,3 +28,14 @@ export function digestReview(review: Readonly<Record<string, unknown>>): string 
   }
   return hash('sha256', json === '' ? '{}' : `${json}}`, 'base64');
 }
+
+/**
+ * The digests of a served review's parts, which `publish` and `update` entries carry beside the whole
+ * one (core/log/entry.ts): `words` over RFC 8785 `{"text":…,"title":…}`, `reply` over RFC 8785 of its
+ * `response` (`null` when it has none). Two entries of a review then show whether its words or its
+ * reply changed between them.
+ */
+export function digestReviewParts(review: Readonly<Record<string, unknown>>): { words: string; reply: string } {
+  const words = canonicalizeJson({ text: review.text ?? null, title: review.title ?? null });
+  return { words: hash('sha256', words, 'base64'), reply: hash('sha256', canonicalizeJson(review.response ?? null), 'base64') };
+}

@@ -21,6 +21,7 @@ import {
   buildLogFiles,
   CHECKPOINT_PATH,
   digestReview,
+  digestReviewParts,
   encodeLogEntry,
   formatLogTime,
   formatPrivateKey,
@@ -43,10 +44,13 @@ import { findLastGoodBuild, readManifest } from '../../core/publishing/build-fol
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
 import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
-import type { WithdrawReason } from '../../core/schemas/content.ts';
+import { fetchBounded } from './bounded-fetch.ts';
+import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
+import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
 
 export const LOG_DIR = 'log';
 const REMOTE_TIMEOUT_MS = 10_000;
+const REMOTE_DEADLINE_MS = 120_000;
 
 export type ReviewLogOptions = {
   publicUrl: string;
@@ -65,6 +69,8 @@ export type ReviewLogOptions = {
   report?: (line: string) => void;
   /** `--new-log`: the owner says no log was ever published at PUBLIC_URL (docs/log.md). */
   newLog?: boolean;
+  /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
+  corrections?: ReadonlyMap<string, CorrectionReason>;
 };
 
 export type ReviewLogStep =
@@ -116,12 +122,16 @@ function diskReader(dir: string): LogFileReader {
   };
 }
 
+/**
+ * The published log read over HTTP, each file held to its bounds (core/log/log-bounds.ts, bounded-fetch.ts):
+ * REMOTE_TIMEOUT_MS a file, REMOTE_DEADLINE_MS the whole log, redirects within the origin only.
+ */
 function remoteReader(base: string, fetchImpl: typeof fetch): LogFileReader {
-  return async (rel) => {
-    const response = await fetchImpl(`${base}/${rel}`, { signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS), redirect: 'follow' });
-    if (response.status === 404 || response.status === 410) return undefined;
-    if (!response.ok) throw new Error(`${base}/${rel} answered ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+  const deadline = AbortSignal.timeout(REMOTE_DEADLINE_MS);
+  return async (rel, maxBytes) => {
+    const got = await fetchBounded(`${base}/${rel}`, { maxBytes, timeoutMs: REMOTE_TIMEOUT_MS, signal: deadline, fetch: fetchImpl });
+    if (got.ok === false) throw new Error(got.reason);
+    return got.ok === 'absent' ? undefined : new Uint8Array(got.bytes);
   };
 }
 
@@ -197,9 +207,9 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r) }));
   const state = replayLog(previous?.decoded ?? []);
-  const added = planLogAppend({ state, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const added = planLogAppend({ state, published, reasons, corrections: options.corrections, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 

@@ -1,0 +1,23 @@
+/** What docs/verification.md tells a third party to copy to run `npm run verify` (and `npm install zod`). */
+export const VERIFY_FILES = [
+  'scripts/verify.ts',
+  'scripts/verify/check-reviews.ts',
+  'scripts/verify/history.ts',
+  'scripts/verify/read-log.ts',
+  'scripts/verify/report.ts',
+  'scripts/verify/site-reader.ts',
+  'scripts/lib/bounded-fetch.ts',
+  'core/log/canonical-json.ts',
+  'core/log/checkpoint.ts',
+  'core/log/entry.ts',
+  'core/log/entry-history.ts',
+  'core/log/log-bounds.ts',
+  'core/log/merkle.ts',
+  'core/log/note.ts',
+  'core/log/reasons.ts',
+  'core/log/review-digest.ts',
+  'core/log/tiles.ts',
+  'core/schemas/issues.ts',
+  'core/text/printable.ts',
+  'core/text/text-rules.ts',
+] as const;
