@@ -20,8 +20,8 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { buildSite } from '../../scripts/build.ts';
 import { computeSourceFingerprint } from '../../scripts/lib/source-fingerprint.ts';
-import { activateBuild, buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
-import type { Manifest } from '../../core/publishing/manifest.ts';
+import { activateBuild, buildsDirOf, distDirKeyOf } from '../../core/publishing/build-folders-fs.ts';
+import { MANIFEST_FILE, ManifestSchema, renderManifest, type Manifest } from '../../core/publishing/manifest.ts';
 
 export const SMALL_CONTENT = path.resolve('tests/fixtures/content-small');
 export const DEMO_CONTENT = path.resolve('examples/demo');
@@ -86,6 +86,9 @@ async function copySharedSite(shared: string, site: SiteOptions): Promise<BuiltT
   const buildDir = path.join(buildsDirOf(site.outDir), buildName);
   await mkdir(path.dirname(buildDir), { recursive: true });
   await cp(path.join(entry, 'builds', buildName), buildDir, { recursive: true, verbatimSymlinks: true });
+  // A build names the DIST_DIR it was made for (recovery, pruning and the service's swap read it): the copy is this folder's.
+  const copied = ManifestSchema.parse(JSON.parse(await readFile(path.join(buildDir, MANIFEST_FILE), 'utf8')));
+  await writeFile(path.join(buildDir, MANIFEST_FILE), renderManifest({ ...copied, dist_dir: distDirKeyOf(site.outDir) }));
   await cp(path.join(entry, 'data'), site.dataDir, { recursive: true });
   await activateBuild(buildDir, site.outDir);
   return { distDir: site.outDir, manifest };
