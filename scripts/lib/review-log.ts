@@ -103,7 +103,8 @@ async function readKeyFile(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ENOTDIR: DATA_DIR is not a folder (the store then says so); no key file there.
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw error;
   }
 }
