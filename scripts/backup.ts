@@ -8,12 +8,18 @@
  * (`PRAGMA integrity_check`), and its counts printed. With `DATABASE_URL`, the state is in PostgreSQL:
  * this prints the `pg_dump` command for its schema instead (exit 2), since pg_dump is the tool for that.
  * Restore with `npm run restore -- <file>` (scripts/restore.ts).
+ *
+ * The copy also holds the review log's keys and its last published log (scripts/lib/log-backup.ts): the
+ * key is the one thing no build can make again, so the file is written with mode 0600 and the command
+ * warns, loudly, that it holds a private key.
  */
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { SQLITE_FILE_NAME } from '../sidecar/websub/index.ts';
 import { describeHubBackup, readHubFileCommand } from './lib/hub-backup.ts';
+import { addLogFiles } from './lib/log-backup.ts';
+import { plural } from '../core/text/text-rules.ts';
 
 const { config, file: target } = readHubFileCommand('backup', 'Usage: npm run backup -- <file>   (writes a copy of the hub state in DATA_DIR to <file>)');
 const source = path.join(config.dataDir, SQLITE_FILE_NAME);
@@ -36,10 +42,25 @@ try {
   } finally {
     db.close();
   }
+  // The copy holds the log's private key: only its owner may read it, from the moment it has one.
+  chmodSync(partial, 0o600);
+  const copy = new DatabaseSync(partial);
+  let log: { keys: number; logFiles: number };
+  try {
+    log = await addLogFiles(copy, { dataDir: config.dataDir, distDir: config.distDir });
+  } finally {
+    copy.close();
+  }
   const summary = describeHubBackup(partial);
   if (!summary.ok) throw new Error(summary.problem);
   renameSync(partial, target);
-  console.log(`Backed up ${summary.text} to ${path.resolve(target)} (${Math.ceil(statSync(target).size / 1024)} KiB).`);
+  const logText = `${plural(log.keys, 'review log key', { format: String })} and ${log.logFiles > 0 ? `the last published log (${log.logFiles} files)` : 'no published log'}`;
+  console.log(`Backed up ${summary.text} to ${path.resolve(target)} (${Math.ceil(statSync(target).size / 1024)} KiB), with ${logText}.`);
+  if (log.keys > 0) {
+    console.warn(
+      `WARNING: ${path.resolve(target)} holds the review log's PRIVATE signing key (mode 0600). Anyone with this file can sign a log for your address: keep it where only you can read it (an encrypted disk or password manager), and never commit or upload it. Without it (or LOG_SIGNING_KEY) no later build can continue the log.`,
+    );
+  }
 } catch (error) {
   rmSync(partial, { force: true });
   console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -53,6 +53,8 @@ export type BuildOptions = {
   report?: (line: string) => void;
   /** LOG_WITNESSES: witnesses asked to cosign the log's new checkpoint. */
   logWitnesses?: readonly { url: string; key: string }[];
+  /** `--new-log`: the owner says no review log was ever published at PUBLIC_URL (docs/log.md). */
+  newLog?: boolean;
 };
 export type BuildResult =
   | {
@@ -212,6 +214,7 @@ async function preparePublication(
     now: options.now,
     witnesses: options.logWitnesses,
     report: options.report,
+    newLog: options.newLog,
     corrections: corrections.value,
   });
   if (!step.ok) return step;
@@ -247,7 +250,7 @@ if (import.meta.main) {
     process.exit(1);
   }
   const options = buildOptionsFor(config);
-  const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') }, urls);
+  const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose'), newLog: process.argv.includes('--new-log') }, urls);
   if (!result.ok) {
     console.error(result.message);
     process.exit(1);

@@ -249,7 +249,7 @@ if (import.meta.main) {
   // The build gives way to the service it publishes to (sidecar/thread-priority.ts).
   lowerProcessPriority();
   const { config, urls } = readEntryConfig({ demoFallback: true });
-  const { pingOnly, requireService } = readArguments(process.argv.slice(2));
+  const { pingOnly, requireService, newLog } = readArguments(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);
   // Before building: the service running on DIST_DIR (where it listens, whatever PORT says here), or
   // the one at HOST:PORT, must serve this PUBLIC_URL.
@@ -264,7 +264,7 @@ if (import.meta.main) {
     console.error(mismatch);
     process.exit(1);
   }
-  const build = buildOptionsFor(config);
+  const build = { ...buildOptionsFor(config), newLog };
   const result = await publishSite({ build, urls, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);
@@ -334,12 +334,12 @@ function describeVerdicts(recorder: string, topics: readonly TopicVerdict[]): st
  * `--ping-only <sidecar URL>` (undefined for a whole publish) and `--require-service` (exit 3 when no
  * service answers, the git hooks' choice); a bad command line exits 2.
  */
-function readArguments(argv: string[]): { pingOnly: string | undefined; requireService: boolean } {
-  let values: { 'ping-only'?: string; 'require-service'?: boolean };
+function readArguments(argv: string[]): { pingOnly: string | undefined; requireService: boolean; newLog: boolean } {
+  let values: { 'ping-only'?: string; 'require-service'?: boolean; 'new-log'?: boolean };
   try {
-    values = parseArgs({ args: argv, options: { 'ping-only': { type: 'string' }, 'require-service': { type: 'boolean' } }, strict: true }).values;
+    values = parseArgs({ args: argv, options: { 'ping-only': { type: 'string' }, 'require-service': { type: 'boolean' }, 'new-log': { type: 'boolean' } }, strict: true }).values;
   } catch (error) {
-    console.error(`${(error as Error).message}\nusage: npm run publish [-- --require-service | -- --ping-only <sidecar URL>]`);
+    console.error(`${(error as Error).message}\nusage: npm run publish [-- --require-service] [-- --new-log] | [-- --ping-only <sidecar URL>]`);
     process.exit(2);
   }
   const value = values['ping-only'];
@@ -347,7 +347,7 @@ function readArguments(argv: string[]): { pingOnly: string | undefined; requireS
     console.error(`--ping-only: "${value}" is not an http(s) URL of a sidecar, e.g. https://reviews.example.com`);
     process.exit(2);
   }
-  return { pingOnly: value?.replace(/\/+$/, ''), requireService: values['require-service'] ?? false };
+  return { pingOnly: value?.replace(/\/+$/, ''), requireService: values['require-service'] ?? false, newLog: values['new-log'] ?? false };
 }
 
 async function runPingOnly(sidecarUrl: string, config: Config, urls: ServiceUrls): Promise<never> {

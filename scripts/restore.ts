@@ -6,12 +6,18 @@
  * (sidecar/websub/store/sqlite/file.ts), even when its file was moved away under it: restore then refuses, and
  * holds that lock itself until the file is in place, so no service starts half-way through. The file is
  * copied beside its place and renamed into it, so a failed restore leaves nothing half-written. With
- * `DATABASE_URL` this prints the `pg_restore` command.
+ * `DATABASE_URL` this prints the `pg_restore` command. The review log's keys and last published log in
+ * the copy (scripts/lib/log-backup.ts) go back into DATA_DIR (`log-keys/`, mode 0600, never over another
+ * key; `last-log/`), so the next build on an empty machine continues the same log.
  */
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import path from 'node:path';
 import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../sidecar/websub/index.ts';
 import { describeHubBackup, readHubFileCommand } from './lib/hub-backup.ts';
+import { restoreLogFiles } from './lib/log-backup.ts';
+import { lastLogDirOf } from './lib/review-log.ts';
+import { plural } from '../core/text/text-rules.ts';
 
 const { config, file: source } = readHubFileCommand('restore', 'Usage: npm run restore -- <file>   (a copy made by npm run backup, restored into an empty DATA_DIR)');
 if (!existsSync(source)) {
@@ -31,9 +37,20 @@ if (!summary.ok) {
   process.exit(1);
 }
 const partial = `${target}.restoring`;
+let logText = '';
 try {
   mkdirSync(config.dataDir, { recursive: true });
   copyFileSync(source, partial);
+  chmodSync(partial, 0o600);
+  // The log's keys and last log go back into DATA_DIR; the store keeps only the hub's state.
+  const db = new DatabaseSync(partial);
+  try {
+    const restored = restoreLogFiles(db, config.dataDir);
+    if (!restored.ok) throw new Error(restored.problem);
+    logText = `${plural(restored.keys, 'review log key', { format: String })} and ${restored.logFiles > 0 ? `the last published log (${restored.logFiles} files, in ${path.resolve(lastLogDirOf(config.dataDir))})` : 'no published log'}`;
+  } finally {
+    db.close();
+  }
   renameSync(partial, target);
 } catch (error) {
   rmSync(partial, { force: true });
@@ -42,7 +59,7 @@ try {
 } finally {
   lock?.release();
 }
-console.log(`Restored ${summary.text} into ${path.resolve(target)}. Start the service to use them.`);
+console.log(`Restored ${summary.text} into ${path.resolve(target)}, and ${logText}. The next build continues the log; start the service to use them.`);
 
 /** The store's lock, or exit 1 when a running service holds it; none to take when DATA_DIR does not exist yet. */
 function takeStoreLock(file: string): { release: () => void } | undefined {

@@ -167,7 +167,11 @@ async function realTarget(outDir: string): Promise<string | undefined> {
 export function isOwnerAlive(name: string): boolean {
   const match = /-p(\d+)(?:$|-)/.exec(name);
   if (!match) return false;
-  const pid = Number(match[1]);
+  return isProcessAlive(Number(match[1]));
+}
+
+/** Whether a process runs with this pid (EPERM: it does, under another user). */
+export function isProcessAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

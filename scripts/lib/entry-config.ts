@@ -111,6 +111,6 @@ export function listConfigWarnings(config: Config, env: Env): string[] {
   return warnings;
 }
 
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

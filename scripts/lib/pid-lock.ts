@@ -7,6 +7,7 @@
  * is taken over: renamed away first, so of two processes that both found it stale only one removes it.
  */
 import { link, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { isProcessAlive as isAlive } from '../../core/publishing/build-folders-fs.ts';
 
 export type PidLock = { ok: true; release: () => Promise<void> } | { ok: false; pid: number };
 
@@ -43,15 +44,4 @@ export async function takePidLock(file: string): Promise<PidLock> {
 async function readPid(file: string): Promise<number | undefined> {
   const pid = Number(await readFile(file, 'utf8').catch(() => ''));
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-/** Whether a process runs with this pid (EPERM: it does, under another user). */
-export function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -6,11 +6,14 @@
  * - The key: LOG_SIGNING_KEY, else `DATA_DIR/log-keys/<origin>` (mode 0600), else a new one, saved only
  *   once the build is in place. The demo content signs with a fixed, public key, so a demo log is never
  *   taken for an owner's.
- * - The last log: the current build's `log/` on disk, else `{PUBLIC_URL}/log/` (a fresh machine), each
- *   checked against its signature and its tree.
+ * - The last log: the current build's `log/` on disk, else the copy `npm run restore` put in
+ *   `DATA_DIR/last-log/`, else `{PUBLIC_URL}/log/` (a fresh machine), each checked against its signature
+ *   and its tree.
+ * - A new key only where no log can exist (review-log-decision.ts): gathered here in one step
+ *   (`gatherReviewLogFacts`), decided by one pure function (`decideReviewLog`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
@@ -42,6 +45,7 @@ import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { logProofPath, PATHS } from '../../core/urls.ts';
+import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
 import { fetchBounded } from './bounded-fetch.ts';
 import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
 import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
@@ -65,6 +69,8 @@ export type ReviewLogOptions = {
   witnesses?: readonly { url: string; key: string }[];
   /** Where what each witness did is said. */
   report?: (line: string) => void;
+  /** `--new-log`: the owner says no log was ever published at PUBLIC_URL (docs/log.md). */
+  newLog?: boolean;
   /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
   corrections?: ReadonlyMap<string, CorrectionReason>;
 };
@@ -99,7 +105,8 @@ async function readKeyFile(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // ENOTDIR: DATA_DIR is not a folder (the store then says so); no key file there.
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined;
     throw error;
   }
 }
@@ -131,76 +138,75 @@ function remoteReader(base: string, fetchImpl: typeof fetch): LogFileReader {
   };
 }
 
+/** Where a restore puts the last published log back (`npm run restore`), for a machine with no build yet. */
+export function lastLogDirOf(dataDir: string): string {
+  return path.join(dataDir, 'last-log');
+}
+
+/**
+ * The step's one look at the world: the key (LOG_SIGNING_KEY or the key file), the last log on this
+ * machine (the served build's `log/`, else the copy a restore put back), the log at PUBLIC_URL (asked only
+ * when this machine has no log of the owner's) and the retired keys. `decideReviewLog` then decides.
+ */
+export async function gatherReviewLogFacts(options: ReviewLogOptions): Promise<ReviewLogFacts> {
+  const origin = logOriginOf(options.publicUrl);
+  const keyFile = logKeyFileOf(options.dataDir, origin);
+  const remoteBase = `${options.publicUrl.replace(/\/+$/, '')}/${LOG_DIR}`;
+  const demoKey = formatVerifierKey(demoSigner(origin));
+  const isDemo = (log: OpenedLog) => formatVerifierKey(log.verifier) === demoKey;
+  const base = { origin, publicUrl: options.publicUrl, demo: options.demo, newLog: options.newLog ?? false, keyFile, remoteBase };
+
+  let key: ReviewLogFacts['key'] = { state: 'absent' };
+  if (!options.demo) {
+    const fromEnv = options.signingKey !== undefined;
+    const text = fromEnv ? options.signingKey : await readKeyFile(keyFile);
+    const source = fromEnv ? 'LOG_SIGNING_KEY' : keyFile;
+    if (text !== undefined) {
+      const parsed = parsePrivateKey(text);
+      if (!parsed.ok) key = { state: 'unreadable', source, reason: parsed.reason };
+      else if (parsed.value.name !== origin) key = { state: 'other-origin', source, name: parsed.value.name };
+      else key = { state: 'found', signer: parsed.value, source };
+    }
+  }
+
+  // The build in service; when DIST_DIR went missing, the last good build the next swap keeps from;
+  // with neither, the last log a restore put back.
+  const served = (await readManifest(options.outDir)) ? options.outDir : ((await findLastGoodBuild(options.outDir))?.dir ?? options.outDir);
+  const servedLog = path.join(served, LOG_DIR);
+  const localDir = existsSync(path.join(servedLog, 'checkpoint')) || !existsSync(path.join(lastLogDirOf(options.dataDir), 'checkpoint')) ? servedLog : lastLogDirOf(options.dataDir);
+  // A build for another address (PUBLIC_URL changed) holds another log, not this address's history.
+  const localOrigin = (await readFile(path.join(localDir, 'checkpoint'), 'utf8').catch(() => '')).split('\n', 1)[0];
+  const opened = localOrigin !== '' && localOrigin !== origin ? ({ ok: 'absent' } as const) : await openLogFiles(diskReader(localDir), origin);
+  const local: ReviewLogFacts['local'] =
+    opened.ok === true ? { state: 'found', found: { log: opened.value, demo: isDemo(opened.value) } }
+    : opened.ok === false ? { state: 'damaged', dir: localDir, reason: opened.reason }
+    : { state: 'absent' };
+
+  let remote: ReviewLogFacts['remote'] = { state: 'not-asked' };
+  if (!options.demo && (local.state === 'absent' || (local.state === 'found' && local.found.demo))) {
+    const signer = key.state === 'found' ? key.signer : undefined;
+    const answer = await openLogFiles(remoteReader(remoteBase, options.fetch ?? fetch), origin, signer).catch((error: Error) => ({ ok: 'unreachable' as const, reason: error.cause instanceof Error ? error.cause.message : error.message }));
+    remote =
+      answer.ok === true ? { state: 'found', found: { log: answer.value, demo: isDemo(answer.value) } }
+      : answer.ok === false ? { state: 'damaged', reason: answer.reason }
+      : answer.ok === 'unreachable' ? { state: 'unreachable', reason: answer.reason }
+      : { state: 'absent' };
+  }
+  const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  return { ...base, key, local, remote, retired };
+}
+
 export async function prepareReviewLog(
   reviews: readonly PublishedReview[],
   reasons: ReadonlyMap<string, WithdrawReason>,
   options: ReviewLogOptions,
 ): Promise<ReviewLogStep> {
-  const origin = logOriginOf(options.publicUrl);
-  const keyFile = logKeyFileOf(options.dataDir, origin);
-  const remoteBase = `${options.publicUrl.replace(/\/+$/, '')}/${LOG_DIR}`;
-  const demoKey = formatVerifierKey(demoSigner(origin));
-
-  let signer: NoteSigner | undefined;
-  let keySource = '';
-  if (options.demo) {
-    signer = demoSigner(origin);
-  } else {
-    const fromEnv = options.signingKey !== undefined;
-    const text = fromEnv ? options.signingKey : await readKeyFile(keyFile);
-    keySource = fromEnv ? 'LOG_SIGNING_KEY' : keyFile;
-    if (text !== undefined) {
-      const parsed = parsePrivateKey(text);
-      if (!parsed.ok) return { ok: false, message: `The review log's key in ${keySource} cannot be read: ${parsed.reason}.` };
-      if (parsed.value.name !== origin) {
-        return { ok: false, message: `The review log's key in ${keySource} is for ${parsed.value.name}, but this build publishes ${origin} (PUBLIC_URL ${options.publicUrl}). Set PUBLIC_URL to the address the log was published at, or give the key of ${origin}.` };
-      }
-      signer = parsed.value;
-    }
-  }
-
-  let previous: OpenedLog | undefined;
-  // The build in service; when DIST_DIR went missing, the last good build the next swap keeps from.
-  const servedDir = (await readManifest(options.outDir)) ? options.outDir : ((await findLastGoodBuild(options.outDir))?.dir ?? options.outDir);
-  // A build for another address (PUBLIC_URL changed) holds another log, not this address's history.
-  const localOrigin = (await readFile(path.join(servedDir, LOG_DIR, 'checkpoint'), 'utf8').catch(() => '')).split('\n', 1)[0];
-  const local = localOrigin !== '' && localOrigin !== origin
-    ? ({ ok: 'absent' } as const)
-    : await openLogFiles(diskReader(path.join(servedDir, LOG_DIR)), origin);
-  const localIsDemo = local.ok === true && formatVerifierKey(local.value.verifier) === demoKey;
-  if (options.demo) {
-    if (local.ok === true && localIsDemo) previous = local.value;
-  } else if (local.ok === false) {
-    return { ok: false, message: `The review log in ${path.join(servedDir, LOG_DIR)}/ cannot be continued: ${local.reason}. Restore that build folder from a backup, or publish from a machine that has it.` };
-  } else if (local.ok === true && !localIsDemo) {
-    previous = local.value;
-  }
-
-  if (!options.demo && previous === undefined) {
-    const remote = await openLogFiles(remoteReader(remoteBase, options.fetch ?? fetch), origin, signer).catch((error: Error) => ({ ok: 'unreachable' as const, reason: error.cause instanceof Error ? error.cause.message : error.message }));
-    // The demo's log served at this address (the demo still running where the owner now publishes) is no
-    // history of the owner's: the owner's log starts afresh.
-    if (remote.ok === true) previous = formatVerifierKey(remote.value.verifier) === demoKey ? undefined : remote.value;
-    else if (remote.ok === false) {
-      return { ok: false, message: `${remoteBase}/ already has a review log that this build cannot continue: ${remote.reason}. ${signer ? '' : `Give this machine the log's key (LOG_SIGNING_KEY, or the file ${keyFile} from the machine that published it). `}A second history for one address is never started.` };
-    } else if (remote.ok === 'unreachable' && signer !== undefined) {
-      return {
-        ok: false,
-        message: `This machine has the review log's key for ${origin} (${keySource}) but not the last published log: ${path.join(options.outDir, LOG_DIR)}/ has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the previous build folder, or make ${remoteBase}/ reachable, then build again. ${keySource === 'LOG_SIGNING_KEY' ? 'Check that PUBLIC_URL is the address the log was published at.' : `If nothing was ever published at this address, delete ${keySource} and build again.`}`,
-      };
-    }
-  }
-
-  if (previous && signer && formatVerifierKey(previous.verifier) !== formatVerifierKey(signer)) {
-    // A rotation (docs/log.md): the owner lists the key being retired, so the log goes on under the new one.
-    const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim());
-    if (!retired.includes(formatVerifierKey(previous.verifier))) {
-      return { ok: false, message: `The last review log for ${origin} is signed by ${formatVerifierKey(previous.verifier)}, not by the key in ${keySource} (${formatVerifierKey(signer)}). Use the log's own key; to rotate to this one, list the old verifier key in ${keyFile}.previous (docs/log.md).` };
-    }
-  }
-  if (previous && !signer) {
-    return { ok: false, message: `The review log for ${origin} (signed by ${formatVerifierKey(previous.verifier)}) cannot be continued: this machine does not have its key. Set LOG_SIGNING_KEY, or put the key file back at ${keyFile}.` };
-  }
+  const facts = await gatherReviewLogFacts(options);
+  const decision = decideReviewLog(facts);
+  if (!decision.ok) return decision;
+  const { origin, keyFile } = facts;
+  const { previous } = decision;
+  const signer = decision.demoSigner ? demoSigner(origin) : decision.signer;
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 

@@ -12,10 +12,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
-import { buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
+import { buildsDirOf, isProcessAlive } from '../../core/publishing/build-folders-fs.ts';
 import type { Config } from '../../core/config.ts';
 import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../../sidecar/websub/index.ts';
-import { isAlive } from './pid-lock.ts';
 
 const RecordSchema = z.object({ pid: z.int().positive(), public_url: z.string(), url: z.string() });
 export type RunningService = z.infer<typeof RecordSchema>;
@@ -51,7 +50,7 @@ export function findRunningServices(distDir: string): RunningService[] {
       continue;
     }
     if (record.pid === process.pid) continue;
-    if (isAlive(record.pid)) found.push(record);
+    if (isProcessAlive(record.pid)) found.push(record);
     else rmSync(file, { force: true });
   }
   return found;
