@@ -3,7 +3,7 @@
  * write the manifest, then make it the output folder in one atomic step (core/publishing/build-folders-fs.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
@@ -16,7 +16,7 @@ import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
 import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
-import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, SEARCH_PAGE_SHELL_FILE, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
@@ -122,8 +122,9 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
       demo: isDemoContent(options.contentDir),
       verbose: options.verbose,
     });
-    // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
-    await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
+    // The search page Astro wrote is the shell the service fills (core/pages/search-page.ts): set aside, never served.
+    await rename(path.join(staging, 'search', 'index.html'), path.join(staging, SEARCH_PAGE_SHELL_FILE));
+    await rmdir(path.join(staging, 'search'));
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
     const logWriteStarted = performance.now();
     await reviewLog.step.write(staging);

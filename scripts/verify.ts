@@ -2,6 +2,8 @@
  * `npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <s>]`:
  * checks, from the outside, that a reviews service publishes what its log says (issue 27 item 5, issue 40
  * items 1–2). Anyone can run it: it needs Node 24, zod, and the files docs/verification.md lists.
+ * `npm run verify -- --proof <file> --review <json> --key <vkey>` checks one review's proof offline instead
+ * (scripts/verify-proof.ts, issue 40 item 5).
  *
  * 1. The checkpoint `{url}/log/checkpoint` must carry a valid Ed25519 signature by the log's key: the one
  *    given with --key (trusted), else the one the site serves at `{url}/log/vkey` (said with a warning:
@@ -49,6 +51,8 @@ async function readVerifier(site: SiteReader, key: string | undefined, logUrl: s
 }
 
 async function main(): Promise<number> {
+  // One review's proof, offline: its own file, loaded only then.
+  if (process.argv.includes('--proof')) return (await import('./verify-proof.ts')).verifyProofCommand(process.argv.slice(2));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: { key: { type: 'string' }, state: { type: 'string' }, 'accept-key': { type: 'string' }, deadline: { type: 'string' } },

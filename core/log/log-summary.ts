@@ -37,6 +37,7 @@ export const LogSummarySchema = z.object({
   by_change: z.record(z.enum([...UpdateChangeSchema.options, 'unrecorded']), z.int().min(0)).meta({ description: 'Updates by their kind of change; `unrecorded` for those from before the log recorded it.' }),
   rating_changes: z.array(LogRatingChangeSchema).meta({ description: 'Every update that changed a rating, in log order.' }),
   first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
+  first_logged: z.record(z.string(), z.string()).meta({ description: 'For each review in the log, when its first entry was published (RFC 3339).' }),
 });
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 
@@ -66,5 +67,6 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
       previous_rating === rating ? [] : [{ entry, time, date, previous_rating, rating, change, reason, words_changed }],
     ),
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
+    first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),
   };
 }

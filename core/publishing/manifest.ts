@@ -8,16 +8,15 @@ import { z } from 'zod';
 export const MANIFEST_FILE = '_manifest.json';
 export const HEADERS_FILE = '_headers';
 /**
- * The on-demand page code (the search page, built by this project's adapter, site/adapter/) inside a build folder: the
- * sidecar runs `SERVER_DIR/SERVER_ENTRY`; it is never served and never listed in the manifest.
+ * The search page's shell (site/pages/search/index.astro), which the sidecar fills for each query
+ * (core/pages/search-page.ts): never served as a file and never listed in the manifest.
  */
-export const SERVER_DIR = '_server';
+export const SEARCH_PAGE_SHELL_FILE = '_search-page.html';
 /**
  * The build's change log (core/dataset/change-log.ts), beside its files: the sidecar answers
  * `GET /api/reviews/changes` from it; never served as a file and never listed in the manifest.
  */
 export const CHANGE_LOG_FILE = '_changes.json';
-export const SERVER_ENTRY = 'entry.mjs';
 
 export const EncodingSchema = z.enum(['br', 'gzip']);
 export type Encoding = z.infer<typeof EncodingSchema>;

@@ -18,7 +18,7 @@ import {
   lastModifiedFor,
   MANIFEST_FILE,
   renderManifest,
-  SERVER_DIR,
+  SEARCH_PAGE_SHELL_FILE,
   strongEtag,
   urlPathOfFile,
   type Encoding,
@@ -26,7 +26,7 @@ import {
   type ManifestEntry,
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
-import type { ServiceUrls } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
 /** The build being replaced: its folder and manifest (core/publishing/build-folders-fs.ts readPreviousBuild). */
@@ -41,9 +41,8 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (rel === SERVER_DIR) continue;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
-    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE) files.push(rel);
+    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE && rel !== SEARCH_PAGE_SHELL_FILE) files.push(rel);
   }
   return files.sort();
 }
@@ -109,7 +108,9 @@ export async function finalizeBuild(
       last_modified: lastModifiedFor({ dataDate: options.dataDate, etag, previous: options.previous?.manifest.files[urlPath] }),
       encodings: {},
     };
-    if (isCompressible(type) && bytes.length >= MIN_COMPRESS_BYTES) {
+    // A review's proof is mostly base64 and changes with every checkpoint: one per review, compressing
+    // them would cost a publish at 100k reviews minutes for a quarter of their bytes.
+    if (isCompressible(type) && bytes.length >= MIN_COMPRESS_BYTES && !urlPath.startsWith(PATHS.logProofPrefix)) {
       const variants = (await previousVariants(options.previous, urlPath, etag)) ?? (await compressVariants(bytes));
       for (const [encoding, variant] of Object.entries(variants) as [Encoding, Buffer][]) {
         if (variant.length >= bytes.length) continue;

@@ -40,6 +40,8 @@ import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { requestCosignatures } from './witness-cosignatures.ts';
+import { buildReviewProofs } from '../../core/log/review-proofs.ts';
+import { logProofPath, PATHS } from '../../core/urls.ts';
 import { fetchBounded } from './bounded-fetch.ts';
 import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
 import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
@@ -221,6 +223,10 @@ export async function prepareReviewLog(
         files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
         for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
       }
+      // Each served review's proof, against the checkpoint as served (its cosignatures included).
+      const latest = replayLog(entries);
+      const proofs = buildReviewProofs({ reviews, entries: bytes, latest, tree, checkpoint: files.get(CHECKPOINT_PATH)!.toString('utf8') });
+      for (const [id, proof] of proofs) files.set(logProofPath(id).slice(PATHS.logPrefix.length), proof);
       // Each folder made once (see diskReader for why synchronously).
       const made = new Set<string>();
       for (const [rel, data] of files) {

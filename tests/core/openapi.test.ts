@@ -56,6 +56,7 @@ describe('buildOpenApiDocument', () => {
           '/feeds.json',
           '/log/checkpoint',
           '/log/vkey',
+          '/log/proof/{id}.tlog-proof',
           '/log/tile/{level}/{index}',
           '/log/tile/{level}/{index}.p/{width}',
           '/witness/vkey',
@@ -129,8 +130,8 @@ describe('buildOpenApiDocument', () => {
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey'].includes(path));
-    // + 1: the technician ranking; + 1: the change log; + 4: the review log's checkpoint, vkey, tiles and partial tiles.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 4);
+    // + 1: the technician ranking; + 1: the change log; + 5: the review log's checkpoint, vkey, review proofs, tiles and partial tiles.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 5);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];

@@ -23,9 +23,9 @@ describe('corrected counts on the held-out test split', () => {
   });
 
   // Not met when last measured: the issue asks every estimate within 10% (or 3 reviews). This floor
-  // guards what is reached (18 of 30; raw counts 20 of 30), and the mean error no worse than raw's.
+  // guards what is reached (20 of 30; raw counts 19 of 30), and the mean error no worse than raw's.
   it('keeps the estimates as close as reached, on average no further off than the raw counts', () => {
-    expect(summary.estimate_close).toBeGreaterThanOrEqual(18);
+    expect(summary.estimate_close).toBeGreaterThanOrEqual(20);
     expect(summary.estimate_mean_abs_error).toBeLessThanOrEqual(summary.raw_mean_abs_error + 0.01);
   });
 });

@@ -23,5 +23,5 @@ describe('npm run train', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });

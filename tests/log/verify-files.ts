@@ -1,6 +1,7 @@
 /** What docs/verification.md tells a third party to copy to run `npm run verify` (and `npm install zod`). */
 export const VERIFY_FILES = [
   'scripts/verify.ts',
+  'scripts/verify-proof.ts',
   'scripts/verify/check-reviews.ts',
   'scripts/verify/history.ts',
   'scripts/verify/read-log.ts',
@@ -14,8 +15,12 @@ export const VERIFY_FILES = [
   'core/log/log-bounds.ts',
   'core/log/merkle.ts',
   'core/log/note.ts',
+  'core/log/proof-check.ts',
+  'core/log/proof-format.ts',
   'core/log/reasons.ts',
   'core/log/review-digest.ts',
+  'core/log/review-digest-input.ts',
+  'core/log/sha256.ts',
   'core/log/tiles.ts',
   'core/text/printable.ts',
   'core/text/text-rules.ts',
