@@ -7,7 +7,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLogFiles, digestReview, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { digestReview, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { writeLogSite } from '../helpers/log-site.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
 import { VERIFY_FILES } from './verify-files.ts';
@@ -34,14 +35,8 @@ let server: StaticServer;
 let site: string;
 
 /** Writes a site copy: the log of `entries` and `reviews` as /reviews.json. */
-async function writeSite(entries: readonly LogEntry[], reviews: readonly object[], key = signer) {
-  await rm(site, { recursive: true, force: true });
-  const { files } = buildLogFiles({ origin: ORIGIN, entries: entries.map(encodeLogEntry), signer: key });
-  for (const [p, bytes] of files) {
-    await mkdir(path.dirname(path.join(site, 'log', p)), { recursive: true });
-    await writeFile(path.join(site, 'log', p), bytes);
-  }
-  await writeFile(path.join(site, 'reviews.json'), JSON.stringify({ reviews }));
+function writeSite(entries: readonly LogEntry[], reviews: readonly object[], key = signer) {
+  return writeLogSite(site, { entries: entries.map(encodeLogEntry), reviews, signer: key });
 }
 
 function verify(args: string[] = [], state = path.join(work, 'state.json')) {

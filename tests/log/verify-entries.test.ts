@@ -4,11 +4,12 @@
  * reader's last visit are listed with their ratings; a key rotation is one step for the reader. Each log
  * is written by core/log and served by a plain static server; the command runs as a user runs it.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLogFiles, digestReview, digestReviewParts, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry, type NoteSigner } from '../../core/log/index.ts';
+import { digestReview, digestReviewParts, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry, type NoteSigner } from '../../core/log/index.ts';
+import { writeLogSite } from '../helpers/log-site.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
 
@@ -34,15 +35,10 @@ let work: string;
 let site: string;
 let server: StaticServer;
 
-async function writeSite(entries: readonly (LogEntry | object)[], reviews: readonly object[], key: NoteSigner = signer) {
-  await rm(site, { recursive: true, force: true });
+function writeSite(entries: readonly (LogEntry | object)[], reviews: readonly object[], key: NoteSigner = signer) {
+  // An object that is no LogEntry (an entry a dishonest log might sign) is written as JSON as it is.
   const bytes = entries.map((e) => ('digest' in e || 'reason' in e ? encodeLogEntry(e as LogEntry) : Buffer.from(JSON.stringify(e))));
-  const { files } = buildLogFiles({ origin: ORIGIN, entries: bytes, signer: key });
-  for (const [p, data] of files) {
-    await mkdir(path.dirname(path.join(site, 'log', p)), { recursive: true });
-    await writeFile(path.join(site, 'log', p), data);
-  }
-  await writeFile(path.join(site, 'reviews.json'), JSON.stringify({ reviews }));
+  return writeLogSite(site, { entries: bytes, reviews, signer: key });
 }
 
 function verify(state: string, args: string[] = []) {
