@@ -36,12 +36,12 @@ export function parseServedReviews(bytes: Buffer, problems: string[]): ServedRev
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch {
-    problems.push('/reviews.json is not JSON');
+    problems.push('reviews.json is not JSON');
     return [];
   }
   const reviews = (json as { reviews?: unknown } | null)?.reviews;
   if (!Array.isArray(reviews) || !reviews.every((r) => typeof r === 'object' && r !== null && typeof r.id === 'string')) {
-    problems.push('/reviews.json has no list of reviews, each with an id');
+    problems.push('reviews.json has no list of reviews, each with an id');
     return [];
   }
   return reviews as ServedReview[];

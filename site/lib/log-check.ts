@@ -6,6 +6,7 @@
  */
 import { checkReviewProof, parseVerifierKeyText, type ProofCheck } from '../../core/log/proof-check.ts';
 import { formatDate } from '../../core/pages/format.ts';
+import { plural } from '../../core/text/text-rules.ts';
 
 const REVIEW_ID = /^[a-z0-9-]{1,200}$/;
 const TIMEOUT_MS = 10_000;
@@ -50,7 +51,7 @@ function describe(result: Extract<ProofCheck, { ok: true }>, key: string): [stri
   const names = result.witnesses.map((w) => w.name);
   const witnessed = names.length === 0
     ? ' No independent witness confirms this log yet, so this shows what the business published, not that it showed everyone the same.'
-    : ` and confirmed by ${names.length} independent ${names.length === 1 ? 'witness' : 'witnesses'}: ${names.join(', ')}.`;
+    : ` and confirmed by ${plural(names.length, 'independent witness', { many: 'independent witnesses' })}: ${names.join(', ')}.`;
   const sentence = `This review is as it was logged on ${when}, entry ${result.index}, signed by the business's key${names.length === 0 ? '.' : ''}${witnessed}`;
   return [sentence, [
     `Its words, rating, date, author and reply are exactly those of entry ${result.index} of the log.`,

@@ -250,6 +250,15 @@ describe('OpenAPI schemas and examples', () => {
     AspectPolarity: ['neutral', 'mixed'],
     EvidenceSpan: [review.aspects[0]!.evidence[0], { field: 'author', start: 0, end: 4 }],
     AspectInsight: [aspect, { ...aspect, net_score: 101 }],
+    CountRange: [{ value: 48, low: 40, high: 57 }, { value: -1, low: 0, high: 2 }],
+    CountEstimate: [
+      { mentions: { value: 48, low: 40, high: 57 }, positive: { value: 30, low: 24, high: 37 }, negative: { value: 12, low: 8, high: 17 } },
+      { mentions: { value: 48, low: 40, high: 57 } },
+    ],
+    AspectAccuracy: [
+      { detection: { recall: 0.8, false_alarm_rate: 0.05, n: 609, mentions: 120 }, polarity: { accuracy: 0.93, n: 96 } },
+      { detection: { recall: 1.5, false_alarm_rate: 0.05, n: 609, mentions: 120 }, polarity: { accuracy: 0.93, n: 96 } },
+    ],
     InsightQuote: [aspect.quotes[0], { ...aspect.quotes[0], rating: 0 }],
     EntityInsight: [technician, { ...technician, reviews: -1 }],
     InsightTopic: [topic, { ...topic, phrase: 3 }],
