@@ -56,9 +56,14 @@ export const PATHS = {
   logPrefix: '/log/',
   logCheckpoint: '/log/checkpoint',
   logVkey: '/log/vkey',
+  /** The site's own C2SP tlog-policy: its log key, the witnesses it asks, a quorum (docs/verification.md). */
+  logPolicy: '/log/policy',
   /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
   witnessAddCheckpoint: '/witness/add-checkpoint',
   witnessVkey: '/witness/vkey',
+  /** Monitoring: `/witness/<lowercase hex SHA-256 of the origin>/checkpoint`, the latest checkpoint cosigned for that log. */
+  witnessMonitoring: '/witness/:originHash/checkpoint',
+  witnessPrefix: '/witness/',
 } as const;
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */

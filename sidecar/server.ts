@@ -103,12 +103,14 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     storeUp: () => storeStatus().state === 'open',
     hubCounts: async () => (storeReady() ? store.countBacklog() : undefined),
   });
+  const witness = await openWitness(config);
+  if (witness?.locked) log.error('witness_locked', { message: witness.locked });
   const app = createApp({
     builds,
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, urls, witness: await openWitness(config) }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, urls, witness }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -200,7 +202,7 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
-    ...(witness ? [createWitnessRouter({ witness })] : []),
+    ...(witness ? [createWitnessRouter({ witness, rateLimit: config.witness.rateLimit })] : []),
   ];
 }
 
