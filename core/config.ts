@@ -127,7 +127,7 @@ export const EnvSchema = z.object({
   LOG_WITNESS_TIMEOUT_SECONDS: WholeNumber(1)
     .refine((n) => n <= 30, 'must be at most 30: a publish never waits longer for a witness')
     .default(10),
-  LOG_WITNESS_QPD: WholeNumber(1).default(1_440),
+  LOG_WITNESS_QPD: WholeNumber(1).default(24),
   LOG_WITNESSES: z
     .string()
     .transform((s) => s.split(',').map((w) => w.trim()).filter(Boolean).map((w) => w.split(/\s+/)))

@@ -12,7 +12,8 @@ import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
-import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
+import { LOG_DIR, prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
+import { cosignLogFolder } from './lib/witness-cosignatures.ts';
 import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
@@ -50,7 +51,12 @@ export type BuildOptions = {
   report?: (line: string) => void;
   /** LOG_WITNESSES: witnesses asked to cosign the log's new checkpoint. */
   logWitnesses?: readonly { url: string; key: string }[];
+  /** How long a publish waits for them, and how often each may be asked (Config.logWitnessing). */
+  logWitnessing?: { timeoutMs: number; qpd: number };
 };
+
+const DEFAULT_WITNESSING = { timeoutMs: 10_000, qpd: 24 };
+const dataDirOf = (options: BuildOptions) => options.dataDir ?? path.join(path.dirname(path.resolve(options.outDir)), '.data');
 export type BuildResult =
   | {
       ok: true;
@@ -110,8 +116,10 @@ export async function buildSite(options: BuildOptions, urls: ServiceUrls = creat
     await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
     const logWriteStarted = performance.now();
-    await reviewLog.step.write(staging);
+    const { tree } = await reviewLog.step.write(staging);
     reviewLog.ms += performance.now() - logWriteStarted;
+    // The witnesses' round trip, in parallel and bounded (LOG_WITNESS_TIMEOUT_SECONDS), outside the log's cost.
+    await cosignLogFolder({ logDir: path.join(staging, LOG_DIR), tree, witnesses: options.logWitnesses ?? [], ...(options.logWitnessing ?? DEFAULT_WITNESSING), dataDir: dataDirOf(options), report: options.report ?? console.log });
     // What the photos add to the build: the wait for the copy, if Astro was faster, and the move.
     const copyWaitStarted = performance.now();
     await copied;
@@ -186,12 +194,10 @@ async function preparePublication(
   const step = await prepareReviewLog(dataset.reviews, reasons.value, {
     publicUrl: options.publicUrl,
     outDir: path.resolve(options.outDir),
-    dataDir: options.dataDir ?? path.join(path.dirname(path.resolve(options.outDir)), '.data'),
+    dataDir: dataDirOf(options),
     signingKey: options.logSigningKey,
     demo: isDemoContent(contentDir),
     now: options.now,
-    witnesses: options.logWitnesses,
-    report: options.report,
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
@@ -204,7 +210,7 @@ async function preparePublication(
 }
 
 /** What a build takes from the configuration. */
-export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses'>): BuildOptions {
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses' | 'logWitnessing'>): BuildOptions {
   return {
     contentDir: config.contentDir,
     publicUrl: config.publicUrl,
@@ -212,6 +218,7 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
     dataDir: config.dataDir,
     logSigningKey: config.logSigningKey,
     logWitnesses: config.logWitnesses,
+    logWitnessing: config.logWitnessing,
   };
 }
 

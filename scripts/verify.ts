@@ -27,13 +27,14 @@ import { openCheckpoint, type Checkpoint } from '../core/log/checkpoint.ts';
 import { MerkleTree, verifyConsistency } from '../core/log/merkle.ts';
 import { formatVerifierKey, parseVerifierKey, type NoteVerifier } from '../core/log/note.ts';
 import { digestReview } from '../core/log/review-digest.ts';
+import { checkPolicy, loadPolicy, policyLogKey } from './lib/verify-policy.ts';
 import { decodeEntryBundle, entryTilesOf, hashTilesOf, readHashTile, tilePath, type Tile } from '../core/log/tiles.ts';
 
 type Entry = { action: string; review_id: string; time: string; date: string; rating: number; digest?: string; reason?: string };
 type Review = { id: string } & Record<string, unknown>;
 type State = { logs: Record<string, { checkpoint: string; seen: string }> };
 
-const USAGE = 'Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>]';
+const USAGE = 'Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--policy <tlog-policy file or url>]';
 
 class Unreadable extends Error {}
 
@@ -166,7 +167,7 @@ function defaultStateFile() {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { key: { type: 'string' }, state: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { key: { type: 'string' }, state: { type: 'string' }, policy: { type: 'string' } } });
   if (positionals.length !== 1 || !/^https?:\/\//.test(positionals[0]!)) {
     console.error(USAGE);
     return 2;
@@ -176,7 +177,10 @@ async function main(): Promise<number> {
   const stateFile = values.state ?? defaultStateFile();
   const problems: string[] = [];
 
-  const { verifier, trusted } = await readVerifier(values.key, logUrl);
+  // --policy (scripts/lib/verify-policy.ts): the log key and the witnesses the reader trusts.
+  const policy = values.policy === undefined ? undefined : await loadPolicy(values.policy);
+  if (policy && !policy.ok) throw new Unreadable(policy.message);
+  const { verifier, trusted } = await readVerifier(values.key ?? (policy && policyLogKey(policy.policy, `${base.replace(/^https?:\/\//, '')}/log`)), logUrl);
   if (!trusted) {
     console.warn(`warning: checking against the key the site itself serves (${logUrl}vkey): anyone who can change the site can change it. Pass --key with the key the owner publishes elsewhere.`);
   }
@@ -184,6 +188,7 @@ async function main(): Promise<number> {
   console.log(`Log ${checkpoint.origin}: ${checkpoint.size} entries, signed by ${formatVerifierKey(verifier)}.`);
   const logProblems = problems.length;
   if (logProblems === 0) console.log('Tree: recomputed from the entry bundles, matches the checkpoint and every hash tile.');
+  if (policy && logProblems === 0) await checkPolicy({ policy: policy.policy, note, checkpoint, tree, problems, print: console.log });
 
   const reviews = (JSON.parse((await fetchRequired(`${base}/reviews.json`)).toString('utf8')) as { reviews: Review[] }).reviews;
   checkReviews(reviews, entries, problems);

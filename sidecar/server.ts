@@ -39,6 +39,7 @@ import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/he
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
 import { openWitness, type Witness } from './witness/witness.ts';
 import { createWitnessRouter } from './witness/witness-router.ts';
+import { startCosignLater } from './witness/cosign-later.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -78,6 +79,8 @@ export type SidecarOptions = {
    * on `shutdown()` may be called (sidecar/main.ts stops on a signal that comes in between).
    */
   onListening?: (sidecar: RunningSidecar) => void;
+  /** How often the witnesses a served checkpoint lacks are asked again, instead of `config.logWitnessing.retryIntervalMs` (tests). */
+  witnessRetryMs?: number;
 };
 
 export async function startSidecar(config: Config, options: SidecarOptions = {}): Promise<RunningSidecar> {
@@ -104,6 +107,10 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     hubCounts: async () => (storeReady() ? store.countBacklog() : undefined),
   });
   const witness = await openWitness(config);
+  const cosignLater =
+    config.logWitnesses.length === 0
+      ? undefined
+      : startCosignLater({ builds, publicUrl: config.publicUrl, dataDir: config.dataDir, witnesses: config.logWitnesses, ...config.logWitnessing, intervalMs: options.witnessRetryMs ?? config.logWitnessing.retryIntervalMs, log });
   if (witness?.locked) log.error('witness_locked', { message: witness.locked });
   const app = createApp({
     builds,
@@ -144,6 +151,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     close: async () => {
       await closeAtOnce(server);
       builds.close();
+      cosignLater?.stop();
       await stopHub();
     },
     shutdown: async () => {
@@ -152,6 +160,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       // then stops claiming; its deliveries in flight finish in what is left of the same time.
       const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
       builds.close();
+      cosignLater?.stop();
       const { deliveries } = await stopHub(Math.max(0, config.shutdownDrainMs + config.shutdownTimeoutMs - report.ms));
       return { ...report, deliveries };
     },

@@ -16,7 +16,6 @@ import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import {
   buildLogFiles,
-  CHECKPOINT_PATH,
   digestReview,
   encodeLogEntry,
   formatLogTime,
@@ -38,7 +37,7 @@ import {
 import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
-import { requestCosignatures } from './witness-cosignatures.ts';
+import type { MerkleTree } from '../../core/log/merkle.ts';
 import type { WithdrawReason } from '../../core/schemas/content.ts';
 
 export const LOG_DIR = 'log';
@@ -55,10 +54,6 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
-  /** LOG_WITNESSES: witnesses asked to cosign the new checkpoint (scripts/lib/witness-cosignatures.ts). */
-  witnesses?: readonly { url: string; key: string }[];
-  /** Where what each witness did is said. */
-  report?: (line: string) => void;
 };
 
 export type ReviewLogStep =
@@ -70,8 +65,8 @@ export type ReviewLogStep =
       /** The entries' bytes, as the log holds them. */
       bytes: Uint8Array[];
       added: number;
-      /** Writes the log's files into the new build folder. */
-      write(buildDir: string): Promise<void>;
+      /** Writes the log's files into the new build folder; the tree, for the witnesses' consistency proofs. */
+      write(buildDir: string): Promise<{ tree: MerkleTree }>;
       /** Saves a new key in DATA_DIR once the build is in place; returns what to tell the owner, if anything. */
       commit(): Promise<string | undefined>;
     }
@@ -206,11 +201,6 @@ export async function prepareReviewLog(
     added: added.length,
     async write(buildDir) {
       const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
-      if (options.witnesses && options.witnesses.length > 0) {
-        const cosigned = await requestCosignatures({ note: files.get(CHECKPOINT_PATH)!.toString('utf8'), tree, witnesses: options.witnesses, fetch: options.fetch });
-        files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
-        for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
-      }
       // Each folder made once (see diskReader for why synchronously).
       const made = new Set<string>();
       for (const [rel, data] of files) {
@@ -220,6 +210,8 @@ export async function prepareReviewLog(
         made.add(dir);
         writeFileSync(file, data);
       }
+      // The witnesses are asked afterwards, by the build (scripts/lib/witness-cosignatures.ts), with this tree.
+      return { tree };
     },
     async commit() {
       if (!created || options.demo) return undefined;

@@ -38,12 +38,15 @@ const logOf = (size: number, entries = ENTRIES, key = logKey) => {
 };
 const ask = (size: number, entries = ENTRIES) => {
   const { note, tree } = logOf(size, entries);
-  return requestCosignatures({ note, tree, witnesses: [{ url: witnessUrl, key: witnessKey }] });
+  return requestCosignatures({ note, tree, witnesses: [{ url: witnessUrl, key: witnessKey }], ...pacing() });
 };
+/** No pacing (a request a millisecond at most); the ledger of what the witness cosigned in the test's folder. */
+const pacing = () => ({ timeoutMs: 10_000, qpd: 86_400_000, dataDir: path.join(work, 'publisher') });
 const post = (body: string) => fetch(`${witnessUrl}/add-checkpoint`, { method: 'POST', body });
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'witness-'));
+  await mkdir(path.join(work, 'publisher'));
   const { distDir } = await buildTestSite({ publicUrl: 'https://reviews.bob.example' });
   bobDist = distDir;
   witness = await startTestSidecar({ distDir, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: path.join(work, 'data'), WITNESS_LOGS: formatVerifierKey(logKey) } });
@@ -84,7 +87,7 @@ describe('the sidecar as a witness', () => {
 
     const dir = path.join(work, 'cosigned-log');
     const { files, tree } = logOf(600);
-    const cosigned = await requestCosignatures({ note: files.get('checkpoint')!.toString('utf8'), tree, witnesses: [{ url: witnessUrl, key: witnessKey }] });
+    const cosigned = await requestCosignatures({ note: files.get('checkpoint')!.toString('utf8'), tree, witnesses: [{ url: witnessUrl, key: witnessKey }], ...pacing() });
     files.set('checkpoint', Buffer.from(cosigned.note));
     for (const [p, bytes] of files) {
       await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
@@ -162,7 +165,7 @@ describe('the sidecar as a witness', () => {
     }
     // A witness that is down is reported and the publish goes on.
     const three = logOf(3);
-    const down = await requestCosignatures({ note: three.note, tree: three.tree, witnesses: [{ url: 'http://127.0.0.1:9/witness', key: witnessKey }] });
+    const down = await requestCosignatures({ note: three.note, tree: three.tree, witnesses: [{ url: 'http://127.0.0.1:9/witness', key: witnessKey }], ...pacing() });
     expect(down.outcomes[0]).toMatchObject({ ok: false, detail: expect.stringMatching(/^no answer: /) });
     expect(down.note).toBe(three.note);
   }, 300_000);
