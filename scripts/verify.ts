@@ -27,7 +27,6 @@ import { openCheckpoint, type Checkpoint } from '../core/log/checkpoint.ts';
 import { MerkleTree, verifyConsistency } from '../core/log/merkle.ts';
 import { formatVerifierKey, parseVerifierKey, type NoteVerifier } from '../core/log/note.ts';
 import { digestReview } from '../core/log/review-digest.ts';
-import { checkPolicy, loadPolicy, policyLogKey } from './lib/verify-policy.ts';
 import { decodeEntryBundle, entryTilesOf, hashTilesOf, readHashTile, tilePath, type Tile } from '../core/log/tiles.ts';
 
 type Entry = { action: string; review_id: string; time: string; date: string; rating: number; digest?: string; reason?: string };
@@ -178,9 +177,11 @@ async function main(): Promise<number> {
   const problems: string[] = [];
 
   // --policy (scripts/lib/verify-policy.ts): the log key and the witnesses the reader trusts.
-  const policy = values.policy === undefined ? undefined : await loadPolicy(values.policy);
+  // Imported only for --policy, so a copy of verify without it still runs alone (docs/verification.md).
+  const policing = values.policy === undefined ? undefined : await import('./lib/verify-policy.ts');
+  const policy = values.policy === undefined ? undefined : await policing!.loadPolicy(values.policy);
   if (policy && !policy.ok) throw new Unreadable(policy.message);
-  const { verifier, trusted } = await readVerifier(values.key ?? (policy && policyLogKey(policy.policy, `${base.replace(/^https?:\/\//, '')}/log`)), logUrl);
+  const { verifier, trusted } = await readVerifier(values.key ?? (policy && policing!.policyLogKey(policy.policy, `${base.replace(/^https?:\/\//, '')}/log`)), logUrl);
   if (!trusted) {
     console.warn(`warning: checking against the key the site itself serves (${logUrl}vkey): anyone who can change the site can change it. Pass --key with the key the owner publishes elsewhere.`);
   }
@@ -188,7 +189,7 @@ async function main(): Promise<number> {
   console.log(`Log ${checkpoint.origin}: ${checkpoint.size} entries, signed by ${formatVerifierKey(verifier)}.`);
   const logProblems = problems.length;
   if (logProblems === 0) console.log('Tree: recomputed from the entry bundles, matches the checkpoint and every hash tile.');
-  if (policy && logProblems === 0) await checkPolicy({ policy: policy.policy, note, checkpoint, tree, problems, print: console.log });
+  if (policy && logProblems === 0) await policing!.checkPolicy({ policy: policy.policy, note, checkpoint, tree, problems, print: console.log });
 
   const reviews = (JSON.parse((await fetchRequired(`${base}/reviews.json`)).toString('utf8')) as { reviews: Review[] }).reviews;
   checkReviews(reviews, entries, problems);
