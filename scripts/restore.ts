@@ -3,7 +3,7 @@
  * DATA_DIR that holds none (issue 19 item 6). The copy is checked first (it opens, passes
  * `PRAGMA integrity_check`, has the hub's tables); an existing `websub.sqlite` is never overwritten:
  * stop the service and move it away first. A service running on the DATA_DIR holds the store's lock
- * (sidecar/websub/sqlite-file.ts), even when its file was moved away under it: restore then refuses, and
+ * (sidecar/websub/store/sqlite/file.ts), even when its file was moved away under it: restore then refuses, and
  * holds that lock itself until the file is in place, so no service starts half-way through. The file is
  * copied beside its place and renamed into it, so a failed restore leaves nothing half-written. With
  * `DATABASE_URL` this prints the `pg_restore` command.

@@ -10,7 +10,7 @@ import { BuildUnloadableError } from './builds/build-store.ts';
 import { describeListenError } from './listen-error.ts';
 import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
-import { StoreLockedError } from './websub/store-connector.ts';
+import { StoreLockedError } from './websub/store/connector.ts';
 
 /**
  * A port in use, an unknown HOST, a DATA_DIR another running service holds, or a build at DIST_DIR that

@@ -32,9 +32,9 @@ import {
   type HubOptions,
   type HubStore,
 } from './websub/index.ts';
-import { describeStoreFailure } from './websub/open-store.ts';
-import { connectHubStore, storeView, type StoreConnector } from './websub/store-connector.ts';
-import type { StoppedDeliveries } from './websub/delivery-worker.ts';
+import { describeStoreFailure } from './websub/store/open.ts';
+import { connectHubStore, storeView, type StoreConnector } from './websub/store/connector.ts';
+import type { StoppedDeliveries } from './websub/delivery/worker.ts';
 import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/health-router.ts';
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
 import { openWitness, type Witness } from './witness/witness.ts';

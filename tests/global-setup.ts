@@ -11,8 +11,11 @@
  *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
  * - An empty settings file as ENV_FILE, so an owner's .env (PUBLIC_URL, CONTENT_DIR...) never reaches
  *   a command a test runs: the suite passes the same on any clone.
+ * - A folder for the run's shared site builds (`inject('siteBuilds')`, tests/helpers/site-build.ts), and a
+ *   count of every full site build the run made, in a test process or a command it ran, printed at the
+ *   end (each build makes a folder of its own in the build cache, which is watched).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -23,6 +26,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's PostgreSQL URL, or why there is none. */
     postgres: { ok: true; url: string; source: 'DATABASE_URL' | 'embedded' } | { ok: false; problem: string };
+    /** Where tests/helpers/site-build.ts keeps the run's one build of each distinct site. */
+    siteBuilds: string;
   }
 }
 
@@ -41,8 +46,28 @@ export default async function setup(project: TestProject) {
   process.env.TMPDIR = dir;
   process.env.ENV_FILE = path.join(dir, 'tests.env');
   writeFileSync(process.env.ENV_FILE, '# The tests set every variable they use themselves.\n');
+  const siteBuilds = path.join(dir, 'site-builds');
+  mkdirSync(siteBuilds);
+  project.provide('siteBuilds', siteBuilds);
+  const builds = countSiteBuilds();
   return async () => {
+    console.log(`Full site builds in this run: ${builds.count()}`);
+    builds.close();
     if (postgres.ok) await postgres.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * Every site build, in any process of this clone, makes a folder named by its stamp in the build cache
+ * (scripts/build.ts BUILD_CACHE_DIR) and removes it when done: the distinct names seen are the builds.
+ */
+function countSiteBuilds(): { count: () => number; close: () => void } {
+  const cache = path.resolve('node_modules/.cache/reviews-build');
+  mkdirSync(cache, { recursive: true });
+  const seen = new Set<string>();
+  const watcher = watch(cache, (_event, name) => {
+    if (name && !name.includes(path.sep)) seen.add(name);
+  });
+  return { count: () => seen.size, close: () => watcher.close() };
 }

@@ -10,7 +10,7 @@
  * review they carry: the publish pings for the seed topics check them all.
  */
 import { isSliceFeedPath, type ServiceUrls } from '../../core/urls.ts';
-import type { TopicSource } from '../websub/topic-source.ts';
+import type { TopicSource } from '../websub/topics/source.ts';
 import type { BuildStore } from './build-store.ts';
 
 export function createBuildTopicSource(deps: { builds: BuildStore; urls: ServiceUrls }): TopicSource {

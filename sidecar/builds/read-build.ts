@@ -22,7 +22,7 @@ import { pageCodeIdentity } from './load-pages.ts';
 /**
  * One built file: its bytes and those of each precompressed variant, with their ETags. A WebSub topic's
  * bytes are in shared memory with their SHA-256 (hex), hashed here: the hub compares and stores them on
- * other threads (sqlite-thread-store.ts), and 9 MB copied or hashed on the serving thread is 50 ms.
+ * other threads (websub/store/sqlite/threaded-store.ts), and 9 MB copied or hashed on the serving thread is 50 ms.
  */
 export type FileRead = {
   urlPath: string;

@@ -21,7 +21,7 @@
  * `Forwarded` or `X-Forwarded-For` (a public request relayed by a proxy on the same machine).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Router } from 'express';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { HttpError, methodNotAllowed } from './errors.ts';
@@ -103,7 +103,7 @@ export function createMetrics(sources: MetricsSources): Metrics {
       router
         .route(PATHS.metrics)
         .get(async (req, res) => {
-          if (!mayRead(req, token)) {
+          if (!mayReadMetrics({ remoteAddress: req.socket.remoteAddress, headers: req.headers }, token)) {
             throw new HttpError(
               403,
               'forbidden',
@@ -174,14 +174,20 @@ function escapeLabel(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 }
 
-function mayRead(req: IncomingMessage, token: string | undefined): boolean {
+/**
+ * Whether a request may read `/metrics`: the bearer of `token` when one is set; otherwise a request whose
+ * socket is loopback and that names no client. The socket's address, never `X-Forwarded-For` or
+ * `Forwarded`: with TRUST_PROXY those decide `req.ip`, and a spoofed `127.0.0.1` once read the metrics.
+ */
+export function mayReadMetrics(request: { remoteAddress: string | undefined; headers: IncomingHttpHeaders }, token: string | undefined): boolean {
+  const { remoteAddress, headers } = request;
   if (token !== undefined) {
-    const given = Buffer.from(/^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '');
+    const given = Buffer.from(/^Bearer (.+)$/i.exec(headers.authorization ?? '')?.[1] ?? '');
     const wanted = Buffer.from(token);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
-  const forwarded = req.headers.forwarded !== undefined || req.headers['x-forwarded-for'] !== undefined;
-  return !forwarded && isLoopback(req.socket.remoteAddress ?? '');
+  const forwarded = headers.forwarded !== undefined || headers['x-forwarded-for'] !== undefined;
+  return !forwarded && isLoopback(remoteAddress ?? '');
 }
 
 function isLoopback(address: string): boolean {

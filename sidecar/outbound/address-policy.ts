@@ -1,6 +1,6 @@
 /**
  * Which IP addresses the hub may call (SSRF defence). A callback host is resolved once, every address it
- * resolves to is checked here, and the connection then goes to the checked address (callback-client.ts),
+ * resolves to is checked here, and the connection then goes to the checked address (websub/callbacks/client.ts),
  * so a second DNS answer cannot rebind the request elsewhere.
  *
  * Two tiers:

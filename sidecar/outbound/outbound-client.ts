@@ -1,6 +1,6 @@
 /**
  * The service's one way out to the network (issue 30 item 5): HTTPS requests to URLs the service did not
- * choose itself — the hub's subscriber callbacks (sidecar/websub/callback-client.ts), the importer's
+ * choose itself — the hub's subscriber callbacks (sidecar/websub/callbacks/client.ts), the importer's
  * photo downloads (scripts/import/media-download.ts) and the Google sync's API calls (scripts/sync/).
  * Each user names what it fetches (`subject`), and every message says it: "the photo host … resolves to
  * a loopback address …, which imports do not fetch".

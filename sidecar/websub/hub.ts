@@ -12,26 +12,26 @@
  * (stored). `start()` compares every topic, so a change published while the hub was down is delivered;
  * `hub.mode=publish` pings and the publish pipeline call `notifyIfChanged()`.
  *
- * This file only wires the hub's rooms: hub-requests.ts answers a request, admission.ts decides what is
- * let in, verify-intent.ts verifies it, topic-recorder.ts records changes, delivery-worker.ts delivers
- * them, store-watch.ts keeps an eye on the store.
+ * This file only wires the hub's rooms: requests/handle-request.ts answers a request, requests/admission.ts decides what is
+ * let in, requests/verify-intent.ts verifies it, topics/recorder.ts records changes, delivery/worker.ts delivers
+ * them, store/watch.ts keeps an eye on the store.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../core/config.ts';
-import { createAdmission } from './admission.ts';
+import { createAdmission } from './requests/admission.ts';
 import { createBackground } from './background-tasks.ts';
-import { createCallbackClient, type CallbackClient } from './callback-client.ts';
-import { createDeliveryWorker, type StoppedDeliveries } from './delivery-worker.ts';
-import { unavailable, type HubAnswer } from './hub-answers.ts';
-import { createHubRequestSchema } from './hub-request.ts';
-import { createRequestAnswerer } from './hub-requests.ts';
-import type { HubStore, StoreCheck } from './hub-store.ts';
+import { createCallbackClient, type CallbackClient } from './callbacks/client.ts';
+import { createDeliveryWorker, type StoppedDeliveries } from './delivery/worker.ts';
+import { unavailable, type HubAnswer } from './requests/answers.ts';
+import { createHubRequestSchema } from './requests/parse-request.ts';
+import { createRequestAnswerer } from './requests/handle-request.ts';
+import type { HubStore, StoreCheck } from './store/hub-store.ts';
 import { silentLogger, type Logger } from '../logger.ts';
-import type { TopicCheck } from './record-topics.ts';
-import { createStoreWatch } from './store-watch.ts';
-import { createTopicRecorder } from './topic-recorder.ts';
-import type { TopicSource } from './topic-source.ts';
-import { sendDenied, verifyIntent } from './verify-intent.ts';
+import type { TopicCheck } from './topics/record-contents.ts';
+import { createStoreWatch } from './store/watch.ts';
+import { createTopicRecorder } from './topics/recorder.ts';
+import type { TopicSource } from './topics/source.ts';
+import { sendDenied, verifyIntent } from './requests/verify-intent.ts';
 
 export type { HubAnswer, TopicCheck };
 
@@ -49,7 +49,7 @@ export type HubDeps = {
   now?: () => number;
   challenge?: () => string;
   log?: Logger;
-  /** False while the store cannot be opened (store-connector.ts): requests then get 503 hub_unavailable. */
+  /** False while the store cannot be opened (store/connector.ts): requests then get 503 hub_unavailable. */
   storeReady?: () => boolean;
 };
 

@@ -9,7 +9,19 @@ import { PATHS } from '../../core/urls.ts';
 import type { TestSubscriber } from '../websub/test-subscriber.ts';
 import { buildTestSite } from './site-build.ts';
 
-export type ServiceProcess = { child: ChildProcess; url: string; output: () => string };
+export type ServiceProcess = {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /**
+   * The first log entry of `event` written at or after offset `from` of the output (and matching `match`),
+   * as soon as the service writes it. Fails after `timeoutMs`, or when the service exits, naming every
+   * event it logged since `from`, so a failure says how far the service got.
+   */
+  waitForEvent: (event: string, options?: { from?: number; match?: (entry: LogEntry) => boolean; timeoutMs?: number }) => Promise<LogEntry>;
+};
+
+export type LogEntry = { event: string } & Record<string, unknown>;
 
 /** Starts the service with `env` over the current environment; resolves once it logged where it listens. */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
@@ -19,11 +31,62 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
     const onData = (chunk: Buffer) => {
       output += chunk;
       const match = /"event":"listening","url":"([^"]+)"/.exec(output);
-      if (match) resolve({ child, url: match[1]!, output: () => output });
+      if (match) resolve({ child, url: match[1]!, output: () => output, waitForEvent: (event, options) => waitForEvent(child, () => output, event, options) });
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${output}`)));
+  });
+}
+
+function logEntries(text: string): LogEntry[] {
+  const entries: LogEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const entry = JSON.parse(line) as LogEntry;
+      if (typeof entry.event === 'string') entries.push(entry);
+    } catch {
+      // A line cut by the end of a chunk: read again whole with the next one.
+    }
+  }
+  return entries;
+}
+
+function waitForEvent(
+  child: ChildProcess,
+  output: () => string,
+  event: string,
+  { from = 0, match = () => true, timeoutMs = 60_000 }: { from?: number; match?: (entry: LogEntry) => boolean; timeoutMs?: number } = {},
+): Promise<LogEntry> {
+  const find = () => logEntries(output().slice(from)).find((e) => e.event === event && match(e));
+  const found = find();
+  if (found) return Promise.resolve(found);
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.off('exit', onExit);
+    };
+    const fail = (why: string) => {
+      done();
+      const seen = logEntries(output().slice(from)).map((e) => e.event);
+      reject(new Error(`no ${event} ${why}; the service logged since: ${seen.join(', ') || 'nothing'}`));
+    };
+    const onData = () => {
+      const entry = find();
+      if (entry) {
+        done();
+        resolve(entry);
+      }
+    };
+    const onExit = (code: number | null) => fail(`before the service exited (${code})`);
+    const timer = setTimeout(() => fail(`within ${timeoutMs} ms`), timeoutMs);
+    // The service's own listeners append to the output first: they were added when it started.
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', onExit);
   });
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { runScript } from '../helpers/run-script.ts';
 
 const T0 = 1_700_000_000_000;

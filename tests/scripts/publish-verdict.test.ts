@@ -196,7 +196,11 @@ describe('npm run publish while the hub\'s store is away (PostgreSQL)', () => {
 
     const from = service.output().length;
     await proxy.restore();
-    const pushed = await t.sub.waitForNotification('/outage/reviews', (r) => r.body.includes('Dana explained'), 30_000);
+    // Each step waits for the service's own record of it, so a failure says which one did not come:
+    // the store check that finds the store back (every 5 s), the hub's record of the change, the delivery.
+    await service.waitForEvent('websub_store_recovered', { from, timeoutMs: PUBLISH_TIMEOUT / 4 });
+    await service.waitForEvent('websub_topic_changed', { from, match: (e) => e.topic === urls.reviewsJson, timeoutMs: PUBLISH_TIMEOUT / 4 });
+    const pushed = await t.sub.waitForNotification('/outage/reviews', (r) => r.body.includes('Dana explained'), PUBLISH_TIMEOUT / 4);
     expect(pushed.body.toString()).toContain('r-0003');
     expect(changesLogged(service, from).get(urls.reviewsJson)).toBe(1);
   }, PUBLISH_TIMEOUT);

@@ -7,7 +7,7 @@ import { createServiceUrls } from '../../core/urls.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { findFreePort } from '../../tools/lib/free-port.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 
 const PUBLIC = 'https://reviews.example.org';
 const urls = createServiceUrls(PUBLIC);

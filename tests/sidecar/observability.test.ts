@@ -3,9 +3,9 @@
  * ACCESS_LOG=false), with the client's address as TRUST_PROXY allows; `/metrics` in the Prometheus text
  * format, for loopback clients or the bearer of METRICS_TOKEN only.
  */
-import { networkInterfaces } from 'node:os';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mayReadMetrics } from '../../sidecar/http/metrics.ts';
 import { createLogger } from '../../sidecar/logger.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -129,21 +129,47 @@ describe('/metrics', () => {
 
   // Issue 31 item 6: with TRUST_PROXY=true, `X-Forwarded-For: 127.0.0.1` once read /metrics from anywhere.
   it('never takes a forwarded address for loopback: a spoofed X-Forwarded-For is refused, even with TRUST_PROXY=true', async () => {
-    const trusting = await start({ TRUST_PROXY: 'true', HOST: '0.0.0.0' });
+    const trusting = await start({ TRUST_PROXY: 'true' });
     const { port } = new URL(trusting.sidecar.url);
-    // From this machine's own non-loopback address: the socket says who it is.
-    const outside = Object.values(networkInterfaces())
-      .flat()
-      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
-    expect(outside, 'this test needs a non-loopback IPv4 interface').toBeDefined();
-    const fromOutside = await getStatus(`http://${outside}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1' }, outside!);
-    expect(fromOutside).toBe(403);
-    // Relayed by a proxy on this machine (the socket is loopback, the request names a client): refused too.
+    // Relayed by a proxy on this machine (the socket is loopback, the request names a client): refused.
     for (const header of [{ 'x-forwarded-for': '127.0.0.1' }, { forwarded: 'for=127.0.0.1' }] as Record<string, string>[]) {
       expect(await getStatus(`http://127.0.0.1:${port}/metrics`, header), JSON.stringify(header)).toBe(403);
     }
     // Straight from loopback, nothing forwarded: an operator's scrape.
     expect(await getStatus(`http://127.0.0.1:${port}/metrics`, {})).toBe(200);
+  });
+});
+
+// From outside, the decision is the socket's address the service sees: judged here on the addresses a
+// socket can have, so it holds on a machine with only loopback (issue 45), where no request can come
+// from anywhere else.
+describe('mayReadMetrics', () => {
+  const spoofed = { 'x-forwarded-for': '127.0.0.1' };
+  type Row = { socket: string; remoteAddress: string | undefined; headers: Record<string, string>; allowed: boolean };
+  it.each<Row>([
+    { socket: 'an outside IPv4 socket', remoteAddress: '203.0.113.7', headers: {}, allowed: false },
+    { socket: 'an outside IPv4 socket naming 127.0.0.1 in X-Forwarded-For', remoteAddress: '203.0.113.7', headers: spoofed, allowed: false },
+    { socket: 'an outside IPv4 socket naming 127.0.0.1 in Forwarded', remoteAddress: '203.0.113.7', headers: { forwarded: 'for=127.0.0.1' }, allowed: false },
+    { socket: 'an outside IPv4-mapped socket', remoteAddress: '::ffff:203.0.113.7', headers: spoofed, allowed: false },
+    { socket: 'a private-range socket', remoteAddress: '192.168.1.20', headers: {}, allowed: false },
+    { socket: 'an outside IPv6 socket', remoteAddress: '2001:db8::7', headers: spoofed, allowed: false },
+    { socket: 'an address that only starts with 127 as a number', remoteAddress: '::ffff:1270.0.0.1', headers: {}, allowed: false },
+    { socket: 'a socket already closed (no address)', remoteAddress: undefined, headers: {}, allowed: false },
+    { socket: 'loopback through a proxy on this machine', remoteAddress: '127.0.0.1', headers: spoofed, allowed: false },
+    { socket: 'loopback IPv4', remoteAddress: '127.0.0.1', headers: {}, allowed: true },
+    { socket: 'another loopback IPv4', remoteAddress: '127.8.9.10', headers: {}, allowed: true },
+    { socket: 'loopback IPv4-mapped', remoteAddress: '::ffff:127.0.0.1', headers: {}, allowed: true },
+    { socket: 'loopback IPv6', remoteAddress: '::1', headers: {}, allowed: true },
+  ])('$socket: allowed $allowed', ({ remoteAddress, headers, allowed }) => {
+    expect(mayReadMetrics({ remoteAddress, headers }, undefined)).toBe(allowed);
+  });
+
+  it.each<Row>([
+    { socket: 'the token, from outside', remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${TOKEN}` }, allowed: true },
+    { socket: 'another token, from loopback', remoteAddress: '127.0.0.1', headers: { authorization: `Bearer ${TOKEN}x` }, allowed: false },
+    { socket: 'no token, from loopback', remoteAddress: '127.0.0.1', headers: {}, allowed: false },
+  ])('with METRICS_TOKEN, $socket: allowed $allowed', ({ remoteAddress, headers, allowed }) => {
+    expect(mayReadMetrics({ remoteAddress, headers }, TOKEN)).toBe(allowed);
   });
 });
 

@@ -1,6 +1,6 @@
-/** Admission (sidecar/websub/admission.ts): the busy, per-host and subscription limits, and the pending ledger. */
+/** Admission (sidecar/websub/requests/admission.ts): the busy, per-host and subscription limits, and the pending ledger. */
 import { describe, expect, it } from 'vitest';
-import { createAdmission } from '../../sidecar/websub/admission.ts';
+import { createAdmission } from '../../sidecar/websub/requests/admission.ts';
 
 const limits = { maxPendingVerifications: 4, maxPendingVerificationsPerHost: 2, maxSubscriptionsPerHost: 3 };
 const keys = (domain: string, address: string) => ({ domain, address });

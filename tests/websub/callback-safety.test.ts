@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkAddress } from '../../sidecar/outbound/address-policy.ts';
-import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
+import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callbacks/client.ts';
 import { createTestCa, startHttpsCallbackServer, type HttpsCallbackServer, type TestCa } from '../../tools/lib/https-ca.ts';
 import { sleep, startHubHarness } from './harness.ts';
 
@@ -223,7 +223,7 @@ describe('createCallbackClient', () => {
 
   it('trusts the test CA through NODE_EXTRA_CA_CERTS in a child process', async () => {
     const script = `
-      import { createCallbackClient } from './sidecar/websub/callback-client.ts';
+      import { createCallbackClient } from './sidecar/websub/callbacks/client.ts';
       const c = createCallbackClient({ allowPrivateCallbacks: true });
       const r = await c.send({ method: 'GET', url: process.argv[1] });
       c.close();

@@ -13,23 +13,25 @@ import { startSubscriber, type Subscriber } from './subscriber.ts';
 let ca: TestCa;
 const slowHosts: HttpsCallbackServer[] = [];
 let realHost: Subscriber;
+const slowAnswers = Promise.withResolvers<void>();
 
 beforeAll(async () => {
   ca = createTestCa();
   for (let i = 2; i < 18; i++) {
     const host = `127.0.0.${i}`;
-    // Answers a verification correctly, after 8 s.
+    // Answers a verification correctly, once the test is over.
     const slow = await startHttpsCallbackServer({
       ca,
       host,
       names: [host],
-      handler: (req, res) => void setTimeout(() => res.writeHead(200).end(req.query.get('hub.challenge') ?? ''), 8_000).unref(),
+      handler: (req, res) => void slowAnswers.promise.then(() => res.writeHead(200).end(req.query.get('hub.challenge') ?? '')),
     });
     slowHosts.push(slow);
   }
   realHost = await startSubscriber(ca, '127.0.0.1');
 });
 afterAll(async () => {
+  slowAnswers.resolve();
   await Promise.all(slowHosts.map((host) => host.close()));
   await realHost?.close();
   ca?.remove();

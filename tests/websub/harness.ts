@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import express from 'express';
 import { parseConfig } from '../../core/config.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callback-client.ts';
+import { createCallbackClient, type CallbackClientOptions } from '../../sidecar/websub/callbacks/client.ts';
 import { createHub, type Hub, type HubOptions } from '../../sidecar/websub/hub.ts';
 import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
-import type { HubStore, Subscription } from '../../sidecar/websub/hub-store.ts';
+import type { HubStore, Subscription } from '../../sidecar/websub/store/hub-store.ts';
 import type { LogEvent, Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import type { TestCa } from '../../tools/lib/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
 

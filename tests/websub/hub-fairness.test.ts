@@ -8,8 +8,8 @@ import { createServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKeyOf } from '../../sidecar/http/client-address.ts';
-import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
-import { registrableDomainOf } from '../../sidecar/websub/callback-url.ts';
+import { createCallbackClient } from '../../sidecar/websub/callbacks/client.ts';
+import { registrableDomainOf } from '../../sidecar/websub/callbacks/url.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startHubHarness, waitUntil } from './harness.ts';
 import { startSubscriber, type Subscriber } from './subscriber.ts';
@@ -32,9 +32,10 @@ afterAll(async () => {
 describe('pending verifications per callback host', () => {
   it('refuses more from a slow host with 503 callback_host_busy, and keeps accepting other hosts', async () => {
     const h = await startHubHarness({ ca, hubOptions: { maxPendingVerificationsPerHost: 5 } });
+    const slow = Promise.withResolvers<void>();
     try {
       for (let i = 0; i < 5; i++) {
-        slowHost.behave(`/slow-${i}`, { verifyDelayMs: 5_000 });
+        slowHost.behave(`/slow-${i}`, { holdVerification: slow.promise });
         expect((await h.subscribe(slowHost.callback(`/slow-${i}`), h.topics.feedXml)).status).toBe(202);
       }
       const refused = await h.subscribe(slowHost.callback('/slow-5'), h.topics.feedXml);
@@ -46,9 +47,11 @@ describe('pending verifications per callback host', () => {
       expect((await h.subscribe(other, h.topics.feedXml)).status).toBe(202);
       await h.waitForSubscription(h.topics.feedXml, other);
       // Once the slow host has answered, it may queue again.
+      slow.resolve();
       await h.hub.settled();
       expect((await h.subscribe(slowHost.callback('/slow-6'), h.topics.feedXml)).status).toBe(202);
     } finally {
+      slow.resolve();
       await h.close();
     }
   });
@@ -57,7 +60,9 @@ describe('pending verifications per callback host', () => {
 describe('callback client time limits', () => {
   it('counts a request’s time limit from when it was queued behind its host', async () => {
     const keys = ca.issue(['127.0.0.1']);
-    const server = createServer(keys, (_req, res) => void setTimeout(() => res.end('ok'), 250));
+    // Answers at once, except the second request, which it holds: that one uses up the 700 ms budget.
+    let arrived = 0;
+    const server = createServer(keys, (_req, res) => void (++arrived === 2 || res.end('ok')));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const client = createCallbackClient({
@@ -68,10 +73,12 @@ describe('callback client time limits', () => {
       responseTimeoutMs: 400,
     });
     try {
-      // One at a time, 250 ms each: the fourth would start after 750 ms, past its 700 ms from queueing.
+      // One at a time: the third and fourth wait behind the held second past their 700 ms from queueing,
+      // so they end there and never reach the host (counted from their own start, both would be answered).
       const results = await Promise.all([0, 1, 2, 3].map(() => client.send({ method: 'GET', url })));
       expect(results[0]).toMatchObject({ ok: true });
       expect(results[3]).toMatchObject({ ok: false, reason: 'timeout', message: expect.stringMatching(/of being queued/) });
+      expect(arrived).toBe(2);
     } finally {
       client.close();
       server.closeAllConnections();
@@ -212,6 +219,10 @@ describe('registrableDomainOf', () => {
     ['[::1]', '::1'],
     ['127.0.0.1', '127.0.0.1'],
     ['Mixed.Example.ORG.', 'example.org'],
+    // Suffixes beyond any short hand-kept list: the Public Suffix List as tldts ships it.
+    ['shop.example.co.ke', 'example.co.ke'],
+    ['team.blogspot.com', 'team.blogspot.com'],
+    ['localhost', 'localhost'],
   ])('counts %s as %s', (host, domain) => {
     expect(registrableDomainOf(host)).toBe(domain);
   });

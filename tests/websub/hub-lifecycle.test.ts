@@ -36,9 +36,14 @@ describe('Hub.drained', () => {
   it('resolves only once every due delivery has been answered, however slowly', async () => {
     const p = path('drain');
     await subscribeVerified(p);
-    t.sub.behave(p, { notifyDelayMs: 300 });
+    const held = Promise.withResolvers<void>();
+    t.sub.behave(p, { holdNotification: held.promise });
     await publish(`drain-${p}`);
-    await h.hub.drained();
+    const drained = h.hub.drained();
+    // The delivery reaches the callback, which holds its answer: drained() must still be waiting.
+    expect(await Promise.race([drained.then(() => 'drained'), t.sub.waitForNotification(p).then(() => 'held')])).toBe('held');
+    held.resolve();
+    await drained;
     // Had drained() not waited for the slow callback, its delivery would still be pending.
     expect(await h.store.listPendingDeliveries()).toEqual([]);
     expect(t.sub.notifications(p).map((r) => r.body.toString().includes(`drain-${p}`))).toEqual([true]);

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { startHubHarness, type HubHarness } from './harness.ts';
 import { CONTENT_TYPES, createMemoryTopics } from './memory-topics.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
@@ -121,10 +121,16 @@ describe('failed deliveries', () => {
     try {
       const p = path('slow');
       const callback = await subscribeVerified(p, quick.topics.feedXml, quick);
-      t.sub.behave(p, { notifyDelayMs: 300 });
-      await publish(`slow-${p}`, quick);
-      await t.sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied', 3_000);
-      expect(await quick.store.findSubscription(quick.topics.feedXml, callback)).toBeUndefined();
+      // The callback never answers while the test runs: each attempt ends at the 50 ms limit.
+      const never = Promise.withResolvers<void>();
+      t.sub.behave(p, { holdNotification: never.promise });
+      try {
+        await publish(`slow-${p}`, quick);
+        await t.sub.server.waitForRequest((r) => r.path === p && r.query.get('hub.mode') === 'denied', 3_000);
+        expect(await quick.store.findSubscription(quick.topics.feedXml, callback)).toBeUndefined();
+      } finally {
+        never.resolve();
+      }
     } finally {
       await quick.close();
     }

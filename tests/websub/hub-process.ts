@@ -10,11 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServiceUrls } from '../../core/urls.ts';
-import { createCallbackClient } from '../../sidecar/websub/callback-client.ts';
+import { createCallbackClient } from '../../sidecar/websub/callbacks/client.ts';
 import { createHub } from '../../sidecar/websub/hub.ts';
-import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import type { TopicSource } from '../../sidecar/websub/topic-source.ts';
+import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
+import type { TopicSource } from '../../sidecar/websub/topics/source.ts';
 
 const config = JSON.parse(readFileSync(process.argv[2]!, 'utf8'));
 const urls = createServiceUrls(config.publicBase);

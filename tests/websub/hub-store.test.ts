@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ClaimedDelivery, HubStore, TopicSnapshot } from '../../sidecar/websub/hub-store.ts';
-import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
-import { StoreLockedError } from '../../sidecar/websub/sqlite-file.ts';
+import type { ClaimedDelivery, HubStore, TopicSnapshot } from '../../sidecar/websub/store/hub-store.ts';
+import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
+import { StoreLockedError } from '../../sidecar/websub/store/sqlite/file.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 
 /** A place a store lives (a file, a schema); `open` may be called several times for several instances. */

@@ -1,7 +1,7 @@
 /** An in-memory TopicSource whose content the test changes, standing in for the built static files. */
 import { createHash } from 'node:crypto';
 import { createServiceUrls } from '../../core/urls.ts';
-import type { TopicContent, TopicSource } from '../../sidecar/websub/topic-source.ts';
+import type { TopicContent, TopicSource } from '../../sidecar/websub/topics/source.ts';
 
 export const CONTENT_TYPES = {
   feedXml: 'application/atom+xml; charset=utf-8',

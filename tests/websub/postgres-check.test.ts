@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
+import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 
 const T0 = 1_700_000_000_000;

@@ -3,7 +3,7 @@
  * that both notice is fanned out once, and between them they deliver it to each subscriber once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
+import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startHubHarness, waitUntil, type HubHarness } from './harness.ts';
 import { createMemoryTopics } from './memory-topics.ts';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
+import { dropPostgresSchema } from '../../sidecar/websub/store/postgres/store.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
 const postgres = inject('postgres');

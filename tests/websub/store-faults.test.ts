@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresHubStore } from '../../sidecar/websub/postgres-store.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 import { recordingLog, startHubHarness, waitUntil } from './harness.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, startPostgresProxy } from './postgres.ts';
@@ -96,11 +96,13 @@ describe('PostgreSQL store when the connection is cut mid-run', () => {
       await h.waitForSubscription(h.topics.feedXml, before);
 
       // Accepted while the database is up; the connection is cut while the callback takes its time.
-      t.sub.behave('/pg-during', { verifyDelayMs: 300 });
+      const held = Promise.withResolvers<void>();
+      t.sub.behave('/pg-during', { holdVerification: held.promise });
       const during = t.sub.callback('/pg-during');
       expect((await h.subscribe(during, h.topics.feedXml)).status).toBe(202);
       await t.sub.waitForVerification('/pg-during');
       await proxy.cut();
+      held.resolve();
       const denial = await t.sub.server.waitForRequest((r) => r.path === '/pg-during' && r.query.get('hub.mode') === 'denied', 10_000);
       expect(denial.query.get('hub.reason')).toMatch(/could not save/);
       expect(lines.some((l) => l.level === 'error' && l.message === 'websub_intent_not_saved')).toBe(true);

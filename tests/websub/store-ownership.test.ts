@@ -13,7 +13,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
-import { createSqliteHubStore, SQLITE_FILE_NAME } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore, SQLITE_FILE_NAME } from '../../sidecar/websub/store/sqlite/store.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { waitUntil } from './harness.ts';
@@ -95,8 +95,11 @@ describe('the SQLite store belongs to one service process', () => {
     const service = await startService(dataDir);
     const before = Array.from({ length: 5 }, (_, i) => `/ownership/before-${i}`);
     await subscribeAll(service, before);
-    // Past one store check (the old one closed a descriptor of the file, dropping SQLite's locks).
-    await new Promise((resolve) => setTimeout(resolve, STORE_CHECK_MS + 1_000));
+    // Past one store check (the old one closed a descriptor of the file, dropping SQLite's locks): the
+    // check's probe write is the next change of the write-ahead log once the subscriptions are saved.
+    const wal = `${file}-wal`;
+    const saved = statSync(wal).mtimeMs;
+    await waitUntil(async () => (statSync(wal).mtimeMs > saved ? { value: true } : undefined), STORE_CHECK_MS + 5_000);
     expect(operatorCount(file)).toBe(5);
 
     const after = Array.from({ length: 5 }, (_, i) => `/ownership/after-${i}`);

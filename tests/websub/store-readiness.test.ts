@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqliteHubStore } from '../../sidecar/websub/sqlite-store.ts';
+import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { recordingLog, startHubHarness, waitUntil, type HubHarness } from './harness.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 

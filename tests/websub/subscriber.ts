@@ -13,8 +13,12 @@ export type CallbackBehaviour = {
   notifyStatus?: number | ((req: RecordedRequest) => number);
   /** Wait before answering a notification. */
   notifyDelayMs?: number;
-  /** Wait before answering a verification. */
-  verifyDelayMs?: number;
+  /**
+   * Answer a verification, or a notification, only once this settles: a slow host whose answer comes
+   * when the test says so (after a kill, a cut, a check) instead of after a guessed delay.
+   */
+  holdVerification?: Promise<unknown>;
+  holdNotification?: Promise<unknown>;
 };
 
 export type Subscriber = {
@@ -58,13 +62,14 @@ async function answer(req: RecordedRequest, res: ServerResponse, b: CallbackBeha
   if (req.method === 'GET') {
     const challenge = req.query.get('hub.challenge');
     if (req.query.get('hub.mode') === 'denied' || challenge === null) return void res.writeHead(200).end();
-    if (b.verifyDelayMs) await new Promise((r) => setTimeout(r, b.verifyDelayMs));
+    await b.holdVerification;
     if (typeof b.verify === 'number') return void res.writeHead(b.verify).end(challenge);
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(b.verify === 'wrong-body' ? `${challenge}x` : challenge);
     return;
   }
   if (b.notifyDelayMs) await new Promise((r) => setTimeout(r, b.notifyDelayMs));
+  await b.holdNotification;
   const status = typeof b.notifyStatus === 'function' ? b.notifyStatus(req) : (b.notifyStatus ?? 204);
   res.writeHead(status).end();
 }

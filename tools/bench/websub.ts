@@ -40,7 +40,7 @@ import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { parseConfig } from '../../core/config.ts';
 import { startSidecar } from '../../sidecar/server.ts';
 import { createPostgresHubStore, createSqliteHubStore, type HubStore } from '../../sidecar/websub/index.ts';
-import { dropPostgresSchema } from '../../sidecar/websub/postgres-store.ts';
+import { dropPostgresSchema } from '../../sidecar/websub/store/postgres/store.ts';
 // The same throwaway CA the tests use (made with node:crypto at run time): nothing private is kept.
 import { createTestCa } from '../lib/https-ca.ts';
 import { buildSite } from '../../scripts/build.ts';

@@ -151,7 +151,8 @@ export async function startHttpsCallbackServer(options: {
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received)`));
+          const seen = requests.slice(-10).map((r) => `${r.method} ${r.path}`);
+          reject(new Error(`no matching request within ${timeoutMs} ms (${requests.length} received${seen.length ? `, the last: ${seen.join(', ')}` : ''})`));
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);
