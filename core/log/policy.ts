@@ -13,7 +13,7 @@
  * Node built-ins only (through note.ts and cosignature.ts), so `npm run verify` stays copyable.
  */
 import { parseVerifierKey, type NoteVerifier } from './note.ts';
-import { parseCosignerKey, verifyCosignature } from '../witness/cosignature.ts';
+import { parseCosignerKey, verifyCosignature } from './cosignature.ts';
 
 type Member = { kind: 'witness'; name: string } | { kind: 'group'; name: string; threshold: number; members: string[] };
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { logOriginOf, openLogFiles } from '../../core/log/log-files.ts';
 import { PATHS } from '../../core/urls.ts';
-import { requestCosignatures, witnessesLacking, type LogWitness } from '../../scripts/lib/witness-cosignatures.ts';
+import { requestCosignatures, witnessesLacking, type LogWitness } from './request-cosignatures.ts';
 import type { BuildStore } from '../builds/build-store.ts';
 import { prepareRepresentation, type Representation } from '../http/send-representation.ts';
 import type { Logger } from '../logger.ts';

@@ -23,7 +23,7 @@ import type { Config } from '../../core/config.ts';
 import type { Checkpoint } from '../../core/log/checkpoint.ts';
 import { formatPrivateKey, generateSigner, parsePrivateKey, parseVerifierKey, type NoteSigner, type NoteVerifier } from '../../core/log/note.ts';
 import { judgeAddCheckpoint } from '../../core/witness/add-checkpoint.ts';
-import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/witness/cosignature.ts';
+import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 
 export const WITNESS_STATE_FILE = 'witness-state.json';
 export const WITNESS_KEY_FILE = 'witness-key';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSigner } from '../../core/log/index.ts';
 import { findCosigners, parseTlogPolicy } from '../../core/log/policy.ts';
 import { buildSite } from '../../scripts/build.ts';
-import { WITNESSING_LEDGER_FILE } from '../../scripts/lib/witness-cosignatures.ts';
+import { WITNESSING_LEDGER_FILE } from '../../sidecar/witness/request-cosignatures.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -178,7 +178,7 @@ describe('npm run verify -- --policy', () => {
 
   it('fails, naming the witness, with a policy whose quorum needs a witness that never cosigned', async () => {
     const stranger = generateSigner('witness.erin.example');
-    const { formatCosignerKey, asCosigner } = await import('../../core/witness/cosignature.ts');
+    const { formatCosignerKey, asCosigner } = await import('../../core/log/cosignature.ts');
     const file = path.join(work, 'reader.policy');
     await writeFile(
       file,
