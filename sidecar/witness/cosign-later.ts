@@ -11,7 +11,7 @@ import path from 'node:path';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { logOriginOf, openLogFiles } from '../../core/log/log-files.ts';
 import { PATHS } from '../../core/urls.ts';
-import { requestCosignatures, witnessesLacking, type LogWitness } from './request-cosignatures.ts';
+import { requestCosignatures, textOf, witnessesLacking, type LogWitness } from './request-cosignatures.ts';
 import type { BuildStore } from '../builds/build-store.ts';
 import { prepareRepresentation, type Representation } from '../http/send-representation.ts';
 import type { Logger } from '../logger.ts';
@@ -32,7 +32,6 @@ export type CosignLaterOptions = {
   fetch?: typeof fetch;
 };
 
-const textOf = (note: string) => note.slice(0, note.lastIndexOf('\n\n') + 1);
 
 /** Serves `note` as the current build's checkpoint (the build's own bytes are left as they are on disk). */
 function serveCheckpoint(builds: BuildStore, rep: Representation, note: string): void {

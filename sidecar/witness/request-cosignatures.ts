@@ -52,7 +52,7 @@ async function readLedger(dataDir: string): Promise<Ledger> {
 }
 
 /** The note's text: what a cosignature signs. */
-const textOf = (note: string) => note.slice(0, note.lastIndexOf('\n\n') + 1);
+export const textOf = (note: string) => note.slice(0, note.lastIndexOf('\n\n') + 1);
 
 /** The witnesses whose valid cosignature `note` lacks. */
 export function witnessesLacking(note: string, witnesses: readonly LogWitness[]): LogWitness[] {

@@ -96,7 +96,7 @@ beforeAll(async () => {
     keys.push((await (await fetch(`${sidecar.url}/witness/vkey`)).text()).trim());
     proxies.push(await startProxy(sidecar.url));
   }
-}, 400_000);
+}, 900_000);
 
 afterAll(async () => {
   for (const p of proxies) p.server.closeAllConnections();

@@ -52,7 +52,7 @@ beforeAll(async () => {
   witness = await startTestSidecar({ distDir, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: path.join(work, 'data'), WITNESS_LOGS: formatVerifierKey(logKey) } });
   witnessUrl = `${witness.url}/witness`;
   witnessKey = (await (await fetch(`${witnessUrl}/vkey`)).text()).trim();
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await witness?.close();
