@@ -104,7 +104,7 @@ describe('the sidecar as a witness', () => {
     expect(fork.outcomes[0]).toMatchObject({ ok: false });
     expect(fork.outcomes[0]!.detail).toMatch(/^it answered 422: another tree of 600 entries/);
     const longerFork = await ask(601, [...forked, entry(10000)]);
-    expect(longerFork.outcomes[0]!.detail).toMatch(/^it answered 422: .*does not extend the tree of 600 entries/);
+    expect(longerFork.outcomes[0]!.detail).toMatch(/^it answered 422: .*the checkpoint extends the tree of 600 entries/);
 
     const rollback = await ask(300);
     expect(rollback.outcomes[0]!.detail).toBe('it has cosigned a larger tree (600 entries) than this one (300): the log has been rolled back');
