@@ -5,7 +5,6 @@
 import { defineConfig } from 'astro/config';
 import path from 'node:path';
 import { formatConfigProblems, parseConfig } from './core/config.ts';
-import { sidecarAdapter } from './site/adapter/sidecar-adapter.ts';
 
 const parsed = parseConfig(process.env);
 if (!parsed.ok) throw new Error(formatConfigProblems(parsed.problems));
@@ -17,33 +16,20 @@ export default defineConfig({
   // Build plumbing set by scripts/lib/run-astro-build.ts, not configuration: a fresh folder per build.
   outDir: process.env.ASTRO_OUT_DIR || './dist',
   cacheDir: process.env.ASTRO_CACHE_DIR || './node_modules/.astro',
-  // Every page is prerendered except the search page (`prerender = false`), which the sidecar renders
-  // on demand through this project's adapter (site/adapter/: Astro's public App API, no server of its
-  // own; sidecar/routes/search-page-router.ts).
+  // Every page is prerendered. The search page is a shell the service fills for each query
+  // (core/pages/search-page.ts), so the service imports nothing from a build.
   output: 'static',
-  adapter: sidecarAdapter(),
   // Sessions would need a store; no page uses them.
   session: false,
   site: config.publicUrl,
   trailingSlash: 'ignore',
   // Pages carry their small stylesheet inline: one request per page, nothing render-blocking.
-  // The static files stay at the root of the build, as without an adapter. The on-demand code is
-  // built in the cache folder, inside the project, where the prerendering step finds the project's
-  // packages; scripts/build.ts then copies it into the build's `_server/`, which is never served.
-  build: {
-    format: 'directory',
-    inlineStylesheets: 'always',
-    client: './',
-    server: process.env.ASTRO_CACHE_DIR ? path.join(process.env.ASTRO_CACHE_DIR, 'server/') : './_server/',
-  },
+  build: { format: 'directory', inlineStylesheets: 'always' },
   devToolbar: { enabled: false },
   vite: {
     // Vite's own cache in the build's cache folder too, so a build writes nothing else in the project
     // (the production image and the systemd unit give it only that folder).
     ...(process.env.ASTRO_CACHE_DIR ? { cacheDir: path.join(process.env.ASTRO_CACHE_DIR, 'vite') } : {}),
-    // The on-demand code imports no package at run time: the build folder may live anywhere (tests
-    // build into temporary folders) and still run.
-    environments: { ssr: { resolve: { noExternal: true } } },
     // Every script is a file of its own, never inlined into a page: the pages' Content-Security-Policy
     // allows scripts from this origin only, without 'unsafe-inline' (core/publishing/headers.ts).
     build: { assetsInlineLimit: 0 },

@@ -58,6 +58,10 @@ export const PATHS = {
   logVkey: '/log/vkey',
   /** The site's own C2SP tlog-policy: its log key, the witnesses it asks, a quorum (docs/verification.md). */
   logPolicy: '/log/policy',
+  /** Each review's C2SP tlog-proof, `{id}.tlog-proof` (core/log/review-proofs.ts), written by the build. */
+  logProofPrefix: '/log/proof/',
+  /** The page that checks one review in the browser, `?review={id}` (site/pages/log/check/). */
+  logCheck: '/log/check/',
   /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
   witnessAddCheckpoint: '/witness/add-checkpoint',
   witnessVkey: '/witness/vkey',
@@ -65,6 +69,16 @@ export const PATHS = {
   witnessMonitoring: '/witness/:originHash/checkpoint',
   witnessPrefix: '/witness/',
 } as const;
+
+/** The path of a review's tlog-proof file; review ids are `[a-z0-9-]+`, so they need no escaping. */
+export function logProofPath(id: string): string {
+  return `${PATHS.logProofPrefix}${id}.tlog-proof`;
+}
+
+/** The page that checks one review in the browser. */
+export function logCheckPath(id: string): string {
+  return `${PATHS.logCheck}?${new URLSearchParams({ review: id })}`;
+}
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
 export function mediaPath(name: string): string {
@@ -202,6 +216,8 @@ export function createServiceUrls(base: string) {
     /** A review's permanent human URL: its anchor on the month's archive page. */
     review: (review: { id: string; date: string }) => at(reviewPath(review)),
     feedsIndex: at(PATHS.feedsIndex),
+    /** A review's tlog-proof (its `log_entry.proof_url`). */
+    logProof: (id: string) => at(logProofPath(id)),
     /** The witness's submission prefix (C2SP tlog-witness), as other instances list it in LOG_WITNESSES. */
     witness: at(PATHS.witnessAddCheckpoint.replace(/\/add-checkpoint$/, '')),
     /** An encoded photo file, by name (core/media/media-variants.ts). */

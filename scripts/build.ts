@@ -3,31 +3,34 @@
  * write the manifest, then make it the output folder in one atomic step (core/publishing/build-folders-fs.ts). Invalid content stops here with
  * every problem listed, and the previous build stays untouched.
  */
-import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadContent } from '../core/content/load-content.ts';
 import { resolveUpdated } from '../core/content/review-history.ts';
-import { readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
+import { readCorrectionReasons, readWithdrawnReasons } from '../core/content/read-withdrawn.ts';
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
 import { LOG_DIR, prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
-import { cosignLogFolder } from './lib/witness-cosignatures.ts';
+import { cosignForPublish, writeSitePolicy } from './lib/witness-cosignatures.ts';
 import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
-import { CHANGE_LOG_FILE, SERVER_DIR, type Manifest } from '../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, SEARCH_PAGE_SHELL_FILE, type Manifest } from '../core/publishing/manifest.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { analyzeInThreads } from './lib/analyze-in-threads.ts';
-import { activateBuild, buildsDirOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
+import { activateBuild, buildsDirOf, distDirKeyOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
+import { checkRunningService } from './lib/running-service.ts';
+import { takePidLock } from './lib/pid-lock.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 /** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
@@ -81,6 +84,19 @@ export type BuildResult =
  * configuration (start, build, publish pass theirs); a caller without them (tests, tools) gets them here.
  */
 export async function buildSite(options: BuildOptions, urls: ServiceUrls = createServiceUrls(options.publicUrl)): Promise<BuildResult> {
+  // One build at a time per DIST_DIR, taken before anything is written (scripts/lib/pid-lock.ts).
+  const outDir = path.resolve(options.outDir);
+  await mkdir(buildsDirOf(outDir), { recursive: true });
+  const lock = await takePidLock(path.join(buildsDirOf(outDir), `lock-${encodeURIComponent(path.basename(outDir))}`));
+  if (!lock.ok) return { ok: false, message: `Not built: another build (process ${lock.pid}) is writing ${outDir}/; wait for it to finish, then build again.` };
+  try {
+    return await buildSiteLocked(options, urls);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promise<BuildResult> {
   const started = performance.now();
   const outDir = path.resolve(options.outDir);
   const buildsDir = buildsDirOf(outDir);
@@ -112,14 +128,16 @@ export async function buildSite(options: BuildOptions, urls: ServiceUrls = creat
       demo: isDemoContent(options.contentDir),
       verbose: options.verbose,
     });
-    // astro.config.mjs builds the on-demand code in the cache folder (see there); it is self-contained.
-    await cp(path.join(cacheDir, 'server'), path.join(staging, SERVER_DIR), { recursive: true });
+    // The search page Astro wrote is the shell the service fills (core/pages/search-page.ts): set aside, never served.
+    await rename(path.join(staging, 'search', 'index.html'), path.join(staging, SEARCH_PAGE_SHELL_FILE));
+    await rmdir(path.join(staging, 'search'));
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
     const logWriteStarted = performance.now();
-    const { tree } = await reviewLog.step.write(staging);
+    // The witnesses' round trip, in parallel and bounded (LOG_WITNESS_TIMEOUT_SECONDS), before the proofs are written.
+    const witnessing = { witnesses: options.logWitnesses ?? [], ...(options.logWitnessing ?? DEFAULT_WITNESSING), dataDir: dataDirOf(options), report: options.report ?? console.log };
+    await reviewLog.step.write(staging, (note, tree) => cosignForPublish({ note, tree, ...witnessing }));
     reviewLog.ms += performance.now() - logWriteStarted;
-    // The witnesses' round trip, in parallel and bounded (LOG_WITNESS_TIMEOUT_SECONDS), outside the log's cost.
-    await cosignLogFolder({ logDir: path.join(staging, LOG_DIR), tree, witnesses: options.logWitnesses ?? [], ...(options.logWitnessing ?? DEFAULT_WITNESSING), dataDir: dataDirOf(options), report: options.report ?? console.log });
+    await writeSitePolicy(path.join(staging, LOG_DIR), witnessing.witnesses);
     // What the photos add to the build: the wait for the copy, if Astro was faster, and the move.
     const copyWaitStarted = performance.now();
     await copied;
@@ -132,6 +150,7 @@ export async function buildSite(options: BuildOptions, urls: ServiceUrls = creat
       dataDate,
       previous: previousBuild,
       source: source.fingerprint,
+      distDir: distDirKeyOf(outDir),
     });
     const buildDir = path.join(buildsDir, `build-${stamp}`);
     await rename(staging, buildDir);
@@ -185,6 +204,8 @@ async function preparePublication(
   const photos = { catalog: encoded.catalog, published, encoded: encoded.encoded, cached: encoded.cached, ms: performance.now() - photosStarted, warnings: encoded.warnings };
   const reasons = await readWithdrawnReasons(contentDir);
   if (!reasons.ok) return { ok: false, message: formatContentProblems(reasons.problems) };
+  const corrections = await readCorrectionReasons(contentDir);
+  if (!corrections.ok) return { ok: false, message: formatContentProblems(corrections.problems) };
   // Not beside the photo encoding: both want every core.
   const analyses = await analyzeInThreads(content.value);
   const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
@@ -198,6 +219,7 @@ async function preparePublication(
     signingKey: options.logSigningKey,
     demo: isDemoContent(contentDir),
     now: options.now,
+    corrections: corrections.value,
   });
   if (!step.ok) return step;
   for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
@@ -223,8 +245,15 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
 }
 
 if (import.meta.main) {
+  // A build gives way to a service on the same machine, and so do the processes and threads it starts.
+  lowerProcessPriority();
   const { config, demo, urls } = readEntryConfig({ demoFallback: true });
   if (demo) console.log(describeDemo());
+  const running = checkRunningService(config, 'Not built');
+  if (!running.ok) {
+    console.error(running.message);
+    process.exit(1);
+  }
   const options = buildOptionsFor(config);
   const result = await buildSite({ ...options, verbose: process.argv.includes('--verbose') }, urls);
   if (!result.ok) {

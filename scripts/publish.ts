@@ -35,8 +35,10 @@ import { parseArgs } from 'node:util';
 import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readEntryConfig } from './lib/entry-config.ts';
+import { checkRunningService } from './lib/running-service.ts';
 import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
+import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
 export type PublishResult =
   | { ok: false; stage: 'build'; message: string }
@@ -244,16 +246,25 @@ function errorCode(error: unknown): string | undefined {
 }
 
 if (import.meta.main) {
+  // The build gives way to the service it publishes to (sidecar/thread-priority.ts).
+  lowerProcessPriority();
   const { config, urls } = readEntryConfig({ demoFallback: true });
   const { pingOnly, requireService } = readArguments(process.argv.slice(2));
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);
-  const mismatch = await findPublicUrlMismatch(config.serviceUrl, config.publicUrl);
+  // Before building: the service running on DIST_DIR (where it listens, whatever PORT says here), or
+  // the one at HOST:PORT, must serve this PUBLIC_URL.
+  const running = checkRunningService(config, 'Nothing published');
+  if (!running.ok) {
+    console.error(running.message);
+    process.exit(1);
+  }
+  const serviceUrl = running.service?.url ?? config.serviceUrl;
+  const mismatch = await findPublicUrlMismatch(serviceUrl, config.publicUrl);
   if (mismatch) {
     console.error(mismatch);
     process.exit(1);
   }
   const build = buildOptionsFor(config);
-  const { serviceUrl } = config;
   const result = await publishSite({ build, urls, serviceUrl, store: { dataDir: config.dataDir, databaseUrl: config.databaseUrl }, onWarning: (line) => console.log(line) });
   if (!result.ok && result.stage === 'build') {
     console.error(result.message);

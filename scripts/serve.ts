@@ -6,5 +6,14 @@
  */
 import { runSidecar } from '../sidecar/main.ts';
 import { readEntryConfig } from './lib/entry-config.ts';
+import { checkRunningService, recordRunningService } from './lib/running-service.ts';
 
-await runSidecar(readEntryConfig().config);
+const { config } = readEntryConfig();
+// Before anything is written (a build recovered into DIST_DIR): a service for another address on DIST_DIR refuses this one.
+const running = checkRunningService(config, 'Not started', { store: true });
+if (!running.ok) {
+  console.error(running.message);
+  process.exit(1);
+}
+const sidecar = await runSidecar(config);
+await recordRunningService(config.distDir, { publicUrl: config.publicUrl, url: sidecar.url });

@@ -12,12 +12,19 @@ import { readManifest, recoverBuild } from '../core/publishing/build-folders-fs.
 import { buildOptionsFor, buildSite } from './build.ts';
 import { describeDemo, listConfigWarnings, readEntryConfig } from './lib/entry-config.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
+import { checkRunningService, recordRunningService } from './lib/running-service.ts';
 
 const { config, env, demo, urls } = readEntryConfig({ demoFallback: true });
 if (demo) console.log(describeDemo());
 for (const warning of listConfigWarnings(config, env)) console.warn(warning);
 if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
   console.error(`No content folder at ${path.resolve(config.contentDir)}: set CONTENT_DIR to the folder that holds business.json and reviews/.`);
+  process.exit(1);
+}
+// Before anything is written: a service already on these folders (or for another address) refuses this one.
+const running = checkRunningService(config, 'Not started', { store: true });
+if (!running.ok) {
+  console.error(running.message);
   process.exit(1);
 }
 const options = buildOptionsFor(config);
@@ -43,6 +50,7 @@ if (!source.ok) {
   }
 }
 const sidecar = await runSidecar(config);
+await recordRunningService(config.distDir, { publicUrl: config.publicUrl, url: sidecar.url });
 console.log(describeOpenUrl(config, urls, sidecar.url));
 
 /**

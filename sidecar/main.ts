@@ -41,9 +41,9 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
       void listening.then(async (sidecar) => {
         // Logged once the stop has begun (readiness 503; without a drain, the listener closed), so a
         // client that reads the line and connects is not answered by the listener it is about to lose.
-        const stopped = sidecar.shutdown();
-        log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 });
-        const report = await stopped;
+        const report = await sidecar.shutdown({
+          onBegun: () => log.info('shutdown_started', { signal, drain_s: config.shutdownDrainMs / 1000, timeout_s: config.shutdownTimeoutMs / 1000 }),
+        });
         const { deliveries } = report;
         log.info('shutdown', {
           signal, outcome: report.outcome, in_flight: report.inFlight, cut_connections: report.cutConnections,

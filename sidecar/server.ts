@@ -53,9 +53,9 @@ export type RunningSidecar = {
    * Stops gracefully (SIGTERM/SIGINT, sidecar/http/graceful-close.ts): `/readyz` answers 503 at once, the
    * listener still accepts for `config.shutdownDrainMs`, then no new connection is accepted, requests in
    * flight finish within `config.shutdownTimeoutMs` (their connections are closed after it), then the hub
-   * gives back the deliveries it holds and the store closes.
+   * gives back the deliveries it holds and the store closes. `onBegun`: see CloseLimits.
    */
-  shutdown(): Promise<ShutdownReport>;
+  shutdown(options?: { onBegun?: () => void }): Promise<ShutdownReport>;
 };
 
 export type ShutdownReport = CloseReport & {
@@ -154,11 +154,11 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       cosignLater?.stop();
       await stopHub();
     },
-    shutdown: async () => {
+    shutdown: async (shutdownOptions) => {
       draining = true;
       // The hub answers until the requests are done (a half-sent subscription gets its answer, not a 503),
       // then stops claiming; its deliveries in flight finish in what is left of the same time.
-      const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs });
+      const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs, onBegun: shutdownOptions?.onBegun });
       builds.close();
       cosignLater?.stop();
       const { deliveries } = await stopHub(Math.max(0, config.shutdownDrainMs + config.shutdownTimeoutMs - report.ms));

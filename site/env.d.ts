@@ -10,10 +10,3 @@ interface ImportMetaEnv {
   /** True when the content is the project's demo (examples/demo): the layout shows a banner. */
   readonly REVIEWS_DEMO: boolean;
 }
-
-declare namespace App {
-  interface Locals {
-    /** Set by the sidecar for pages rendered on demand: the live data of the build being served. */
-    live?: import('../core/dataset/live-data.ts').LiveData;
-  }
-}

@@ -6,6 +6,10 @@
  *    targets of tests/insights/corpus-targets.test.ts.
  * 2. The 408 hand-labelled sentences (tools/insights-eval/), beside whole-sentence AFINN.
  *
+ * 3. The measured error per aspect on the dev split, written to core/insights/aspect-accuracy.json
+ *    (the table the build corrects counts with), and the corrected counts checked on the test split:
+ *    each aspect's count error, raw and estimated, and how often the 95% range holds the true count.
+ *
  * Options: `--errors train|dev` lists every miss of that split (never of test: its reviews are not
  * looked at while tuning); `--json FILE` also writes the reports as JSON.
  */
@@ -22,6 +26,9 @@ import { CORPUS_TARGETS, checkCorpusTargets } from './insights-corpus/targets.ts
 import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { CORPUS_SPLITS } from './insights-corpus/split.ts';
+import { evaluateCounts, MIN_TRUTH } from './insights-corpus/evaluate-counts.ts';
+import type { CountEvalReport } from './insights-corpus/evaluate-counts.ts';
+import { ACCURACY_FILE, writeAspectAccuracy } from './insights-corpus/measure-accuracy.ts';
 import type { CorpusSplit } from './insights-corpus/split.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -59,13 +66,21 @@ if (test !== undefined) {
   }
 }
 
+const table = writeAspectAccuracy(model);
+console.log(`\n== measured error per aspect (dev split, ${table.reviews} reviews): written to ${ACCURACY_FILE} ==`);
+const counts: Record<string, CountEvalReport> = {};
+for (const split of ['dev', 'test'] as const) {
+  counts[split] = evaluateCounts(loadCorpusSplit(split), (review) => analyzeCorpusReview(review, model), table);
+  printCountReport(split, counts[split]);
+}
+
 const sentences = evaluateSentenceSets(model);
 for (const [name, report] of Object.entries(sentences)) printSentenceReport(name, report);
 
 const jsonPath = args[args.indexOf('--json') + 1];
 if (args.includes('--json') && jsonPath !== undefined) {
   const strip = <T extends { errors: unknown }>(r: T) => ({ ...r, errors: undefined });
-  const out = { corpus: Object.fromEntries(Object.entries(corpus).map(([k, r]) => [k, strip(r)])), targets: CORPUS_TARGETS, sentences };
+  const out = { corpus: Object.fromEntries(Object.entries(corpus).map(([k, r]) => [k, strip(r)])), targets: CORPUS_TARGETS, counts, sentences };
   writeFileSync(jsonPath, JSON.stringify(out, null, 2) + '\n');
 }
 
@@ -99,6 +114,25 @@ function printCorpusReport(split: CorpusSplit, r: ReviewEvalReport) {
   for (const a of r.by_aspect) {
     console.log(`    ${a.aspect.padEnd(16)} ${pct(a.precision).padStart(6)} / ${pct(a.recall).padStart(6)} / ${pct(a.polarity_accuracy).padStart(6)}  (${a.labels} labelled)`);
   }
+}
+
+function printCountReport(split: 'dev' | 'test', r: CountEvalReport) {
+  const role = split === 'test' ? 'held out: the rates were measured on dev' : 'the split the rates were measured on';
+  console.log(`\n== corrected counts, corpus ${split} (${role}): ${r.reviews} reviews as one business ==`);
+  console.log('  aspect           part      true    raw   error   estimate (95% range)   error');
+  const err = (value: number, truth: number) => (truth === 0 ? '' : `${value >= truth ? '+' : ''}${(((value - truth) / truth) * 100).toFixed(0)}%`);
+  for (const f of r.figures) {
+    const range = `${f.estimate} (${f.low}–${f.high})`;
+    const held = f.low <= f.truth && f.truth <= f.high ? ' ' : '!';
+    console.log(
+      `  ${f.aspect.padEnd(16)} ${f.part.padEnd(8)} ${String(f.truth).padStart(5)} ${String(f.raw).padStart(6)} ${err(f.raw, f.truth).padStart(7)}   ${range.padEnd(20)}${held} ${err(f.estimate, f.truth).padStart(6)}`,
+    );
+  }
+  const s = r.summary;
+  console.log(`  figures with at least ${MIN_TRUTH} true reviews: ${s.figures}`);
+  console.log(`  within 10% (or 3 reviews): raw ${s.raw_close} of ${s.figures}, estimate ${s.estimate_close} of ${s.figures}`);
+  console.log(`  mean absolute error: raw ${pct(s.raw_mean_abs_error)}, estimate ${pct(s.estimate_mean_abs_error)}`);
+  console.log(`  95% range holds the true count: ${s.range_holds} of ${s.figures} (${pct(s.figures === 0 ? 0 : s.range_holds / s.figures)})`);
 }
 
 function printPolarityTable(rows: [string, PolarityMetrics][]) {

@@ -1,13 +1,15 @@
 /**
  * `npm run train`: fits the learned layer of the insights analyzer (core/insights/learned-model.ts) on
- * the train split of tools/insights-corpus/ and writes core/insights/learned-weights.json.
- * Never reads the dev or test split.
+ * the train split of tools/insights-corpus/ and writes core/insights/learned-weights.json, then
+ * measures the new layer's error per aspect on the dev split (core/insights/aspect-accuracy.json, as
+ * `npm run eval` does). Never trains on dev and never reads the test split.
  *
  * Deterministic: reviews in id order, features in name order, full-batch AdaGrad from zero weights for
  * a fixed number of rounds, weights rounded to 3 decimals, keys sorted. Re-running on the same data
  * and the same default aspect set (core/insights/default-aspects.json) writes the same bytes (tests/insights/train.test.ts checks).
  *
- * Options: `--out FILE` writes elsewhere (the reproducibility test uses it).
+ * Options: `--out FILE` writes the weights elsewhere (the reproducibility test uses it), and then
+ * the accuracy table only where `--accuracy-out FILE` says.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,10 +21,12 @@ import type { LearnedWeights } from '../core/insights/learned-model.ts';
 import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { compareText } from '../core/text/text-rules.ts';
+import { ACCURACY_FILE, writeAspectAccuracy } from './insights-corpus/measure-accuracy.ts';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1]! : join(root, 'core/insights/learned-weights.json');
+const accuracyOut = args.includes('--accuracy-out') ? args[args.indexOf('--accuracy-out') + 1]! : args.includes('--out') ? undefined : ACCURACY_FILE;
 
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const ROUNDS = option('--rounds', 300);
@@ -78,6 +82,11 @@ const weights: LearnedWeights = {
 };
 writeFileSync(out, formatWeights(weights));
 console.log(`trained on ${reviews.length} reviews (${polarityLabels.length} aspect labels) in ${((performance.now() - started) / 1000).toFixed(1)} s: ${out}`);
+if (accuracyOut !== undefined) {
+  const trained = withTechnicians(compileAspectModel(config, weights), loadCorpusTechnicians());
+  writeAspectAccuracy(trained, accuracyOut);
+  console.log(`measured the error per aspect on the dev split: ${accuracyOut}`);
+}
 
 /**
  * Multinomial logistic regression (softmax over `classes` outputs) by full-batch AdaGrad with L2.

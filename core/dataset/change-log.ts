@@ -11,7 +11,8 @@
  *   token) is expired (410): the client starts again from `/reviews.json`.
  */
 import { z } from 'zod';
-import { hashLeaf, type LogEntry } from '../log/index.ts';
+import { hashLeaf, UpdateChangeSchema, type LogEntry, type UpdateChange } from '../log/index.ts';
+import { summarizeUpdates } from '../log/entry-history.ts';
 import type { Change, ChangesResult } from '../schemas/changes.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import { formatIssues, parseWithIssues } from '../schemas/issues.ts';
@@ -20,7 +21,15 @@ const KIND = { publish: 'added', update: 'changed', withdraw: 'removed' } as con
 /** Base64url characters of a leaf hash a token carries: 48 bits, enough to tell an altered token. */
 export const CHECK_LENGTH = 8;
 
-export type ChangeLogEntry = { index: number; id: string; time: string; kind: 'added' | 'changed' | 'removed'; reason?: string | undefined };
+/** `update`: for a change, what the review log says of it (core/log/entry-history.ts). */
+export type ChangeLogEntry = {
+  index: number;
+  id: string;
+  time: string;
+  kind: 'added' | 'changed' | 'removed';
+  reason?: string | undefined;
+  update?: { change: UpdateChange | null; previous_rating: number | null; words_changed: boolean | null } | undefined;
+};
 
 export type ChangeLog = {
   /** One per review, its last entry, by position in the review log. */
@@ -31,10 +40,13 @@ export type ChangeLog = {
 
 /** The change log of the review log's entries (`bytes`: each entry as the log holds it). */
 export function createChangeLog(entries: readonly LogEntry[], bytes: readonly Uint8Array[]): ChangeLog {
+  const updates = new Map(summarizeUpdates(entries).map((u) => [u.entry, u]));
   const last = new Map<string, ChangeLogEntry>();
   entries.forEach((e, index) => {
     last.delete(e.review_id);
-    last.set(e.review_id, { index, id: e.review_id, time: e.time, kind: KIND[e.action], ...(e.action === 'withdraw' ? { reason: e.reason } : {}) });
+    const u = updates.get(index);
+    const update = u && { change: u.change, previous_rating: u.previous_rating === u.rating ? null : u.previous_rating, words_changed: u.words_changed };
+    last.set(e.review_id, { index, id: e.review_id, time: e.time, kind: KIND[e.action], ...(e.action === 'withdraw' ? { reason: e.reason } : {}), ...(update ? { update } : {}) });
   });
   return {
     entries: [...last.values()].sort((a, b) => a.index - b.index),
@@ -48,13 +60,19 @@ export const StoredChangeLogSchema = z.strictObject({
   entries: z.array(
     z.union([
       z.tuple([z.int().min(0), z.string(), z.iso.datetime(), z.enum(['added', 'changed'])]),
+      // A change with what the review log says of it: its kind, the rating it replaced, whether the words changed.
+      z.tuple([z.int().min(0), z.string(), z.iso.datetime(), z.literal('changed'), UpdateChangeSchema.nullable(), z.int().min(1).max(5).nullable(), z.boolean().nullable()]),
       z.tuple([z.int().min(0), z.string(), z.iso.datetime(), z.literal('removed'), z.string()]),
     ]),
   ),
 });
 
 export function renderChangeLog(log: ChangeLog): string {
-  const entries = log.entries.map((e) => JSON.stringify(e.kind === 'removed' ? [e.index, e.id, e.time, e.kind, e.reason ?? 'other'] : [e.index, e.id, e.time, e.kind]));
+  const entries = log.entries.map((e) => {
+    if (e.kind === 'removed') return JSON.stringify([e.index, e.id, e.time, e.kind, e.reason ?? 'other']);
+    if (e.update) return JSON.stringify([e.index, e.id, e.time, e.kind, e.update.change, e.update.previous_rating, e.update.words_changed]);
+    return JSON.stringify([e.index, e.id, e.time, e.kind]);
+  });
   return `{"checks":${JSON.stringify(log.checks)},"entries":[\n${entries.join(',\n')}\n]}\n`;
 }
 
@@ -73,7 +91,12 @@ export function parseChangeLog(text: string, reviews: ReadonlyMap<string, unknow
   if (!parsed.ok) return { ok: false, message: `does not match its schema:\n${formatIssues(parsed.issues)}` };
   const log: ChangeLog = {
     checks: parsed.value.checks,
-    entries: parsed.value.entries.map(([index, id, time, kind, reason]) => ({ index, id, time, kind, ...(reason === undefined ? {} : { reason }) })),
+    entries: parsed.value.entries.map((t): ChangeLogEntry => {
+      const [index, id, time, kind] = t;
+      if (t[3] === 'removed') return { index, id, time, kind, reason: t[4] };
+      if (t.length === 7) return { index, id, time, kind, update: { change: t[4], previous_rating: t[5], words_changed: t[6] } };
+      return { index, id, time, kind };
+    }),
   };
   let upserts = 0;
   for (const entry of log.entries) {
@@ -135,7 +158,8 @@ export function readChangePage(
     // The review's own `updated`, so the log and /reviews.json agree: the entry's time, or the review's
     // date when it is later (core/content/review-history.ts resolveUpdated).
     const review = reviews.get(entry.id)!;
-    const change = { id: entry.id, time: review.updated, kind: entry.kind, entry: entry.index };
+    const said = entry.kind === 'changed' ? (entry.update ?? { change: null, previous_rating: null, words_changed: null }) : {};
+    const change = { id: entry.id, time: review.updated, kind: entry.kind, entry: entry.index, ...said };
     return (options.compact ? change : { ...change, review }) as Change;
   });
   const last = slice.at(-1);

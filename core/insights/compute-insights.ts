@@ -8,6 +8,8 @@ import type { AspectModel } from './aspect-model.ts';
 import { analyzeReviews } from './analyzed-review.ts';
 import type { InsightsReview } from './analyzed-review.ts';
 import { computeAspectInsights } from './aspect-insights.ts';
+import { createCountCorrector, DEFAULT_ASPECT_ACCURACY } from './aspect-accuracy.ts';
+import type { AspectAccuracyTable } from './aspect-accuracy.ts';
 import { EMPTY_EDITORIAL } from './editorial.ts';
 import type { InsightsEditorial } from './editorial.ts';
 import { computeEntityInsights } from './entity-insights.ts';
@@ -27,10 +29,13 @@ export type InsightsInput = {
   editorial?: InsightsEditorial;
   /** Each review's analysis by id, when the caller has already analysed them (the build does, once). */
   analyses?: ReadonlyMap<string, ReviewAnalysis>;
+  /** The analyser's measured error per aspect, that counts are corrected with (the shipped table by default). */
+  accuracy?: AspectAccuracyTable;
 };
 
-export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL, analyses }: InsightsInput): Insights {
+export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL, analyses, accuracy = DEFAULT_ASPECT_ACCURACY }: InsightsInput): Insights {
   const analyzed = analyzeReviews(reviews, model, analyses);
+  const corrector = createCountCorrector(accuracy);
   const newest = analyzed[0]?.review.date ?? null;
   const oldest = analyzed.at(-1)?.review.date ?? null;
   const basis: InsightsBasis = {
@@ -40,8 +45,8 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
     average_rating: computeMean(analyzed.reduce((sum, r) => sum + r.review.rating, 0), analyzed.length),
   };
   const quarters = listQuarters(oldest, newest);
-  const aspects = computeAspectInsights(analyzed, model, quarters);
-  const entities = computeEntityInsights(analyzed, model, quarters, business);
+  const aspects = computeAspectInsights(analyzed, model, quarters, corrector);
+  const entities = computeEntityInsights(analyzed, model, quarters, business, corrector);
   // The business's and technicians' names are not topics ("called riverbend", "mike was").
   const names = [
     ...(business === undefined ? [] : [business.name]),

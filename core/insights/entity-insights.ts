@@ -5,6 +5,7 @@
  * text to canonical ones, CONTRACT.md "Published shapes").
  */
 import type { AspectModel } from './aspect-model.ts';
+import type { CountCorrector } from './aspect-accuracy.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
 import { computeMean, countPolarity, createCounter, toStats } from './figures.ts';
 import type { PolarityCounter } from './figures.ts';
@@ -22,6 +23,8 @@ export type BusinessEntities = {
 const RECENT_REVIEWS = 5;
 
 type Accumulator = {
+  /** Seeds the bootstrap of the entity's estimates. */
+  key: string;
   name: string;
   id: string | null;
   filter: Record<string, string> | null;
@@ -39,8 +42,10 @@ export function computeEntityInsights(
   model: AspectModel,
   quarters: readonly string[],
   business: BusinessEntities | undefined,
+  corrector: CountCorrector,
 ): { technicians: EntityInsight[]; services: EntityInsight[]; service_areas: EntityInsight[] } {
-  const create = (name: string, id: string | null, filter: Record<string, string> | null): Accumulator => ({
+  const create = (kind: string, name: string, id: string | null, filter: Record<string, string> | null): Accumulator => ({
+    key: `${kind}:${id ?? name}`,
     name,
     id,
     filter,
@@ -56,9 +61,9 @@ export function computeEntityInsights(
   const technicians = new Map<string, Accumulator>();
   const services = new Map<string, Accumulator>();
   const areas = new Map<string, Accumulator>();
-  const technicianOf = (name: string) => getOrCreate(technicians, name, () => create(name, null, { mentions_technician: name }));
-  const serviceOf = (id: string) => getOrCreate(services, id, () => create(serviceNames.get(id) ?? id, id, { mentions_service: id }));
-  const areaOf = (name: string) => getOrCreate(areas, name, () => create(name, null, null));
+  const technicianOf = (name: string) => getOrCreate(technicians, name, () => create('technician', name, null, { mentions_technician: name }));
+  const serviceOf = (id: string) => getOrCreate(services, id, () => create('service', serviceNames.get(id) ?? id, id, { mentions_service: id }));
+  const areaOf = (name: string) => getOrCreate(areas, name, () => create('area', name, null, null));
   for (const t of business?.technicians ?? []) technicianOf(t.name);
   for (const s of business?.services ?? []) serviceOf(s.id);
   for (const a of business?.service_areas ?? []) areaOf(a);
@@ -90,14 +95,16 @@ export function computeEntityInsights(
   const finish = (map: Map<string, Accumulator>) =>
     [...map.values()]
       .sort((a, b) => b.reviews - a.reviews || compareText(a.name, b.name))
-      .map((entity) => toEntityInsight(entity, model));
+      .map((entity) => toEntityInsight(entity, model, corrector));
   return { technicians: finish(technicians), services: finish(services), service_areas: finish(areas) };
 }
 
-function toEntityInsight(entity: Accumulator, model: AspectModel): EntityInsight {
-  const profile = model.aspects
-    .map((aspect, i) => ({ aspect: aspect.id, ...toStats(entity.aspects[i] ?? createCounter()) }))
-    .filter((a) => a.mentions > 0);
+function toEntityInsight(entity: Accumulator, model: AspectModel, corrector: CountCorrector): EntityInsight {
+  const profile = model.aspects.flatMap((aspect, i) => {
+    const counter = entity.aspects[i] ?? createCounter();
+    if (counter.mentions === 0) return [];
+    return [{ aspect: aspect.id, ...toStats(counter), estimate: corrector.estimate(aspect.id, counter, entity.reviews, `${entity.key}:${aspect.id}`) }];
+  });
   return {
     name: entity.name,
     id: entity.id,

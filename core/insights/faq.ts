@@ -8,6 +8,7 @@ import type { InsightsEditorial } from './editorial.ts';
 import { lowerFirst, splitRecentYear } from './figures.ts';
 import type { AspectModel } from './aspect-model.ts';
 import { describeReviewCount } from './verdicts.ts';
+import { describeRange, pickEstimate } from './estimate-text.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
 import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
 
@@ -87,19 +88,36 @@ function answerAspect(input: FaqInput, aspect: AspectInsight, question: string, 
   const { mentions, positive, negative, neutral } = aspect;
   const figures: Record<string, number> = { mentions, positive, neutral, negative, net_score: aspect.net_score ?? 0 };
   let answer: string;
-  if (mentions === 0) {
+  const estimate = aspect.estimate;
+  if (estimate !== null) {
+    for (const part of ['mentions', 'positive', 'negative'] as const) {
+      figures[`estimated_${part}`] = estimate[part].value;
+      figures[`estimated_${part}_low`] = estimate[part].low;
+      figures[`estimated_${part}_high`] = estimate[part].high;
+    }
+  }
+  if (mentions === 0 && (estimate === null || estimate.mentions.high === 0)) {
     answer = `None of the ${formatCount(n)} reviews mentions ${label} yet.`;
+  } else if (estimate !== null) {
+    // The corrected counts lead; the analyser's own counts follow, so both can be checked.
+    const about = (part: 'positive' | 'negative') => `about ${formatCount(estimate[part].value)} ${part} (${describeRange(estimate[part])})`;
+    answer =
+      `About ${formatCount(estimate.mentions.value)} of ${formatCount(n)} reviews mention ${label} (${describeRange(estimate.mentions)}): ` +
+      `${about('positive')} and ${about('negative')}, counting what the analyser misses and wrongly flags; ` +
+      `it found ${formatCount(mentions)}, of them ${formatCount(positive)} positive and ${formatCount(negative)} negative.`;
   } else {
     answer =
       `${formatCount(mentions)} of ${formatCount(n)} reviews mention ${label}: ${formatCount(positive)} positive (${getPercent(positive, mentions)}%), ` +
       `${formatCount(negative)} negative (${getPercent(negative, mentions)}%) and ${formatCount(neutral)} neutral.`;
+  }
+  if (mentions > 0) {
     const { recent, before } = splitRecentYear(aspect.trend);
     if (recent.mentions >= 3 && before.mentions >= 3) {
       figures.recent_positive_percent = getPercent(recent.positive, recent.mentions);
       figures.earlier_positive_percent = getPercent(before.positive, before.mentions);
       answer += ` In the last four quarters ${figures.recent_positive_percent}% of mentions were positive, against ${figures.earlier_positive_percent}% before.`;
     }
-    const wanted = positive >= negative ? 'positive' : 'negative';
+    const wanted = pickEstimate(positive, estimate?.positive) >= pickEstimate(negative, estimate?.negative) ? 'positive' : 'negative';
     const quote = aspect.quotes.find((q) => q.polarity === wanted);
     if (quote !== undefined) answer += ` A customer wrote: “${quote.text}” (review ${quote.review_id}).`;
   }

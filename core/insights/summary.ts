@@ -7,6 +7,7 @@ import type { InsightsEditorial } from './editorial.ts';
 import { MIN_TECHNICIAN_REVIEWS } from './faq.ts';
 import { lowerFirst, splitRecentYear } from './figures.ts';
 import { describeReplies } from './responses.ts';
+import { describeEstimatedCount, pickEstimate } from './estimate-text.ts';
 import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, selectVerdicts } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
 import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
@@ -38,16 +39,19 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     );
     const eligible = aspects.filter((a) => a.mentions >= MIN_VERDICT_MENTIONS);
     const strengths = selectVerdicts(aspects, 'strength').slice(0, 2);
+    // Shares and counts from the corrected estimates where there are some (docs/insights.md).
     const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
-      `${lowerFirst(a.label)} (${getPercent(a[k], a.mentions)}% ${k} in ${plural(a.mentions, 'mention')})`;
+      `${lowerFirst(a.label)} (${getPercent(pickEstimate(a[k], a.estimate?.[k]), pickEstimate(a.mentions, a.estimate?.mentions))}% ${k} in ${describeEstimatedCount(a.mentions, a.estimate?.mentions, 'mention').replace(' (', ', ').replace(/\)$/, '')})`;
     if (strengths.length > 0) {
       sentences.push(`Customers praise ${joinList(strengths.map((a) => describe(a, 'positive')))}.`);
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
-    const concern = findMostComplained(aspects);
+    const concern = findMostComplained(aspects.map(withEstimates))?.aspect;
     if (concern !== undefined) {
+      const negative = pickEstimate(concern.negative, concern.estimate?.negative);
+      const mentions = pickEstimate(concern.mentions, concern.estimate?.mentions);
       sentences.push(
-        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${plural(concern.negative, 'complaint')} in ${plural(concern.mentions, 'mention')} (${getPercent(concern.negative, concern.mentions)}%).`,
+        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${describeEstimatedCount(concern.negative, concern.estimate?.negative, 'complaint')} in ${describeEstimatedCount(concern.mentions, concern.estimate?.mentions, 'mention')}, ${getPercent(negative, mentions)}%.`,
       );
       highlights.push(toHighlight(concern, 'concern', 'negative'));
     } else if (eligible.length > 0) {
@@ -82,6 +86,16 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
     editor_as_of: editorText === undefined ? null : asOf,
     stale: editorText !== undefined && basis.last_date !== null && (asOf === null || asOf < basis.last_date),
     highlights,
+  };
+}
+
+/** The figures findMostComplained ranks by: the corrected counts where there are some. */
+function withEstimates(aspect: AspectInsight) {
+  return {
+    aspect,
+    mentions: pickEstimate(aspect.mentions, aspect.estimate?.mentions),
+    positive: pickEstimate(aspect.positive, aspect.estimate?.positive),
+    negative: pickEstimate(aspect.negative, aspect.estimate?.negative),
   };
 }
 

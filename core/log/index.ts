@@ -3,14 +3,20 @@ export { formatCheckpointBody, openCheckpoint, parseCheckpointBody, signCheckpoi
 export {
   decodeLogEntry,
   digestReview,
+  digestReviewParts,
   encodeLogEntry,
   LogEntrySchema,
+  MAX_LOG_ENTRY_BYTES,
   replayLog,
   REVIEW_DIGEST_FIELDS,
+  UPDATE_CHANGES,
+  UpdateChangeSchema,
+  type DecodedEntry,
   type LogEntry,
   type ReviewLogState,
+  type UpdateChange,
 } from './entry.ts';
-export { WITHDRAW_REASONS, WithdrawReasonSchema, type WithdrawReason } from '../schemas/content.ts';
+export { CORRECTION_REASONS, CorrectionReasonSchema, WITHDRAW_REASONS, WithdrawReasonSchema, type CorrectionReason, type WithdrawReason } from './reasons.ts';
 export { formatLogTime, planLogAppend, readLogTimes, type PublishedForLog } from './plan-append.ts';
 export { buildLogFiles, CHECKPOINT_PATH, logOriginOf, openLogFiles, VKEY_PATH, type LogFileReader, type LogFiles, type OpenedLog, type OpenLogResult } from './log-files.ts';
 export { EMPTY_TREE_HASH, hashLeaf, hashNode, MerkleTree, verifyConsistency, verifyInclusion } from './merkle.ts';

@@ -7,6 +7,7 @@ import { decodeLogEntry, type LogEntry } from './entry.ts';
 import { MerkleTree } from './merkle.ts';
 import { formatVerifierKey, parseVerifierKey, type NoteSigner, type NoteVerifier } from './note.ts';
 import { decodeEntryBundle, encodeEntryBundle, entryTilesOf, hashTilesOf, readHashTile, tilePath, TILE_WIDTH } from './tiles.ts';
+import { checkClaimedSize, maxLogFileBytes } from './log-bounds.ts';
 
 export const CHECKPOINT_PATH = 'checkpoint';
 export const VKEY_PATH = 'vkey';
@@ -41,11 +42,14 @@ export function buildLogFiles(input: { origin: string; entries: readonly Uint8Ar
   return { files, checkpoint, tree };
 }
 
-/** Reads one file of a log by its relative path; undefined when there is none. */
 /** Entry bundles read at once when a log is opened. */
 const READ_CONCURRENCY = 8;
 
-export type LogFileReader = (path: string) => Promise<Uint8Array | undefined>;
+/**
+ * Reads one file of a log by its relative path; undefined when there is none. `maxBytes` is the most that
+ * file may hold (log-bounds.ts): a reader stops there and fails rather than read on.
+ */
+export type LogFileReader = (path: string, maxBytes: number) => Promise<Uint8Array | undefined>;
 
 export type OpenedLog = { checkpoint: Checkpoint; verifier: NoteVerifier; entries: Buffer[]; decoded: LogEntry[]; tree: MerkleTree };
 export type OpenLogResult = { ok: true; value: OpenedLog } | { ok: false; reason: string } | { ok: 'absent' };
@@ -53,9 +57,27 @@ export type OpenLogResult = { ok: true; value: OpenedLog } | { ok: false; reason
 /**
  * Opens a published log through `read`: its vkey (or `verifier` when given, which then must match), its
  * checkpoint's signature and origin, every entry bundle, and the tree they make, which must hash to the
- * checkpoint's root. `{ ok: 'absent' }` when there is no checkpoint at all.
+ * checkpoint's root. `{ ok: 'absent' }` when there is no checkpoint at all. Every file is held to
+ * log-bounds.ts, and the bundles are read a few at a time and each checked as it arrives, so what a
+ * log costs follows what it really holds, not what its checkpoint claims.
  */
 export async function openLogFiles(read: LogFileReader, origin: string, verifier?: NoteVerifier): Promise<OpenLogResult> {
+  const readCapped = async (p: string) => {
+    const bytes = await read(p, maxLogFileBytes(p));
+    if (bytes !== undefined && bytes.length > maxLogFileBytes(p)) throw new LogFileTooLarge(`its file ${p} holds ${bytes.length} bytes, more than such a file can (${maxLogFileBytes(p)})`);
+    return bytes;
+  };
+  try {
+    return await openCapped(readCapped, origin, verifier);
+  } catch (error) {
+    if (error instanceof LogFileTooLarge) return { ok: false, reason: error.message };
+    throw error;
+  }
+}
+
+class LogFileTooLarge extends Error {}
+
+async function openCapped(read: (p: string) => Promise<Uint8Array | undefined>, origin: string, verifier?: NoteVerifier): Promise<OpenLogResult> {
   const note = await read(CHECKPOINT_PATH);
   if (note === undefined) return { ok: 'absent' };
   let key = verifier;
@@ -69,35 +91,36 @@ export async function openLogFiles(read: LogFileReader, origin: string, verifier
   const opened = openCheckpoint(Buffer.from(note).toString('utf8'), key, origin);
   if (!opened.ok) return { ok: false, reason: `its checkpoint: ${opened.reason}` };
   const checkpoint = opened.value;
-  // Read a few bundles at a time (a remote log is read over HTTP), checked in log order.
+  const tooLarge = checkClaimedSize(checkpoint.size);
+  if (tooLarge) return { ok: false, reason: tooLarge };
   const tiles = entryTilesOf(checkpoint.size);
-  const bundles: (Uint8Array | undefined)[] = new Array(tiles.length);
-  let next = 0;
-  const reader = async () => {
-    for (let i = next++; i < tiles.length; i = next++) bundles[i] = await read(tilePath(tiles[i]!));
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, tiles.length) }, reader));
   const entries: Buffer[] = [];
-  for (const [i, tile] of tiles.entries()) {
-    const p = tilePath(tile);
-    const bundle = bundles[i];
-    if (bundle === undefined) return { ok: false, reason: `its entry bundle ${p} is missing` };
-    let got: Buffer[];
-    try {
-      got = decodeEntryBundle(bundle);
-    } catch (error) {
-      return { ok: false, reason: `its entry bundle ${p}: ${(error as Error).message}` };
+  const decoded: LogEntry[] = [];
+  // A few bundles read at once (a remote log is read over HTTP), checked in log order as they come; the
+  // first that is wrong ends the reading.
+  for (let start = 0; start < tiles.length; start += READ_CONCURRENCY) {
+    const batch = tiles.slice(start, start + READ_CONCURRENCY);
+    const bundles = await Promise.all(batch.map((t) => read(tilePath(t))));
+    for (const [i, tile] of batch.entries()) {
+      const p = tilePath(tile);
+      const bundle = bundles[i];
+      if (bundle === undefined) return { ok: false, reason: `its entry bundle ${p} is missing` };
+      let got: Buffer[];
+      try {
+        got = decodeEntryBundle(bundle);
+      } catch (error) {
+        return { ok: false, reason: `its entry bundle ${p}: ${(error as Error).message}` };
+      }
+      if (got.length !== tile.width) return { ok: false, reason: `its entry bundle ${p} holds ${got.length} entries, not ${tile.width}` };
+      for (const bytes of got) {
+        const entry = decodeLogEntry(bytes);
+        if (!entry.ok) return { ok: false, reason: `its entry ${entries.length}: ${entry.reason}` };
+        entries.push(bytes);
+        decoded.push(entry.value);
+      }
     }
-    if (got.length !== tile.width) return { ok: false, reason: `its entry bundle ${p} holds ${got.length} entries, not ${tile.width}` };
-    for (const entry of got) entries.push(entry);
   }
   const tree = MerkleTree.fromEntries(entries);
   if (!tree.rootHash().equals(checkpoint.rootHash)) return { ok: false, reason: 'its entries do not hash to its checkpoint\'s root' };
-  const decoded: LogEntry[] = new Array(entries.length);
-  for (const [i, bytes] of entries.entries()) {
-    const entry = decodeLogEntry(bytes);
-    if (!entry.ok) return { ok: false, reason: `its entry ${i}: ${entry.reason}` };
-    decoded[i] = entry.value;
-  }
   return { ok: true, value: { checkpoint, verifier: key, entries, decoded, tree } };
 }

@@ -3,8 +3,9 @@
  * entry N") and agents (MCP `get_review`'s `log_entry`): computed once per build from the entries.
  */
 import { z } from 'zod';
-import { WithdrawReasonSchema, WITHDRAW_REASONS } from '../schemas/content.ts';
-import { replayLog, type LogEntry } from './entry.ts';
+import { WithdrawReasonSchema, WITHDRAW_REASONS } from './reasons.ts';
+import { replayLog, UpdateChangeSchema, type LogEntry } from './entry.ts';
+import { summarizeUpdates } from './entry-history.ts';
 
 export const LogWithdrawalSchema = z.object({
   entry: z.int().min(0).meta({ description: 'The withdrawal\'s position in the log.' }),
@@ -14,6 +15,17 @@ export const LogWithdrawalSchema = z.object({
   reason: WithdrawReasonSchema,
 });
 
+export const LogRatingChangeSchema = z.object({
+  entry: z.int().min(0).meta({ description: 'The update\'s position in the log.' }),
+  time: z.string().meta({ description: 'When the change was published.' }),
+  date: z.string().meta({ description: 'The review\'s own date.' }),
+  previous_rating: z.int().min(1).max(5),
+  rating: z.int().min(1).max(5),
+  change: UpdateChangeSchema.nullable().meta({ description: 'What the update says it is; null for an update from before the log recorded it.' }),
+  reason: z.string().nullable().meta({ description: 'The owner\'s reason for a correction of the rating.' }),
+  words_changed: z.boolean().nullable().meta({ description: 'Whether the review\'s words changed too; null when the log cannot tell.' }),
+});
+
 export const LogSummarySchema = z.object({
   size: z.int().min(0).meta({ description: 'Entries in the log.' }),
   first_time: z.string().nullable().meta({ description: 'When the first entry was published; null for an empty log.' }),
@@ -21,7 +33,11 @@ export const LogSummarySchema = z.object({
   withdrawn: z.int().min(0).meta({ description: 'Reviews whose latest entry is a withdrawal.' }),
   by_reason: z.record(WithdrawReasonSchema, z.int().min(0)).meta({ description: 'Withdrawn reviews by the reason of their withdrawal.' }),
   withdrawals: z.array(LogWithdrawalSchema).meta({ description: 'Every withdrawal entry, in log order.' }),
+  changes: z.int().min(0).meta({ description: 'Update entries: changes of a published review.' }),
+  by_change: z.record(z.enum([...UpdateChangeSchema.options, 'unrecorded']), z.int().min(0)).meta({ description: 'Updates by their kind of change; `unrecorded` for those from before the log recorded it.' }),
+  rating_changes: z.array(LogRatingChangeSchema).meta({ description: 'Every update that changed a rating, in log order.' }),
   first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
+  first_logged: z.record(z.string(), z.string()).meta({ description: 'For each review in the log, when its first entry was published (RFC 3339).' }),
 });
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 
@@ -34,6 +50,9 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     withdrawn += 1;
     byReason[latest.reason] += 1;
   }
+  const updates = summarizeUpdates(entries);
+  const byChange: LogSummary['by_change'] = { reply: 0, at_source: 0, correction: 0, unrecorded: 0 };
+  for (const u of updates) byChange[u.change ?? 'unrecorded'] += 1;
   const withdrawals = entries.flatMap((e, entry) => (e.action === 'withdraw' ? [{ entry, time: e.time, date: e.date, rating: e.rating, reason: e.reason }] : []));
   return {
     size: entries.length,
@@ -42,6 +61,12 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     withdrawn,
     by_reason: byReason,
     withdrawals,
+    changes: updates.length,
+    by_change: byChange,
+    rating_changes: updates.flatMap(({ entry, time, date, previous_rating, rating, change, reason, words_changed }) =>
+      previous_rating === rating ? [] : [{ entry, time, date, previous_rating, rating, change, reason, words_changed }],
+    ),
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
+    first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),
   };
 }

@@ -42,6 +42,12 @@ function splitPoint(n: number): number {
 export class MerkleTree {
   /** levels[k][i]: the hash of leaves [i·2^k, (i+1)·2^k). */
   readonly levels: Buffer[][] = [[]];
+  /**
+   * Hashes of ranges that are not stored subtrees (those along the tree's right edge), kept until the next
+   * append: every inclusion proof of one tree shares them, and recomputing each made proofs for all 100k
+   * leaves cost log² n hashes apiece.
+   */
+  private readonly edgeHashes = new Map<string, Buffer>();
 
   static fromLeafHashes(leafHashes: Iterable<Buffer>): MerkleTree {
     const tree = new MerkleTree();
@@ -64,6 +70,7 @@ export class MerkleTree {
   }
 
   appendLeafHash(hash: Buffer): void {
+    this.edgeHashes.clear();
     let level = 0;
     let h = hash;
     this.levels[0]!.push(h);
@@ -83,8 +90,14 @@ export class MerkleTree {
     if (n === 0) return EMPTY_TREE_HASH;
     // An aligned power-of-two range is stored.
     if ((n & (n - 1)) === 0 && lo % n === 0) return this.levels[Math.log2(n)]![lo / n]!;
-    const k = splitPoint(n);
-    return hashNode(this.rangeHash(lo, lo + k), this.rangeHash(lo + k, hi));
+    const key = `${lo}:${hi}`;
+    let found = this.edgeHashes.get(key);
+    if (found === undefined) {
+      const k = splitPoint(n);
+      found = hashNode(this.rangeHash(lo, lo + k), this.rangeHash(lo + k, hi));
+      this.edgeHashes.set(key, found);
+    }
+    return found;
   }
 
   /** The root hash of the tree's first `size` leaves. */

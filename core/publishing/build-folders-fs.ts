@@ -13,8 +13,14 @@
  * moves backwards. Folders a killed build left behind (`staging-*`, and `retired-*` from the old
  * layout) are removed once the process that made them is gone; the three newest builds are kept (the
  * running sidecars may still be loading the previous one).
+ *
+ * `.builds/` is shared by every DIST_DIR in the same parent folder, so each build's manifest names the
+ * DIST_DIR it was made for (`dist_dir`, `distDirKeyOf`), and recovery and pruning count only their own
+ * folder's builds. A build whose manifest names no DIST_DIR (made by an older version) belongs to
+ * nobody known: neither recovered nor pruned, so it is never taken from another site.
  */
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { MANIFEST_FILE, ManifestSchema, type Manifest } from './manifest.ts';
@@ -23,6 +29,21 @@ export const BUILDS_KEPT = 3;
 
 export function buildsDirOf(outDir: string): string {
   return path.join(path.dirname(path.resolve(outDir)), '.builds');
+}
+
+/**
+ * The DIST_DIR as a build's manifest records it: its absolute path, through the real path of its parent
+ * (so `/tmp/x` and a link to it agree), the link itself being the DIST_DIR.
+ */
+export function distDirKeyOf(outDir: string): string {
+  const out = path.resolve(outDir);
+  let parent = path.dirname(out);
+  try {
+    parent = realpathSync(parent);
+  } catch {
+    // No parent folder yet: nothing was built there, and the plain path is the key.
+  }
+  return path.join(parent, path.basename(out));
 }
 
 /**
@@ -53,15 +74,16 @@ export async function activateBuild(buildDir: string, outDir: string): Promise<v
   }
 }
 
-/** The newest complete build in `.builds/` (its manifest parses), by when its manifest was written. */
+/** The newest complete build of `outDir` in `.builds/` (its manifest parses and names `outDir`), by when its manifest was written. */
 export async function findLastGoodBuild(outDir: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
   const buildsDir = buildsDirOf(outDir);
+  const key = distDirKeyOf(outDir);
   const names = (await readdir(buildsDir).catch(() => [] as string[])).filter((n) => n.startsWith('build-'));
   let best: { dir: string; manifest: Manifest; at: number } | undefined;
   for (const name of names) {
     const dir = path.join(buildsDir, name);
     const manifest = await readManifest(dir);
-    if (!manifest) continue;
+    if (manifest?.dist_dir !== key) continue;
     const at = (await stat(path.join(dir, MANIFEST_FILE))).mtimeMs;
     if (!best || at > best.at) best = { dir, manifest, at };
   }
@@ -95,7 +117,8 @@ export async function readPreviousBuild(outDir: string): Promise<{ dir: string; 
 
 /**
  * Removes what killed builds left (`staging-*`, `retired-*`, `link-*` of processes that are gone, and the
- * same under `cacheDir`), and builds beyond the newest `BUILDS_KEPT` other than the current one.
+ * same under `cacheDir`), and builds of `outDir` beyond the newest `BUILDS_KEPT` other than the current
+ * one. Another DIST_DIR's builds, and those that name none, are left alone.
  */
 export async function removeStaleBuildFolders(outDir: string, cacheDir?: string): Promise<void> {
   const buildsDir = buildsDirOf(outDir);
@@ -108,6 +131,7 @@ export async function removeStaleBuildFolders(outDir: string, cacheDir?: string)
     }
   }
   const current = await realTarget(outDir);
+  const key = distDirKeyOf(outDir);
   const builds: { dir: string; at: number }[] = [];
   for (const name of (await readdir(buildsDir)).filter((n) => n.startsWith('build-'))) {
     const dir = path.join(buildsDir, name);
@@ -116,6 +140,7 @@ export async function removeStaleBuildFolders(outDir: string, cacheDir?: string)
       if (!isOwnerAlive(name)) await rm(dir, { recursive: true, force: true });
       continue;
     }
+    if ((await readManifest(dir))?.dist_dir !== key) continue;
     builds.push({ dir, at });
   }
   builds.sort((a, b) => b.at - a.at);

@@ -14,7 +14,7 @@ export function contentTypeOf(path: string): string {
   if (path.endsWith('.css')) return 'text/css; charset=utf-8';
   if (path.endsWith('.js')) return 'text/javascript; charset=utf-8';
   if (path.endsWith('.svg')) return 'image/svg+xml';
-  if (path.endsWith('.txt') || path === PATHS.logCheckpoint || path === PATHS.logVkey || path === PATHS.logPolicy) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.txt') || path.endsWith('.tlog-proof') || path === PATHS.logCheckpoint || path === PATHS.logVkey || path === PATHS.logPolicy) return 'text/plain; charset=utf-8';
   if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
   if (path.endsWith('.png')) return 'image/png';
   if (path.endsWith('.jpg')) return 'image/jpeg';
@@ -102,7 +102,9 @@ export function renderHostHeadersFile(paths: readonly string[], urls: ServiceUrl
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const path of [...paths].sort()) {
-    const pattern = path.startsWith(PATHS.sincePrefix) ? `${PATHS.sincePrefix}*` : path;
+    // The since snapshots and the review proofs, one file per date or review, share their headers.
+    const prefix = [PATHS.sincePrefix, PATHS.logProofPrefix].find((p) => path.startsWith(p));
+    const pattern = prefix === undefined ? path : `${prefix}*`;
     if (seen.has(pattern)) continue;
     seen.add(pattern);
     const headers = staticHeadersOf(path, urls);

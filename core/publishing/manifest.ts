@@ -8,16 +8,15 @@ import { z } from 'zod';
 export const MANIFEST_FILE = '_manifest.json';
 export const HEADERS_FILE = '_headers';
 /**
- * The on-demand page code (the search page, built by this project's adapter, site/adapter/) inside a build folder: the
- * sidecar runs `SERVER_DIR/SERVER_ENTRY`; it is never served and never listed in the manifest.
+ * The search page's shell (site/pages/search/index.astro), which the sidecar fills for each query
+ * (core/pages/search-page.ts): never served as a file and never listed in the manifest.
  */
-export const SERVER_DIR = '_server';
+export const SEARCH_PAGE_SHELL_FILE = '_search-page.html';
 /**
  * The build's change log (core/dataset/change-log.ts), beside its files: the sidecar answers
  * `GET /api/reviews/changes` from it; never served as a file and never listed in the manifest.
  */
 export const CHANGE_LOG_FILE = '_changes.json';
-export const SERVER_ENTRY = 'entry.mjs';
 
 export const EncodingSchema = z.enum(['br', 'gzip']);
 export type Encoding = z.infer<typeof EncodingSchema>;
@@ -40,6 +39,13 @@ export const ManifestSchema = z.object({
   build_id: z.string(),
   /** Fingerprint of what the build was made from (content, PUBLIC_URL, build code): `npm start` rebuilds when it differs. */
   source: z.string().optional(),
+  /**
+   * The PUBLIC_URL and the DIST_DIR (its absolute path) the build was made for: a service swaps in only a
+   * build made for its own address and folder, and pruning and recovery in `.builds/` touch only their
+   * own folder's builds (sidecar/builds/build-target.ts, build-folders-fs.ts). Absent in older builds.
+   */
+  public_url: z.string().optional(),
+  dist_dir: z.string().optional(),
   /** URL path → entry. */
   files: z.record(z.string(), ManifestEntrySchema),
 });
@@ -82,5 +88,6 @@ export function computeBuildId(files: Manifest['files']): string {
 /** Deterministic serialisation: keys sorted, so equal builds write equal manifests. */
 export function renderManifest(manifest: Manifest): string {
   const files = Object.fromEntries(Object.keys(manifest.files).sort().map((k) => [k, manifest.files[k]!]));
-  return `${JSON.stringify({ build_id: manifest.build_id, source: manifest.source, files }, null, 1)}\n`;
+  const { build_id, source, public_url, dist_dir } = manifest;
+  return `${JSON.stringify({ build_id, source, public_url, dist_dir, files }, null, 1)}\n`;
 }

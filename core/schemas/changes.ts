@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PublishedReviewSchema } from './published.ts';
 import { WithdrawReasonSchema } from './content.ts';
+import { UpdateChangeSchema } from '../log/entry.ts';
 
 export const CHANGES_LIMIT_DEFAULT = 100;
 export const CHANGES_LIMIT_MAX = 1000;
@@ -37,15 +38,20 @@ export const McpChangesQuerySchema = z.strictObject({
 
 const time = z.iso.datetime().meta({ description: 'When it was published (review log time, never before the review\'s date).' });
 const entry = z.int().min(0).meta({ description: 'Its position in the review log (/log/).' });
+const review = PublishedReviewSchema.optional().meta({ description: 'The review as /reviews.json holds it now; left out by MCP get_changes unless `include_reviews` is true.' });
 
 export const ChangeSchema = z
   .discriminatedUnion('kind', [
+    z.object({ id: z.string(), time, kind: z.literal('added'), entry, review }),
     z.object({
       id: z.string(),
       time,
-      kind: z.enum(['added', 'changed']),
+      kind: z.literal('changed'),
       entry,
-      review: PublishedReviewSchema.optional().meta({ description: 'The review as /reviews.json holds it now; left out by MCP get_changes unless `include_reviews` is true.' }),
+      change: UpdateChangeSchema.nullable().meta({ description: 'What kind of change the review log says it is: `reply` (the owner\'s reply), `at_source` (changed where it was first posted), `correction` (the owner\'s own); null for a change logged before the log recorded it.' }),
+      previous_rating: z.int().min(1).max(5).nullable().meta({ description: 'The rating this change replaced; null when the rating did not change.' }),
+      words_changed: z.boolean().nullable().meta({ description: 'Whether the review\'s words (text, title) changed; null when the log cannot tell.' }),
+      review,
     }),
     z
       .object({ id: z.string(), time, kind: z.literal('removed'), entry, reason: WithdrawReasonSchema.meta({ description: 'The owner\'s reason; `other` when none given.' }) })

@@ -4,6 +4,7 @@
  * rather than silently drop a field.
  */
 import { z } from 'zod';
+import { CorrectionReasonSchema, WithdrawReasonSchema } from '../log/reasons.ts';
 
 /** A calendar date `YYYY-MM-DD`; impossible dates such as 2024-02-30 are rejected. */
 export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2025-06-01' });
@@ -22,10 +23,8 @@ export const SlugSchema = z.string().regex(/^[a-z0-9-]+$/, 'must match [a-z0-9-]
 
 const NonEmptyTextSchema = z.string().trim().min(1, 'must not be empty');
 
-/** Why a review left the published set (the review log's `withdraw` entries, core/log/entry.ts). */
-export const WITHDRAW_REASONS = ['customer_request', 'not_a_customer', 'duplicate', 'spam', 'legal', 'removed_at_source', 'other'] as const;
-export const WithdrawReasonSchema = z.enum(WITHDRAW_REASONS);
-export type WithdrawReason = z.infer<typeof WithdrawReasonSchema>;
+// The reasons are the review log's own (core/log/reasons.ts), so `npm run verify` reads them without this file.
+export { CORRECTION_REASONS, CorrectionReasonSchema, WITHDRAW_REASONS, WithdrawReasonSchema, type CorrectionReason, type WithdrawReason } from '../log/reasons.ts';
 
 /**
  * `withdrawn.json` (optional): why each review the owner hid (`verified: false`) or deleted left the
@@ -33,6 +32,13 @@ export type WithdrawReason = z.infer<typeof WithdrawReasonSchema>;
  * listed is withdrawn for `other`. Listing a review does not hide it.
  */
 export const WithdrawnContentSchema = z.record(SlugSchema, WithdrawReasonSchema);
+
+/**
+ * `corrections.json` (optional): why the owner changed each review's rating, by review id. The review log
+ * records the reason with the change; a rating changed by the owner and not listed is recorded as `other`.
+ * Listing a review changes nothing else.
+ */
+export const CorrectionsContentSchema = z.record(SlugSchema, CorrectionReasonSchema);
 
 export const AddressSchema = z.strictObject({
   street: NonEmptyTextSchema,

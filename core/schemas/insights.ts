@@ -27,12 +27,55 @@ const statsShape = {
 };
 export const AspectStatsSchema = z.object(statsShape);
 
+const CountRangeSchema = z
+  .object({
+    value: CountSchema.meta({ description: 'The estimated true number of reviews, rounded.' }),
+    low: CountSchema.meta({ description: 'Low end of the 95% range.' }),
+    high: CountSchema.meta({ description: 'High end of the 95% range.' }),
+  })
+  .meta({ id: 'CountRange' });
+
+export const CountEstimateSchema = z
+  .object({
+    mentions: CountRangeSchema,
+    positive: CountRangeSchema,
+    negative: CountRangeSchema,
+  })
+  .nullable()
+  .meta({
+    id: 'CountEstimate',
+    description:
+      'The counts corrected for the analyser\'s measured error (adjusted classify-and-count) with a 95% bootstrap range; null for fewer than 20 reviews, or for an aspect without measured accuracy. See docs/insights.md.',
+  });
+
+const rate = z.number().min(0).max(1).nullable();
+export const AspectAccuracySchema = z
+  .object({
+    detection: z.object({
+      recall: rate.meta({ description: 'Share of labelled reviews that judge the aspect in which the analyser finds it.' }),
+      false_alarm_rate: rate.meta({ description: 'Share of labelled reviews that do not judge it in which the analyser finds it.' }),
+      n: CountSchema.meta({ description: 'Labelled reviews measured.' }),
+      mentions: CountSchema.meta({ description: 'Of those, reviews labelled as judging the aspect.' }),
+    }),
+    polarity: z.object({
+      accuracy: rate.meta({ description: 'Share of found mentions given the labelled polarity.' }),
+      n: CountSchema.meta({ description: 'Found mentions measured.' }),
+    }),
+  })
+  .nullable()
+  .meta({ id: 'AspectAccuracy', description: 'The analyser\'s accuracy for this aspect, measured on the labelled dev split of the review corpus; null for an aspect added by the owner.' });
+
 export const QuarterSchema = z
   .string()
   .regex(/^\d{4}-Q[1-4]$/)
   .meta({ description: 'Calendar quarter, e.g. `2025-Q2`.', example: '2025-Q2' });
 
-export const AspectTrendPointSchema = z.object({ quarter: QuarterSchema, ...statsShape });
+export const AspectTrendPointSchema = z.object({
+  quarter: QuarterSchema,
+  ...statsShape,
+  reviews: CountSchema.meta({ description: 'Reviews in the quarter.' }),
+  estimate: CountEstimateSchema,
+});
 
 export const QuoteSchema = z
   .object({
@@ -50,6 +93,8 @@ export const AspectInsightSchema = z
     label: z.string(),
     description: z.string().nullable(),
     ...statsShape,
+    estimate: CountEstimateSchema,
+    accuracy: AspectAccuracySchema,
     share_of_reviews: z.number().min(0).max(1).meta({ description: 'mentions / review count, 4 decimals.' }),
     trend: z.array(AspectTrendPointSchema).meta({ description: 'Per quarter, from the first review to the last.' }),
     quotes: z.array(QuoteSchema).meta({ description: 'Representative sentences: strongest positive, then negative.' }),
@@ -57,7 +102,7 @@ export const AspectInsightSchema = z
   })
   .meta({ id: 'AspectInsight' });
 
-export const EntityAspectSchema = z.object({ aspect: z.string(), ...statsShape });
+export const EntityAspectSchema = z.object({ aspect: z.string(), ...statsShape, estimate: CountEstimateSchema });
 
 export const EntityTrendPointSchema = z.object({
   quarter: QuarterSchema,
@@ -183,6 +228,8 @@ export type Topic = z.infer<typeof TopicSchema>;
 export type FaqEntry = z.infer<typeof FaqEntrySchema>;
 export type Summary = z.infer<typeof SummarySchema>;
 export type InsightsBasis = z.infer<typeof InsightsBasisSchema>;
+export type CountEstimate = z.infer<typeof CountEstimateSchema>;
+export type AspectAccuracy = NonNullable<z.infer<typeof AspectAccuracySchema>>;
 export type Quote = z.infer<typeof QuoteSchema>;
 export type ResponseStats = z.infer<typeof ResponseStatsSchema>;
 export type ResponseBand = z.infer<typeof ResponseBandSchema>;

@@ -9,11 +9,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { copyFile, cp, link, mkdir, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, link, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createFileIfMissing } from '../../core/atomic-file-fs.ts';
 import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../../core/read-content-file.ts';
 import path from 'node:path';
 import type { ExistingFile } from './merge.ts';
+import { takePidLock } from '../lib/pid-lock.ts';
 
 const REVIEWS = 'reviews';
 const STAGING_PREFIX = '.reviews-staging-';
@@ -68,36 +69,12 @@ export async function readBusinessFile(contentDir: string): Promise<unknown> {
   }
 }
 
-/** Takes the folder's import lock, first tidying what an interrupted import left behind. */
+/** Takes the folder's import lock (scripts/lib/pid-lock.ts), first tidying what an interrupted import left behind. */
 export async function lockContentFolder(contentDir: string): Promise<{ ok: true; release: () => Promise<void>; recovered: string[] } | { ok: false; message: string }> {
   await mkdir(contentDir, { recursive: true });
-  const lockFile = path.join(contentDir, LOCK);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockFile, 'wx');
-      await handle.writeFile(String(process.pid));
-      await handle.close();
-      const recovered = await recoverInterrupted(contentDir);
-      return { ok: true, release: () => unlink(lockFile).catch(() => undefined), recovered };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(await readFile(lockFile, 'utf8').catch(() => ''));
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-        return { ok: false, message: `another import (process ${pid}) is writing ${contentDir}; wait for it to finish` };
-      }
-      await rm(lockFile, { force: true });
-    }
-  }
-  return { ok: false, message: `cannot take the import lock ${lockFile}` };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  const lock = await takePidLock(path.join(contentDir, LOCK));
+  if (!lock.ok) return { ok: false, message: `another import (process ${lock.pid}) is writing ${contentDir}; wait for it to finish` };
+  return { ok: true, release: lock.release, recovered: await recoverInterrupted(contentDir) };
 }
 
 /** Puts back a reviews folder set aside by an import that died between its two renames; drops stale staging. */

@@ -2,7 +2,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseAspectModel, withTechnicians } from '../../core/insights/aspect-model.ts';
 import { analyzeReviewDetailed } from '../../core/insights/analyze-review.ts';
+import { lowerThisThreadPriority } from '../../sidecar/thread-priority.ts';
 import type { AnalysisJob } from './analyze-in-threads.ts';
+
+// The analysis gives way to a service on the same machine, whatever the priority of the build's own thread.
+lowerThisThreadPriority();
 
 const job = workerData as AnalysisJob;
 const parsed = parseAspectModel(job.aspectsSource);

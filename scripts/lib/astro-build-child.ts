@@ -3,7 +3,11 @@
  * data can never leak into the next) and prints its peak memory as the last stdout line.
  * Arguments come from the environment set by run-astro-build.ts.
  */
-import { build } from 'astro';
+import { lowerProcessPriority } from '../../sidecar/thread-priority.ts';
 
+// Before Astro loads: the build gives way to a service on the same machine (sidecar/thread-priority.ts),
+// however the build was started (`npm start` builds in the process that then serves, at normal priority).
+lowerProcessPriority();
+const { build } = await import('astro');
 await build({ root: process.env.ASTRO_ROOT ?? process.cwd(), logLevel: process.env.ASTRO_LOG_LEVEL === 'info' ? 'info' : 'warn' });
 process.stdout.write(`\n${JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);

@@ -18,7 +18,7 @@ import {
   lastModifiedFor,
   MANIFEST_FILE,
   renderManifest,
-  SERVER_DIR,
+  SEARCH_PAGE_SHELL_FILE,
   strongEtag,
   urlPathOfFile,
   type Encoding,
@@ -26,7 +26,7 @@ import {
   type ManifestEntry,
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
-import type { ServiceUrls } from '../../core/urls.ts';
+import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
 /** The build being replaced: its folder and manifest (core/publishing/build-folders-fs.ts readPreviousBuild). */
@@ -41,9 +41,8 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (rel === SERVER_DIR) continue;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
-    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE) files.push(rel);
+    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE && rel !== SEARCH_PAGE_SHELL_FILE) files.push(rel);
   }
   return files.sort();
 }
@@ -89,7 +88,7 @@ const VARIANT_SUFFIX: Record<Encoding, string> = { br: 'br', gzip: 'gz' };
 
 export async function finalizeBuild(
   dir: string,
-  options: { urls: ServiceUrls; dataDate: string | undefined; previous: PreviousBuild | undefined; source: string },
+  options: { urls: ServiceUrls; dataDate: string | undefined; previous: PreviousBuild | undefined; source: string; distDir: string },
 ): Promise<Manifest> {
   const files: Manifest['files'] = {};
   // A few files at a time: each compression holds its input and a native encoder, and starting all of
@@ -109,7 +108,9 @@ export async function finalizeBuild(
       last_modified: lastModifiedFor({ dataDate: options.dataDate, etag, previous: options.previous?.manifest.files[urlPath] }),
       encodings: {},
     };
-    if (isCompressible(type) && bytes.length >= MIN_COMPRESS_BYTES) {
+    // A review's proof is mostly base64 and changes with every checkpoint: one per review, compressing
+    // them would cost a publish at 100k reviews minutes for a quarter of their bytes.
+    if (isCompressible(type) && bytes.length >= MIN_COMPRESS_BYTES && !urlPath.startsWith(PATHS.logProofPrefix)) {
       const variants = (await previousVariants(options.previous, urlPath, etag)) ?? (await compressVariants(bytes));
       for (const [encoding, variant] of Object.entries(variants) as [Encoding, Buffer][]) {
         if (variant.length >= bytes.length) continue;
@@ -121,7 +122,7 @@ export async function finalizeBuild(
     files[urlPath] = entry;
   };
   await Promise.all((await listFiles(dir)).map((file) => limiter.run('files', () => finalizeFile(file))));
-  const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, files };
+  const manifest: Manifest = { build_id: computeBuildId(files), source: options.source, public_url: options.urls.base, dist_dir: options.distDir, files };
   await writeFile(path.join(dir, MANIFEST_FILE), renderManifest(manifest));
   await writeFile(path.join(dir, HEADERS_FILE), renderHostHeadersFile(Object.keys(files), options.urls));
   return manifest;

@@ -16,7 +16,9 @@ import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
 import {
   buildLogFiles,
+  CHECKPOINT_PATH,
   digestReview,
+  digestReviewParts,
   encodeLogEntry,
   formatLogTime,
   formatPrivateKey,
@@ -38,10 +40,15 @@ import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import type { MerkleTree } from '../../core/log/merkle.ts';
-import type { WithdrawReason } from '../../core/schemas/content.ts';
+import { buildReviewProofs } from '../../core/log/review-proofs.ts';
+import { logProofPath, PATHS } from '../../core/urls.ts';
+import { fetchBounded } from './bounded-fetch.ts';
+import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
+import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
 
 export const LOG_DIR = 'log';
 const REMOTE_TIMEOUT_MS = 10_000;
+const REMOTE_DEADLINE_MS = 120_000;
 
 export type ReviewLogOptions = {
   publicUrl: string;
@@ -54,6 +61,8 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
+  /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
+  corrections?: ReadonlyMap<string, CorrectionReason>;
 };
 
 export type ReviewLogStep =
@@ -66,7 +75,7 @@ export type ReviewLogStep =
       bytes: Uint8Array[];
       added: number;
       /** Writes the log's files into the new build folder; the tree, for the witnesses' consistency proofs. */
-      write(buildDir: string): Promise<{ tree: MerkleTree }>;
+      write(buildDir: string, cosign?: (note: string, tree: MerkleTree) => Promise<string>): Promise<{ tree: MerkleTree }>;
       /** Saves a new key in DATA_DIR once the build is in place; returns what to tell the owner, if anything. */
       commit(): Promise<string | undefined>;
     }
@@ -105,12 +114,16 @@ function diskReader(dir: string): LogFileReader {
   };
 }
 
+/**
+ * The published log read over HTTP, each file held to its bounds (core/log/log-bounds.ts, bounded-fetch.ts):
+ * REMOTE_TIMEOUT_MS a file, REMOTE_DEADLINE_MS the whole log, redirects within the origin only.
+ */
 function remoteReader(base: string, fetchImpl: typeof fetch): LogFileReader {
-  return async (rel) => {
-    const response = await fetchImpl(`${base}/${rel}`, { signal: AbortSignal.timeout(REMOTE_TIMEOUT_MS), redirect: 'follow' });
-    if (response.status === 404 || response.status === 410) return undefined;
-    if (!response.ok) throw new Error(`${base}/${rel} answered ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
+  const deadline = AbortSignal.timeout(REMOTE_DEADLINE_MS);
+  return async (rel, maxBytes) => {
+    const got = await fetchBounded(`${base}/${rel}`, { maxBytes, timeoutMs: REMOTE_TIMEOUT_MS, signal: deadline, fetch: fetchImpl });
+    if (got.ok === false) throw new Error(got.reason);
+    return got.ok === 'absent' ? undefined : new Uint8Array(got.bytes);
   };
 }
 
@@ -187,9 +200,9 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r) }));
+  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r) }));
   const state = replayLog(previous?.decoded ?? []);
-  const added = planLogAppend({ state, published, reasons, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const added = planLogAppend({ state, published, reasons, corrections: options.corrections, now: formatLogTime((options.now ?? (() => new Date()))()) });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 
@@ -199,8 +212,14 @@ export async function prepareReviewLog(
     entries,
     bytes,
     added: added.length,
-    async write(buildDir) {
+    async write(buildDir, cosign) {
       const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
+      // The witnesses' cosignatures (the caller's round trip, scripts/lib/witness-cosignatures.ts), before the proofs carry them.
+      if (cosign) files.set(CHECKPOINT_PATH, Buffer.from(await cosign(files.get(CHECKPOINT_PATH)!.toString('utf8'), tree), 'utf8'));
+      // Each served review's proof, against the checkpoint as served (its cosignatures included).
+      const latest = replayLog(entries);
+      const proofs = buildReviewProofs({ reviews, entries: bytes, latest, tree, checkpoint: files.get(CHECKPOINT_PATH)!.toString('utf8') });
+      for (const [id, proof] of proofs) files.set(logProofPath(id).slice(PATHS.logPrefix.length), proof);
       // Each folder made once (see diskReader for why synchronously).
       const made = new Set<string>();
       for (const [rel, data] of files) {

@@ -26,16 +26,16 @@ export function renderSitePolicy(logVkey: string, witnesses: readonly LogWitness
   });
 }
 
-/**
- * The publish's step, on the new build's `log/` folder before it is swapped in: asks the witnesses (for
- * at most `timeoutMs`), appends their cosignatures to `checkpoint`, and writes the site's `policy`.
- */
-export async function cosignLogFolder(input: { logDir: string; tree: MerkleTree; report: (line: string) => void } & WitnessingOptions): Promise<void> {
-  const vkey = await readFile(path.join(input.logDir, 'vkey'), 'utf8');
-  await replaceFile(path.join(input.logDir, 'policy'), renderSitePolicy(vkey, input.witnesses));
-  if (input.witnesses.length === 0) return;
-  const file = path.join(input.logDir, 'checkpoint');
-  const cosigned = await requestCosignatures({ ...input, note: await readFile(file, 'utf8') });
-  await replaceFile(file, cosigned.note);
+/** The site's policy, written as `log/policy` in the new build beside the log's `vkey`. */
+export async function writeSitePolicy(logDir: string, witnesses: readonly LogWitness[]): Promise<void> {
+  const vkey = await readFile(path.join(logDir, 'vkey'), 'utf8');
+  await replaceFile(path.join(logDir, 'policy'), renderSitePolicy(vkey, witnesses));
+}
+
+/** The publish's witnessing: `note` with the cosignatures of the witnesses asked (for at most `timeoutMs`), each outcome reported. */
+export async function cosignForPublish(input: { note: string; tree: MerkleTree; report: (line: string) => void } & WitnessingOptions): Promise<string> {
+  if (input.witnesses.length === 0) return input.note;
+  const cosigned = await requestCosignatures(input);
   for (const o of cosigned.outcomes) input.report(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : o.deferred ? o.detail : `no cosignature (${o.detail}); the running service asks it again later`}.`);
+  return cosigned.note;
 }

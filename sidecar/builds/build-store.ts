@@ -18,7 +18,7 @@ import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
 import type { Logger } from '../logger.ts';
 import { loadBuild, type LoadedBuild } from './load-build.ts';
-import { createPageCodeCopies } from './load-pages.ts';
+import { checkBuildTarget } from './build-target.ts';
 
 /** A build on disk that could not be loaded: its folder, its id when its manifest says it, and why. */
 export type BuildFailure = { dir: string; id: string | undefined; message: string };
@@ -59,10 +59,7 @@ export async function createBuildStore(options: { distDir: string; urls: Service
   const recovered = await recoverBuild(distDir);
   if (recovered) log?.warn('build_recovered', { build: recovered, dist_dir: distDir });
   let signature = (await readSignature(distDir))?.key;
-  // The search page's code is imported from copies that outlive the build folders (load-pages.ts).
-  const pageCode = await createPageCodeCopies(log);
-  let current = await loadBuild(distDir, urls, undefined, pageCode).catch((error: unknown) => {
-    pageCode.close();
+  let current = await loadBuild(distDir, urls).catch((error: unknown) => {
     throw new BuildUnloadableError(describeUnloadable(distDir, error));
   });
   let failure: (BuildFailure & { key: string }) | undefined;
@@ -79,9 +76,17 @@ export async function createBuildStore(options: { distDir: string; urls: Service
       failure = undefined;
       return false;
     }
+    const manifest = await readManifest(seen.dir);
+    const target = checkBuildTarget(manifest, { publicUrl: urls.base, distDir });
+    if (!target.ok) {
+      const id = manifest?.build_id;
+      failure = { dir: seen.dir, id, message: `not swapped in: ${target.reason}`, key: seen.key };
+      log?.error('build_refused', { dir: seen.dir, build: id, why: target.reason, serving: current.id });
+      return false;
+    }
     let next: LoadedBuild;
     try {
-      next = await loadBuild(seen.dir, urls, current, pageCode);
+      next = await loadBuild(seen.dir, urls, current);
     } catch (error) {
       const id = (await readManifest(seen.dir))?.build_id;
       failure = { dir: seen.dir, id, message: (error as Error).message, key: seen.key };
@@ -89,14 +94,10 @@ export async function createBuildStore(options: { distDir: string; urls: Service
       return false;
     }
     const previous = current.id;
-    const codeKept = next.pagesDir === current.pagesDir;
-    // Copies of page code no renderer uses any more: all but the new one and the one it replaces.
-    void pageCode.keepOnly([next.pagesDir, current.pagesDir]);
     current = next;
     signature = seen.key;
     failure = undefined;
-    // `page_code`: the on-demand pages' code kept from the build before (same code) or loaded anew.
-    log?.info('build_swapped', { from: previous, to: next.id, page_code: codeKept ? 'kept' : 'loaded' });
+    log?.info('build_swapped', { from: previous, to: next.id });
     onSwap?.(next);
     return true;
   }
@@ -133,7 +134,6 @@ export async function createBuildStore(options: { distDir: string; urls: Service
     close() {
       for (const stop of stops.splice(0)) stop();
       onSwap = undefined;
-      pageCode.close();
     },
   };
 }

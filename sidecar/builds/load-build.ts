@@ -2,7 +2,7 @@
  * Loads a finished build (its manifest and every file it lists) into memory, together with the
  * live data the search, since and MCP routes answer from. A build is loaded whole or not at all, and
  * from one folder: the `dist` link is resolved once, first, so a swap during the load cannot mix two
- * builds, and the build's page code is imported from its own folder (load-pages.ts).
+ * builds.
  *
  * The reading, parsing, checking and indexing happen in a worker thread (load-worker.ts, read-build.ts);
  * this thread only takes the pieces it sends, one message at a time, so requests keep being answered
@@ -22,7 +22,6 @@ import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
-import { hasPageCode, loadPageRenderer, type PageCodeCopies, type PageRenderer } from './load-pages.ts';
 import { servedKey, type FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
@@ -40,12 +39,8 @@ export type LoadedBuild = {
   reviewJson: ReviewJsonCache;
   /** Last-Modified of the dataset, used for live answers derived from it. */
   dataLastModifiedMs: number;
-  /** Renders the build's on-demand pages (the search page); undefined for a build without them. */
-  pages: PageRenderer | undefined;
-  /** What the page code is (load-pages.ts): a next build of the same code keeps `pages`. */
-  pagesCode: string | undefined;
-  /** The folder `pages` was imported from: the service's copy of the page code (load-pages.ts), or a build folder. */
-  pagesDir: string;
+  /** The search page's shell (core/pages/search-page.ts); undefined for a build made before there was one. */
+  searchShell: string | undefined;
   /** Each review's digest (load-worker.ts), in order: the next load takes the reviews this build holds. */
   reviewDigests: string;
 };
@@ -69,7 +64,7 @@ export type WorkerMessage =
       insights: Insights;
       changes: ChangeLog;
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
-      pagesCode: string | undefined;
+      searchShell: string | undefined;
       /** Each review's digest, in order (load-worker.ts). */
       reviewDigests: string;
     }
@@ -77,10 +72,9 @@ export type WorkerMessage =
 
 /**
  * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build.
- * `previous` (the build in service) lends its page renderer when the page code is the same. New page code
- * is imported from a copy made by `pageCode` (load-pages.ts), or from the build folder without it.
+ * `previous` (the build in service) lends what the new build holds unchanged.
  */
-export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild, pageCode?: PageCodeCopies): Promise<LoadedBuild> {
+export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
   const resources = new Map<string, Representation>();
   const topicHashes = new Map<string, string>();
@@ -155,8 +149,6 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const dataset: ReviewsDataset = { ...done.dataset, reviews } as ReviewsDataset;
   const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
   const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
-  const kept = previous?.pagesCode !== undefined && previous.pagesCode === done.pagesCode && (await hasPageCode(previous.pagesDir));
-  const pagesDir = kept ? previous.pagesDir : ((await pageCode?.copy(dir)) ?? dir);
   return {
     id: done.manifest.build_id,
     dir,
@@ -167,9 +159,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     live,
     reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
     dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
-    pages: kept ? previous.pages : await loadPageRenderer(pagesDir, { url: urls.absolute(PATHS.searchPage), live }),
-    pagesCode: done.pagesCode,
-    pagesDir,
+    searchShell: done.searchShell,
     reviewDigests: done.reviewDigests,
   };
 }

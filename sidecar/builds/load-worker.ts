@@ -48,7 +48,7 @@ const post = async (message: WorkerMessage, transfer: ArrayBuffer[] = []) => {
 };
 
 try {
-  const { manifest, files, kept, live, pagesCode } = await readBuild(dir, urls, servedFiles);
+  const { manifest, files, kept, live, searchShell } = await readBuild(dir, urls, servedFiles);
   if (kept.length > 0) await post({ kind: 'kept', urlPaths: kept });
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
@@ -85,7 +85,7 @@ try {
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   await post(
-    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, pagesCode, reviewDigests: digests.join('') },
+    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, reviewDigests: digests.join('') },
     transferables(collectViews(index_)),
   );
 } catch (error) {

@@ -12,12 +12,11 @@ import type { z } from 'zod';
 import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
-import { CHANGE_LOG_FILE, MANIFEST_FILE, type Encoding, type Manifest, type ManifestEntry } from '../../core/publishing/manifest.ts';
+import { CHANGE_LOG_FILE, MANIFEST_FILE, SEARCH_PAGE_SHELL_FILE, type Encoding, type Manifest, type ManifestEntry } from '../../core/publishing/manifest.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
 import { PATHS, isTopicPath, type ServiceUrls } from '../../core/urls.ts';
-import { pageCodeIdentity } from './load-pages.ts';
 
 /**
  * One built file: its bytes and those of each precompressed variant, with their ETags. A WebSub topic's
@@ -33,10 +32,10 @@ export type FileRead = {
 
 /**
  * `kept`: the URL paths of files the build in service holds with the same bytes (`servedFiles`), which are
- * not read into `files`. `pagesCode`: what the build's on-demand page code is (load-pages.ts), so a build of
- * the same code keeps the loaded renderer.
+ * not read into `files`. `searchShell`: the search page's shell (core/pages/search-page.ts), undefined for a
+ * build made before there was one.
  */
-export type BuildRead = { manifest: Manifest; files: FileRead[]; kept: string[]; live: LiveData; pagesCode: string | undefined };
+export type BuildRead = { manifest: Manifest; files: FileRead[]; kept: string[]; live: LiveData; searchShell: string | undefined };
 
 /**
  * What a manifest entry says of the bytes served at its path: two entries with the same key are served
@@ -81,7 +80,7 @@ export async function readBuild(dir: string, urls: ServiceUrls, servedFiles?: Re
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
   const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
-  return { manifest, files, kept, live, pagesCode: await pageCodeIdentity(dir) };
+  return { manifest, files, kept, live, searchShell: await readOptional(path.join(dir, SEARCH_PAGE_SHELL_FILE)) };
 }
 
 /** The file and its variants are there, each of the size its entry says: a kept file is checked, not read. */
@@ -96,14 +95,19 @@ async function sizesMatch(dir: string, entry: ManifestEntry): Promise<boolean> {
 
 /** The build's change log, checked against its reviews; undefined for a build made before there was one. */
 async function readChangeLog(dir: string, dataset: ReviewsDataset): Promise<ChangeLog | undefined> {
-  const text = await readFile(path.join(dir, CHANGE_LOG_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  const text = await readOptional(path.join(dir, CHANGE_LOG_FILE));
   if (text === undefined) return undefined;
   const parsed = parseChangeLog(text, new Map(dataset.reviews.map((r) => [r.id, r])));
   if (!parsed.ok) throw new Error(`${dir}/${CHANGE_LOG_FILE} ${parsed.message}`);
   return parsed.log;
+}
+
+/** A file of the build that older builds lack: its text, or undefined when there is none. */
+async function readOptional(file: string): Promise<string | undefined> {
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
  * /widget.js, the `<reviews-widget>` script for other sites (site/widget/widget.js), with the site's one
  * rules for stars written into it: the functions the pages, the share image and the embed page use
- * (roundStars, core/text/text-rules.ts; formatStars, site/lib/format.ts), so the widget cannot round
+ * (roundStars, core/text/text-rules.ts; formatStars, core/pages/format.ts), so the widget cannot round
  * or draw another way; and the review log's path (core/urls.ts), which it links to.
  */
 import source from '../widget/widget.js?raw';
-import { formatStars } from '../lib/format.ts';
+import { formatStars } from '../../core/pages/format.ts';
 import { roundStars } from '../../core/text/text-rules.ts';
 import { PATHS } from '../../core/urls.ts';
 

@@ -21,7 +21,7 @@
  *               for a `count` is known in advance (site/lib/embed-frame.ts)
  *
  * Served as /widget.js by site/pages/widget.js.ts, which writes the site's one rule for drawing an average
- * as stars (roundStars, core/insights/verdicts.ts) and a rating's star glyphs (formatStars, site/lib/format.ts)
+ * as stars (roundStars, core/insights/verdicts.ts) and a rating's star glyphs (formatStars, core/pages/format.ts)
  * in place of the markers below. Names and titles are
  * isolated (`<bdi>`): a right-to-left name, or one with a direction override, cannot reorder its line.
  */

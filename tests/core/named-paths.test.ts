@@ -1,7 +1,7 @@
 /**
  * Comments and docs that name a file name one that exists (issue 21: six of them named files that had
  * moved, one in the owner-facing aspects file). A path from the repository root (`sidecar/http/errors.ts`)
- * must be a tracked file or folder; a bare file name in a comment (`load-pages.ts`) must be some tracked
+ * must be a tracked file or folder; a bare file name in a comment (`load-build.ts`) must be some tracked
  * file's name.
  */
 import { execFileSync } from 'node:child_process';
@@ -56,6 +56,6 @@ describe('files named in comments and docs', () => {
 
   it('recognises a path that does not exist', () => {
     expect(namedPaths('see core/insights/aspect-config-schema.ts and sidecar/http/errors.ts')).toEqual(['core/insights/aspect-config-schema.ts']);
-    expect(namedFiles('(load-pages.ts, no-such-file.ts)')).toEqual(['no-such-file.ts']);
+    expect(namedFiles('(load-build.ts, no-such-file.ts)')).toEqual(['no-such-file.ts']);
   });
 });

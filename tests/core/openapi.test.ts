@@ -57,6 +57,7 @@ describe('buildOpenApiDocument', () => {
           '/log/checkpoint',
           '/log/vkey',
           '/log/policy',
+          '/log/proof/{id}.tlog-proof',
           '/log/tile/{level}/{index}',
           '/log/tile/{level}/{index}.p/{width}',
           '/witness/vkey',
@@ -131,8 +132,8 @@ describe('buildOpenApiDocument', () => {
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
     const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey', '/witness/{originHash}/checkpoint'].includes(path));
-    // + 1: the technician ranking; + 1: the change log; + 5: the review log's checkpoint, vkey, policy, tiles and partial tiles.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 5);
+    // + 1: the technician ranking; + 1: the change log; + 6: the review log's checkpoint, vkey, policy, review proofs, tiles and partial tiles.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 6);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];
@@ -271,7 +272,7 @@ describe('OpenAPI schemas and examples', () => {
       {
         changes: [
           { id: review.id, time: '2025-03-01T10:00:00Z', kind: 'added', entry: 0, review },
-          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1 },
+          { id: 'r-2', time: '2025-03-01T10:00:00Z', kind: 'changed', entry: 1, change: 'correction', previous_rating: 2, words_changed: true },
           { id: 'r-0', time: '2025-03-02T08:00:00Z', kind: 'removed', entry: 2, reason: 'other' },
         ],
         count: 3,

@@ -20,8 +20,8 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { buildSite } from '../../scripts/build.ts';
 import { computeSourceFingerprint } from '../../scripts/lib/source-fingerprint.ts';
-import { activateBuild, buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
-import type { Manifest } from '../../core/publishing/manifest.ts';
+import { activateBuild, buildsDirOf, distDirKeyOf } from '../../core/publishing/build-folders-fs.ts';
+import { MANIFEST_FILE, renderManifest, type Manifest } from '../../core/publishing/manifest.ts';
 
 export const SMALL_CONTENT = path.resolve('tests/fixtures/content-small');
 export const DEMO_CONTENT = path.resolve('examples/demo');
@@ -86,9 +86,15 @@ async function copySharedSite(shared: string, site: SiteOptions): Promise<BuiltT
   const buildDir = path.join(buildsDirOf(site.outDir), buildName);
   await mkdir(path.dirname(buildDir), { recursive: true });
   await cp(path.join(entry, 'builds', buildName), buildDir, { recursive: true, verbatimSymlinks: true });
-  await cp(path.join(entry, 'data'), site.dataDir, { recursive: true });
+  // A build that wrote no key (the demo) leaves no data folder: the copy then has none either.
+  const exists = await lstat(path.join(entry, 'data')).then(() => true, () => false);
+  if (exists) await cp(path.join(entry, 'data'), site.dataDir, { recursive: true });
+  // The manifest names the DIST_DIR a build was made for, and a service serves only its own folder's
+  // builds: the copy is stamped with the folder it now belongs to, as a build there would have been.
+  const own: Manifest = { ...manifest, dist_dir: distDirKeyOf(site.outDir) };
+  await writeFile(path.join(buildDir, MANIFEST_FILE), renderManifest(own));
   await activateBuild(buildDir, site.outDir);
-  return { distDir: site.outDir, manifest };
+  return { distDir: site.outDir, manifest: own };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * A plain static file server, as a CDN or any web host serves a copy of a build: GET a path, get the
- * file's bytes or a 404. Nothing of the service runs behind it.
+ * file's bytes (with the Content-Type its name gives, as every host sets one: browsers run no module
+ * script without it) or a 404. Nothing of the service runs behind it.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import { contentTypeOf } from '../../core/publishing/headers.ts';
 
 export type StaticServer = { url: string; close(): Promise<void> };
 
@@ -15,7 +17,7 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
     if (!file.startsWith(root + path.sep)) return void res.writeHead(400).end();
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-length': body.length }).end(body);
+      res.writeHead(200, { 'content-length': body.length, 'content-type': contentTypeOf(pathname) }).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }

@@ -45,3 +45,17 @@ export async function runTlogCheck(dir: string, options: { olds?: readonly strin
   }
   return { ...report, exitCode: run.code };
 }
+
+/**
+ * Go's check of C2SP tlog-proofs (`tlog-check -proof`), in one run: each checkpoint's signature and
+ * tlog.CheckRecord; `entries` lists the entry of each proof that holds, in order.
+ */
+export async function runTlogProofCheck(proofFiles: readonly string[], vkeyFile: string): Promise<TlogCheckReport & { exitCode: number | null }> {
+  const run = await runScript(process.execPath, [RUNNER, '-key', vkeyFile, ...proofFiles.flatMap((f) => ['-proof', f])], { env: { PATH: process.env.PATH ?? '' } });
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return { ...(JSON.parse(line) as TlogCheckReport), exitCode: run.code };
+  } catch {
+    throw new Error(`tlog-check printed no report (exit ${run.code}): ${run.stdout}${run.stderr}`);
+  }
+}

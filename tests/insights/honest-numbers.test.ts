@@ -65,9 +65,41 @@ describe('the other rules', () => {
 });
 
 describe('on the demo business', () => {
-  it('names the aspect with most complaints in the summary, with right plurals', () => {
-    const most = [...demo.aspects].sort((a, b) => b.negative - a.negative)[0]!;
-    expect(demo.summary.generated_text).toContain(`The most frequent complaint is about ${most.label.toLowerCase()}: ${most.negative} complaints`);
+  it('gives every aspect its corrected counts with a range and its measured accuracy', () => {
+    for (const aspect of demo.aspects) {
+      expect(aspect.accuracy, aspect.id).toEqual(expect.objectContaining({ detection: expect.objectContaining({ n: 609 }) }));
+      for (const part of ['mentions', 'positive', 'negative'] as const) {
+        const range = aspect.estimate![part];
+        expect(range.low, `${aspect.id} ${part}`).toBeLessThanOrEqual(range.value);
+        expect(range.value, `${aspect.id} ${part}`).toBeLessThanOrEqual(range.high);
+        expect(range.high).toBeLessThanOrEqual(demo.basis.review_count);
+      }
+    }
+  });
+
+  it('estimates quarters and profiles of at least 20 reviews, and says null for smaller ones', () => {
+    const points = demo.aspects.flatMap((a) => a.trend);
+    expect(points.some((p) => p.reviews < 20)).toBe(true);
+    for (const p of points) expect(p.estimate === null, `${p.quarter}: ${p.reviews} reviews`).toBe(p.reviews < 20);
+    for (const entity of [...demo.entities.technicians, ...demo.entities.services]) {
+      for (const a of entity.aspects) expect(a.estimate === null, `${entity.name} ${a.aspect}`).toBe(entity.reviews < 20);
+    }
+  });
+
+  it('answers an aspect question with the corrected counts first and the analyser\'s own after', () => {
+    const price = demo.aspects.find((a) => a.id === 'price')!;
+    const entry = demo.faq.find((f) => f.id === 'aspect-price')!;
+    const { mentions, negative } = price.estimate!;
+    expect(entry.answer).toMatch(new RegExp(`^About ${mentions.value} of 480 reviews mention price & value \\(${mentions.low}–${mentions.high}\\)`));
+    expect(entry.answer).toContain(`about ${negative.value} negative (${negative.low}–${negative.high})`);
+    expect(entry.answer).toContain(`it found ${price.mentions}`);
+    expect(entry.figures).toMatchObject({ estimated_mentions: mentions.value, estimated_negative_high: negative.high, mentions: price.mentions });
+  });
+
+  it('names the aspect with most complaints in the summary, by the corrected counts and with their range', () => {
+    const most = [...demo.aspects].sort((a, b) => b.estimate!.negative.value - a.estimate!.negative.value)[0]!;
+    const { value, low, high } = most.estimate!.negative;
+    expect(demo.summary.generated_text).toContain(`The most frequent complaint is about ${most.label.toLowerCase()}: about ${value} complaints (${low}–${high})`);
     expect(demo.summary.highlights.find((h) => h.kind === 'concern')?.aspect).toBe(most.id);
     expect(demo.summary.generated_text).not.toMatch(/\b1 (complaints|reviews|mentions)\b/);
   });

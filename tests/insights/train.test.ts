@@ -9,16 +9,19 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('npm run train', () => {
-  it('reproduces the committed learned weights byte for byte', async () => {
+  it('reproduces the committed learned weights and measured error table byte for byte', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'train-insights-'));
     try {
       const out = join(dir, 'weights.json');
-      await run(process.execPath, [join(ROOT, 'tools/train-insights.ts'), '--out', out], { cwd: ROOT });
+      const accuracy = join(dir, 'accuracy.json');
+      await run(process.execPath, [join(ROOT, 'tools/train-insights.ts'), '--out', out, '--accuracy-out', accuracy], { cwd: ROOT });
       const committed = await readFile(join(ROOT, 'core/insights/learned-weights.json'), 'utf8');
       // Compared as text, not parsed: the promise is the same bytes.
       expect((await readFile(out, 'utf8')) === committed, 'learned-weights.json is stale: run npm run train').toBe(true);
+      const table = await readFile(join(ROOT, 'core/insights/aspect-accuracy.json'), 'utf8');
+      expect((await readFile(accuracy, 'utf8')) === table, 'aspect-accuracy.json is stale: run npm run eval').toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 /**
  * An agent can cite a review's entry in the public review log (issue 27 item 6): MCP `get_review` answers
- * `log_entry` — the position of the entry whose digest is the review as served, and the checkpoint URL —
+ * `log_entry` — the position of the entry whose digest is the review as served, the checkpoint URL and the
+ * review's tlog-proof URL (issue 40 item 5) —
  * through the MCP SDK client, from a build whose change log is its review log.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,7 +39,7 @@ describe('get_review', () => {
     for (const [review, index] of [[first!, entries.length - 1], [second!, 1]] as const) {
       const result = await client.callTool({ name: 'get_review', arguments: { id: review.id } });
       expect(result.isError).toBeFalsy();
-      expect(result.structuredContent).toEqual({ review, log_entry: { index, checkpoint_url: `${FIXTURE_PUBLIC_URL}/log/checkpoint` } });
+      expect(result.structuredContent).toEqual({ review, log_entry: { index, checkpoint_url: `${FIXTURE_PUBLIC_URL}/log/checkpoint`, proof_url: `${FIXTURE_PUBLIC_URL}/log/proof/${review.id}.tlog-proof` } });
       expect(entries[index]).toMatchObject({ review_id: review.id, digest: digestReview(review) });
     }
   });

@@ -125,7 +125,7 @@ describe('the review log across published commits, checked by Go', () => {
     expect(checkpoints).toHaveLength(8);
   }, STEP_TIMEOUT_MS);
 
-  it('the /log/ page says it in plain words, and each review’s card names its first entry', async () => {
+  it('the /log/ page says it in plain words, and each review’s card says since when it is logged, with a check', async () => {
     const dist = await realpath(distDir);
     const page = decodeEntities((await readFile(path.join(dist, 'log', 'index.html'), 'utf8')).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '));
     const first = JSON.parse(checkpoints[0]!.split('\n')[1]!) as number;
@@ -136,7 +136,7 @@ describe('the review log across published commits, checked by Go', () => {
     expect(page).toContain('npm run verify -- https://reviews.example.com');
     const month = await readFile(path.join(dist, 'reviews', '2025-01', 'index.html'), 'utf8');
     const card = month.slice(month.indexOf('id="r-0003"'), month.indexOf('</article>', month.indexOf('id="r-0003"')));
-    expect(card).toMatch(/In the <a href="\/log\/">public log<\/a> since entry \d+/);
+    expect(card).toMatch(/In the <a href="\/log\/">public log<\/a> since \w+ \d+, \d{4} — <a href="\/log\/check\/\?review=r-0003">check it</);
   });
 
   it('npm run verify accepts a CDN copy of the build and names a review edited by hand in its /reviews.json', async () => {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../core/content/load-content.ts';
 import { analyzeReviewDetailed, getAnalysisText } from '../../core/insights/analyze-review.ts';
 import { analyzeInThreads } from '../../scripts/lib/analyze-in-threads.ts';
+import { BACKGROUND_NICE } from '../../sidecar/thread-priority.ts';
+import { describeNices, niceHistory, niceOf, sampleTree } from '../helpers/process-tree.ts';
 
 describe('analyzeInThreads', () => {
   it('gives every verified review the analysis one thread gives it, from a model each thread rebuilt', async () => {
@@ -25,4 +27,26 @@ describe('analyzeInThreads', () => {
     expect(await analyzeInThreads(loaded.value)).toBeUndefined();
     expect(await analyzeInThreads(loaded.value, { threads: 1, minReviews: 0 })).toBeUndefined();
   });
+
+  // Where the test runner itself runs at nice 10 or more, its threads start there, and this shows less.
+  it.runIf(process.platform === 'linux')('analyses on threads that lower their own CPU priority, and leaves the calling thread as it was', async () => {
+    const loaded = await loadContent('examples/demo');
+    if (!loaded.ok) throw new Error('the demo content does not load');
+    // Enough reviews that each thread analyses for a while after it lowered itself.
+    const verified = loaded.value.reviews.filter((r) => r.verified);
+    const reviews = Array.from({ length: 2_000 }, (_, i) => ({ ...verified[i % verified.length]!, id: `review-${i}` }));
+    const own = niceOf('/proc/thread-self/stat');
+    const sampler = sampleTree(process.pid);
+    await analyzeInThreads({ ...loaded.value, reviews }, { threads: 3, minReviews: 0 });
+    const samples = await sampler.stop();
+    expect(niceOf('/proc/thread-self/stat')).toBe(own);
+    // Each analysis thread (a worker thread; the sampler's own is left out) ended lowered and never went back.
+    const threads = niceHistory(samples, (t) => t.thread === 'WorkerThread');
+    expect(threads.size).toBe(2);
+    for (const [tid, nices] of threads) {
+      const first = nices.findIndex((nice) => nice >= Math.max(own, BACKGROUND_NICE));
+      expect(first, `thread ${tid}: ${describeNices(nices)}`).toBeGreaterThanOrEqual(0);
+      expect(nices.slice(first).every((nice) => nice >= Math.max(own, BACKGROUND_NICE)), `thread ${tid}: ${describeNices(nices)}`).toBe(true);
+    }
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assignTechnicianSlugs, searchPagePath, servicePath, technicianPath } from '../../core/urls.ts';
-import { FOLD_AFTER, foldLongText, formatDate, formatInsightText, formatMonth, formatSource, formatTelephone, telephoneHref } from '../../site/lib/format.ts';
-import { findQueryRanges, findReviewMarks, splitMarked } from '../../site/lib/highlight.ts';
+import { FOLD_AFTER, foldLongText, formatDate, formatInsightText, formatMonth, formatSource, formatTelephone, telephoneHref } from '../../core/pages/format.ts';
+import { findQueryRanges, findReviewMarks, splitMarked } from '../../core/pages/highlight.ts';
 import { slugify } from '../../core/text/text-rules.ts';
 
 describe('how pages write things for people', () => {

@@ -1,7 +1,7 @@
 /** drawStarRow: the one drawing of an average as stars (the pages' star graphic, the share image). */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { formatStars } from '../../site/lib/format.ts';
+import { formatStars } from '../../core/pages/format.ts';
 import { drawShareImage } from '../../site/lib/images.ts';
 import { drawStarRow, STAR_PATH } from '../../site/lib/stars.ts';
 

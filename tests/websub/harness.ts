@@ -17,7 +17,7 @@ import { createHubRouter } from '../../sidecar/websub/hub-router.ts';
 import type { HubStore, Subscription } from '../../sidecar/websub/store/hub-store.ts';
 import type { LogEvent, Logger } from '../../sidecar/logger.ts';
 import type { RateLimitOptions } from '../../sidecar/http/rate-limit.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
+import { openSqliteStoreThread } from '../../sidecar/websub/store/sqlite/threaded-store.ts';
 import type { TestCa } from '../../tools/lib/https-ca.ts';
 import { createMemoryTopics, type MemoryTopics } from './memory-topics.ts';
 
@@ -75,7 +75,8 @@ export async function startHubHarness(options: {
   const base = options.publicBase ?? 'https://reviews.example';
   const urls = createServiceUrls(base);
   const topics = options.topics?.(base) ?? createMemoryTopics(base);
-  const store = options.store ?? createSqliteHubStore({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) });
+  // By default the store the service opens (store/open.ts): SQLite on a thread of its own.
+  const store = options.store ?? (await openSqliteStoreThread({ dataDir: mkdtempSync(join(tmpdir(), 'websub-hub-')) }));
   const hubOptions = { ...FAST_OPTIONS, ...options.hubOptions };
   const client = createCallbackClient({
     allowPrivateCallbacks: hubOptions.allowPrivateCallbacks,

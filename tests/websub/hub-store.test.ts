@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedDelivery, HubStore, TopicSnapshot } from '../../sidecar/websub/store/hub-store.ts';
 import { createPostgresHubStore } from '../../sidecar/websub/store/postgres/store.ts';
-import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
+import { openSqliteStoreThread } from '../../sidecar/websub/store/sqlite/threaded-store.ts';
 import { StoreLockedError } from '../../sidecar/websub/store/sqlite/file.ts';
 import { assertPostgresUp, dropTestSchemas, makeTestSchema, TEST_DATABASE_URL } from './postgres.ts';
 
@@ -20,11 +20,12 @@ let fileCount = 0;
 
 const backends: Backend[] = [
   {
-    name: 'SQLite (node:sqlite)',
+    // As the service opens it (store/open.ts): store/sqlite/store.ts on a thread of its own, each call a message.
+    name: 'SQLite (node:sqlite, on its thread)',
     shared: false,
     place() {
-      const file = join(tempDir, `store-${++fileCount}.sqlite`);
-      return { open: async () => createSqliteHubStore({ file }) };
+      const dataDir = join(tempDir, `store-${++fileCount}`);
+      return { open: () => openSqliteStoreThread({ dataDir }) };
     },
     cleanup: async () => rmSync(tempDir, { recursive: true, force: true }),
   },

@@ -19,6 +19,11 @@
 //   - each older checkpoint given with -old: signed by the same key, and the new tree extends it
 //     (tlog.ProveTree, tlog.CheckTree).
 //
+// With -proof FILE (repeatable, and -key VKEY_FILE) it checks C2SP tlog-proofs instead, as a review's proof
+// (docs/verification.md): the checkpoint's signature (note.Open, cosignature lines ignored), and the
+// entry the proof's extra carries ({"entry": "<entry text>", ...}) at its index under the checkpoint's
+// root, with tlog.RecordHash and tlog.CheckRecord.
+//
 // It prints one JSON report on stdout and exits 0 when everything holds, 1 when something does not
 // (the report's "errors" say what), 2 on a usage error.
 package main
@@ -72,9 +77,24 @@ func main() {
 	printEntries := flag.Bool("entries", false, "print every entry in the report")
 	var olds oldList
 	flag.Var(&olds, "old", "an older checkpoint the log must extend (repeatable)")
+	var proofs oldList
+	flag.Var(&proofs, "proof", "a C2SP tlog-proof file to check (with -key) instead of a log folder (repeatable)")
 	flag.Parse()
+	if len(proofs) > 0 && *keyFile != "" && *dir == "" && flag.NArg() == 0 {
+		r := &report{ConsistentWith: []int64{}, Errors: []string{}, Entries: []string{}}
+		for _, file := range proofs {
+			checkProof(file, *keyFile, r)
+		}
+		r.OK = len(r.Errors) == 0
+		out, _ := json.Marshal(r)
+		fmt.Println(string(out))
+		if !r.OK {
+			os.Exit(1)
+		}
+		return
+	}
 	if *dir == "" || flag.NArg() != 0 {
-		fmt.Fprintln(os.Stderr, "usage: tlog-check -dir LOG [-key VKEY_FILE] [-old CHECKPOINT]... [-entries]")
+		fmt.Fprintln(os.Stderr, "usage: tlog-check -dir LOG [-key VKEY_FILE] [-old CHECKPOINT]... [-entries]\n       tlog-check -key VKEY_FILE -proof TLOG_PROOF...")
 		os.Exit(2)
 	}
 	if *keyFile == "" {
@@ -357,3 +377,87 @@ func (t *tileReader) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
 }
 
 func (t *tileReader) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
+
+// checkProof reads a C2SP tlog-proof: "c2sp.org/tlog-proof@v1", an optional "extra <base64>" line,
+// "index <n>", the inclusion proof's base64 hashes, an empty line, then the checkpoint note verbatim.
+// Each proof that holds adds its entry to r.Entries and one to r.EntriesChecked; each that does not, an
+// error naming its file.
+func checkProof(file, keyFile string, r *report) *report {
+	fail := func(format string, args ...interface{}) *report {
+		r.Errors = append(r.Errors, file+": "+fmt.Sprintf(format, args...))
+		return r
+	}
+	vkey, err := os.ReadFile(keyFile)
+	if err != nil {
+		return fail("vkey: %v", err)
+	}
+	verifier, err := note.NewVerifier(strings.TrimSpace(string(vkey)))
+	if err != nil {
+		return fail("vkey: %v", err)
+	}
+	r.KeyName = verifier.Name()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fail("proof: %v", err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if lines[0] != "c2sp.org/tlog-proof@v1" {
+		return fail("proof: first line %q", lines[0])
+	}
+	at := 1
+	var extra []byte
+	if strings.HasPrefix(lines[at], "extra ") {
+		if extra, err = base64.StdEncoding.DecodeString(lines[at][len("extra "):]); err != nil {
+			return fail("proof: extra: %v", err)
+		}
+		at++
+	}
+	if !strings.HasPrefix(lines[at], "index ") {
+		return fail("proof: no index line")
+	}
+	index, err := strconv.ParseInt(lines[at][len("index "):], 10, 64)
+	if err != nil {
+		return fail("proof: index: %v", err)
+	}
+	at++
+	var proof tlog.RecordProof
+	for ; at < len(lines) && lines[at] != ""; at++ {
+		h, err := tlog.ParseHash(lines[at])
+		if err != nil {
+			return fail("proof: line %d: %v", at+1, err)
+		}
+		proof = append(proof, h)
+	}
+	if at >= len(lines) {
+		return fail("proof: no checkpoint")
+	}
+	n, err := note.Open([]byte(strings.Join(lines[at+1:], "\n")), note.VerifierList(verifier))
+	if err != nil {
+		return fail("checkpoint: %v", err)
+	}
+	body := strings.Split(n.Text, "\n")
+	if len(body) < 4 {
+		return fail("checkpoint: too few lines")
+	}
+	size, err := strconv.ParseInt(body[1], 10, 64)
+	if err != nil {
+		return fail("checkpoint: size: %v", err)
+	}
+	root, err := tlog.ParseHash(body[2])
+	if err != nil {
+		return fail("checkpoint: root: %v", err)
+	}
+	r.Origin, r.Size, r.RootHash = body[0], size, root.String()
+	var carried struct {
+		Entry string `json:"entry"`
+	}
+	if err := json.Unmarshal(extra, &carried); err != nil || carried.Entry == "" {
+		return fail("proof: the extra carries no entry")
+	}
+	if err := tlog.CheckRecord(proof, size, root, index, tlog.RecordHash([]byte(carried.Entry))); err != nil {
+		return fail("inclusion: %v", err)
+	}
+	r.EntriesChecked++
+	r.Entries = append(r.Entries, carried.Entry)
+	return r
+}

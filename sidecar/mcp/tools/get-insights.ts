@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { AspectInsight, EntityInsight, Insights } from '../../../core/schemas/insights.ts';
 import type { ErrorIssue } from '../../../core/schemas/errors.ts';
 import { defineTool } from '../tool.ts';
+import { resolveServiceName, resolveTechnicianName } from './resolve-names.ts';
 
 const SECTIONS = ['summary', 'basis', 'responses', 'aspects', 'entities', 'topics', 'faq'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -25,7 +26,7 @@ const spec = {
     section: z.enum(SECTIONS, { error: `must be one of: ${SECTIONS.join(', ')}` }).optional().meta({ description: 'One section only.' }),
     aspect: z.string().min(1).max(100).optional().meta({ description: 'An aspect id: that aspect in full.' }),
     technician: z.string().min(1).max(200).optional().meta({ description: 'A technician name or alias: their profile in full.' }),
-    service: z.string().min(1).max(200).optional().meta({ description: 'A service id or name: its profile in full.' }),
+    service: z.string().min(1).max(200).optional().meta({ description: 'A service id, name or alias: its profile in full.' }),
   }),
   outputSchema: z.object({
     sections: z.array(z.string()).meta({ description: 'Every section name.' }),
@@ -36,11 +37,11 @@ const spec = {
 
 const OVERVIEW_TOPICS = 10;
 const MORE =
-  'Pass section for one part (faq answers, every topic), or aspect (an id), technician or service for one entry in full; /insights.json has everything. Quote reviews from search_reviews as evidence.';
+  'Aspect counts are what the analyser found; estimate is [value, low, high]: the count corrected for its measured error, with a 95% range (recall: the share of mentions it finds). Pass section for one part (faq answers, every topic), or aspect (an id), technician or service for one entry in full; /insights.json has everything. Quote reviews from search_reviews as evidence.';
 
 export const getInsightsTool = defineTool(spec, (args, deps) => {
     const { section, aspect, technician, service } = args;
-    const { insights } = deps.getLive();
+    const { insights, index } = deps.getLive();
     const given = [aspect, technician, service].filter((v) => v !== undefined).length;
     if (given > 1 || (given === 1 && section !== undefined)) {
       return { ok: false, issues: [{ path: ['section'], message: 'give at most one of section, aspect, technician, service', code: 'conflicting_arguments' }] };
@@ -51,28 +52,27 @@ export const getInsightsTool = defineTool(spec, (args, deps) => {
       return found ? answer({ aspects: [found] }) : unknown('aspect', aspect, insights.aspects.map((a) => a.id));
     }
     if (technician !== undefined) {
-      const found = findEntity(insights.entities.technicians, technician);
+      const name = resolveTechnicianName(index.business, technician);
+      const found = insights.entities.technicians.find((t) => t.name === name);
       return found ? answer({ technicians: [found] }) : unknown('technician', technician, insights.entities.technicians.map((t) => t.name));
     }
     if (service !== undefined) {
-      const found = findEntity(insights.entities.services, service);
+      const id = resolveServiceName(index.business, service);
+      const found = insights.entities.services.find((s) => s.id === id);
       return found ? answer({ services: [found] }) : unknown('service', service, insights.entities.services.map((s) => s.id ?? s.name));
     }
     if (section !== undefined) return answer({ [section]: describeSection(insights, section) });
-    // The overview: every section compact, the FAQ as its questions and the ten commonest topics.
+    // The overview: every section compact, the FAQ as its questions, the ten commonest topics, and the
+    // aspects without their neutral and positive estimates (section aspects has them).
     const overview = Object.fromEntries(SECTIONS.map((s) => [s, describeSection(insights, s)]));
     overview.faq = insights.faq.map((f) => ({ id: f.id, question: f.question }));
+    overview.aspects = insights.aspects.filter((a) => a.mentions > 0).map(describeAspectBriefly);
     overview.topics = insights.topics.slice(0, OVERVIEW_TOPICS).map((t) => ({ phrase: t.phrase, reviews: t.reviews }));
     return answer(overview);
 });
 
 function unknown(name: string, value: string, known: readonly string[]): { ok: false; issues: ErrorIssue[] } {
   return { ok: false, issues: [{ path: [name], message: `no ${name} ${JSON.stringify(value)}; known: ${known.join(', ')}`, code: `unknown_${name}` }] };
-}
-
-function findEntity(list: readonly EntityInsight[], wanted: string): EntityInsight | undefined {
-  const key = wanted.trim().toLowerCase();
-  return list.find((e) => e.name.toLowerCase() === key || e.id === key) ?? list.find((e) => e.name.toLowerCase().split(' ')[0] === key);
 }
 
 /** A section reduced to the figures an agent reads first. */
@@ -98,8 +98,25 @@ function describeSection(insights: Insights, section: Section): unknown {
   }
 }
 
-function describeAspect({ id, label, mentions, positive, neutral, negative }: AspectInsight) {
-  return { id, label, mentions, positive, neutral, negative };
+/** Raw counts, and the corrected ones as [value, low, high] (the 95% range) when there are some. */
+function describeAspect({ id, label, mentions, positive, neutral, negative, estimate, accuracy }: AspectInsight) {
+  const range = (r: { value: number; low: number; high: number }) => [r.value, r.low, r.high];
+  return {
+    id,
+    label,
+    mentions,
+    positive,
+    neutral,
+    negative,
+    ...(estimate === null ? {} : { estimate: { mentions: range(estimate.mentions), positive: range(estimate.positive), negative: range(estimate.negative) } }),
+    ...(accuracy === null ? {} : { recall: accuracy.detection.recall }),
+  };
+}
+
+/** The overview's line per aspect: what the analyser found, and the corrected mentions and complaints. */
+function describeAspectBriefly({ id, label, mentions, positive, negative, estimate }: AspectInsight) {
+  const range = (r: { value: number; low: number; high: number }) => [r.value, r.low, r.high];
+  return { id, label, mentions, positive, negative, ...(estimate === null ? {} : { estimate: { mentions: range(estimate.mentions), negative: range(estimate.negative) } }) };
 }
 
 function describeEntity({ name, id, reviews, average_rating, strengths, concerns }: EntityInsight) {

@@ -26,7 +26,7 @@ export const getReviewTool = defineTool(
     inputSchema: z.strictObject({
       id: z.string().min(1, 'must not be empty').max(200).meta({ description: 'Review id, e.g. `2024-06-smith-ac`.' }),
     }),
-    // `log_entry` ({ index, checkpoint_url }) is left out of the schema: tools/list has no bytes to spare for
+    // `log_entry` ({ index, checkpoint_url, proof_url }) is left out of the schema: tools/list has no bytes to spare for
     // it (tests/mcp/budgets.test.ts); docs/mcp.md describes it.
     outputSchema: z.object({ review: PublishedReviewSchema }),
   },
@@ -35,6 +35,6 @@ export const getReviewTool = defineTool(
     const review = live.byId.get(args.id);
     if (review === undefined) return { ok: false, issues: [{ path: ['id'], message: 'no published review has this id', code: 'unknown_review' }] };
     const index = latestEntryOf(live.changes, review.id);
-    return { ok: true, value: { review, ...(index === undefined ? {} : { log_entry: { index, checkpoint_url: live.urls.absolute(PATHS.logCheckpoint) } }) } };
+    return { ok: true, value: { review, ...(index === undefined ? {} : { log_entry: { index, checkpoint_url: live.urls.absolute(PATHS.logCheckpoint), proof_url: live.urls.logProof(review.id) } }) } };
   },
 );

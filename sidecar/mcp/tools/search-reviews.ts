@@ -6,6 +6,7 @@ import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/se
 import { defineSelfCheckingTool } from '../tool.ts';
 import { CompactReviewSchema, EvidenceArgumentSchema, toCompactReview } from './compact-review.ts';
 import { CursorArgumentSchema, NextCursorSchema } from './paging-arguments.ts';
+import { resolveNamedArguments } from './resolve-names.ts';
 
 /** Every search argument but `limit` (the instructions' paging line speaks of it), from the one filter definition. */
 const SEARCH_FILTERS = Object.keys(SearchFiltersShape).filter((name) => name !== 'limit');
@@ -22,11 +23,11 @@ export const searchReviewsTool = defineSelfCheckingTool(
     name: 'search_reviews',
     title: 'Search reviews',
     description: [
-      'Find verified reviews; filters combine with AND (as GET /api/reviews/search). Technicians by name or alias,',
-      'services by id (get_business), aspects by id (get_insights). Compact unless `evidence` is true.',
+      'Find verified reviews; filters combine with AND (as GET /api/reviews/search). Technicians and services by',
+      'name, alias or id (get_business), aspects by id (get_insights). Compact unless `evidence` is true.',
       'Statistics: get_rating_summary; comparing technicians: rank_technicians.',
     ].join(' '),
-    whenToUse: `reviews by ${SEARCH_FILTERS.join(', ')} (each described in the tool's input schema; dates are YYYY-MM-DD, technicians a name or alias, services and aspects an id). Filters combine with AND; newest first unless sort says otherwise.`,
+    whenToUse: `reviews by ${SEARCH_FILTERS.join(', ')} (each described in the tool's input schema; dates are YYYY-MM-DD, technicians and services a name, alias or id, aspects an id). Filters combine with AND; newest first unless sort says otherwise.`,
     inputSchema,
     outputSchema: SearchResultSchema.extend({
       reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first unless `sort` says otherwise.' }),
@@ -37,7 +38,8 @@ export const searchReviewsTool = defineSelfCheckingTool(
   (args, deps) => {
     const { evidence, ...filters } = args;
     const withEvidence = EvidenceArgumentSchema.safeParse(evidence);
-    const result = runSearch(deps.getLive().index, filters);
+    const { index } = deps.getLive();
+    const result = runSearch(index, resolveNamedArguments(index.business, filters));
     const evidenceIssues = withEvidence.success ? [] : [{ path: ['evidence'], message: 'must be true or false', code: 'invalid_type' }];
     if (!result.ok || evidenceIssues.length > 0) return { ok: false, issues: [...(result.ok ? [] : result.issues.map(describeArgument)), ...evidenceIssues] };
     const { reviews, count, total, limit } = result.page;

@@ -3,7 +3,7 @@
  * empty ones included (`rating=&aspect=`), which the REST search would refuse as malformed: an empty
  * field means "any", so it is dropped here, and everything else goes to the search as given.
  */
-import type { Insights } from '../../core/schemas/insights.ts';
+import type { Insights } from '../schemas/insights.ts';
 
 export function readSearchForm(params: URLSearchParams): URLSearchParams {
   return new URLSearchParams([...params].filter(([, value]) => value !== ''));

@@ -107,3 +107,12 @@ export function formatWithdrawReason(reason: string): string {
   };
   return words[reason] ?? reason;
 }
+
+/** An update's kind of change (core/log/entry.ts UPDATE_CHANGES) in plain words; null: not recorded. */
+export function formatUpdateChange(change: string | null, reason: string | null): string {
+  const reasons: Record<string, string> = { customer_request: "at the customer's request", entry_error: 'it had been entered wrong', other: 'no reason given' };
+  if (change === 'correction') return reason === null ? 'changed by the business' : `changed by the business (${reasons[reason] ?? reason})`;
+  if (change === 'at_source') return 'changed where it was first posted, says the business';
+  if (change === 'reply') return "the business's reply changed";
+  return 'the log does not say who changed it';
+}

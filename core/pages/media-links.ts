@@ -3,8 +3,8 @@
  * pages link with root-relative site paths like every other link (core/urls.ts `prefixRootRelativeUrls`
  * adds a base path), so each URL is turned back into its `/media/…` path by its file name.
  */
-import type { PublishedMedia, PublishedReview } from '../../core/schemas/published.ts';
-import { mediaPath } from '../../core/urls.ts';
+import type { PublishedMedia, PublishedReview } from '../schemas/published.ts';
+import { mediaPath } from '../urls.ts';
 
 /** `https://…/media/3f9a…-640.jpg` → `/media/3f9a…-640.jpg`. */
 export function toMediaPath(url: string): string {

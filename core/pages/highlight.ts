@@ -5,8 +5,8 @@
  * aspect, from the review's published evidence offsets. Ranges are UTF-16 offsets into the review's
  * own `text` or `title`, like the evidence spans.
  */
-import type { Polarity } from '../../core/schemas/aspects.ts';
-import type { PublishedBusiness, PublishedReview } from '../../core/schemas/published.ts';
+import type { Polarity } from '../schemas/aspects.ts';
+import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
 
 export type MarkRange = { start: number; end: number };
 export type ReviewMarks = { title: MarkRange[]; text: MarkRange[] };

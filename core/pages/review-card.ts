@@ -1,0 +1,113 @@
+/**
+ * One review as the pages show it (every page that lists reviews, prerendered or the search page):
+ * rating, title, text, who and when (the date is its permalink, an anchor on its month's page that
+ * `:target` highlights), where it came from, its photos, the services and technicians it mentions with
+ * links to their pages, the owner's reply, and its first entry in the public log when known. A review
+ * without a title gets no invented one (its heading is its rating); a long one is folded after its first
+ * paragraph's worth of words, with a "Read more" that opens without JavaScript. `marks` (the search
+ * page's) are drawn as `<mark>`. Names and the title are isolated (`<bdi>`): a right-to-left name, or
+ * one with a direction override, cannot reorder the rest of its line.
+ *
+ * Written as a string rather than an Astro component so that the service renders the search page's
+ * results with the very code the build renders every other card with (search-page.ts), and a month page
+ * of thousands of cards costs no component per card.
+ */
+import type { PublishedBusiness, PublishedMedia, PublishedReview } from '../schemas/published.ts';
+import { assignTechnicianSlugs, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
+import { foldLongText, formatDate, formatSource, formatStars } from './format.ts';
+import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
+import { escapeText, writeAttributes } from './html.ts';
+import { describeMedia, mediaSrcset, toMediaPath } from './media-links.ts';
+
+/** Names of the services and pages of the technicians a card links to. */
+export type ReviewLinks = { serviceNames: ReadonlyMap<string, string>; technicianPaths: ReadonlyMap<string, string> };
+
+export type ReviewCardOptions = {
+  /** Keeps heading levels in order on each page. */
+  level: 2 | 3 | 4;
+  links: ReviewLinks;
+  marks?: ReviewMarks;
+  /** When the review's first entry in the public log was published (core/log/log-summary.ts), when the page knows it. */
+  loggedSince?: string;
+};
+
+/** The links of every service and technician of the business, by the one slug rule (core/urls.ts). */
+export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
+  const slugs = assignTechnicianSlugs(business.technicians.map((t) => t.name));
+  return {
+    serviceNames: new Map(business.services.map((s) => [s.id, s.name])),
+    technicianPaths: new Map([...slugs].map(([name, slug]) => [name, technicianPath(slug)])),
+  };
+}
+
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince }: ReviewCardOptions): string {
+  const source = formatSource(review.source);
+  const text = foldLongText(review.text);
+  let html = `<article${writeAttributes({ class: 'review', id: review.id })}>`;
+  html += `<h${level}><span class="stars" aria-hidden="true">${escapeText(formatStars(review.rating))}</span><span class="vh">Rated ${review.rating} out of 5</span>`;
+  if (review.title !== null) html += ` <bdi>${writeMarked(review.title, marks?.title)}</bdi>`;
+  html += `</h${level}>`;
+  if (text.rest === null) {
+    html += `<p dir="auto">${writeMarked(review.text, marks?.text)}</p>`;
+  } else {
+    html += `<p dir="auto">${writeMarked(review.text, marks?.text, 0, text.headEnd)}<span class="ellipsis">…</span></p>`;
+    html += `<details class="read-more"><summary>Read more<span class="vh"> of this review by <bdi>${escapeText(review.author)}</bdi></span></summary>`;
+    html += `<p dir="auto">${writeMarked(review.text, marks?.text, text.restStart)}</p></details>`;
+  }
+  if (review.media.length > 0) html += renderPhotos(review);
+  html += `<p class="meta"><bdi>${escapeText(review.author)}</bdi> · <a${writeAttributes({ href: reviewPath(review) })}><time${writeAttributes({ datetime: review.date })}>${escapeText(formatDate(review.date))}</time></a> · `;
+  if (review.source === 'direct') html += 'Direct review';
+  else if (review.source_url) html += `via <a${writeAttributes({ href: review.source_url, rel: 'external' })}>${escapeText(source)}<span class="vh"> (the original review)</span></a>`;
+  else html += escapeText(`via ${source}`);
+  if (review.service_area) html += ` · <bdi>${escapeText(review.service_area)}</bdi>`;
+  html += '</p>';
+  if (review.services.length > 0 || review.technicians.length > 0) {
+    html += '<ul class="tags">';
+    for (const id of review.services) html += `<li><a${writeAttributes({ href: servicePath(id) })}><bdi>${escapeText(links.serviceNames.get(id) ?? id)}</bdi></a></li>`;
+    for (const name of review.technicians) {
+      const page = links.technicianPaths.get(name);
+      html += `<li>Technician: ${page === undefined ? `<bdi>${escapeText(name)}</bdi>` : `<a${writeAttributes({ href: page })}><bdi>${escapeText(name)}</bdi></a>`}</li>`;
+    }
+    html += '</ul>';
+  }
+  if (review.response) {
+    html += `<div class="reply"><p><strong>Reply from the owner</strong> <span class="meta">· <time${writeAttributes({ datetime: review.response.date })}>${escapeText(formatDate(review.response.date))}</time></span></p>`;
+    html += `<p dir="auto">${escapeText(review.response.text)}</p></div>`;
+  }
+  if (loggedSince !== undefined) {
+    // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
+    html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since ${escapeText(formatDate(loggedSince.slice(0, 10)))} — <a${writeAttributes({ href: logCheckPath(review.id) })}>check it<span class="vh"> (this review by <bdi>${escapeText(review.author)}</bdi>)</span></a></p>`;
+  }
+  return `${html}</article>`;
+}
+
+/** `text.slice(from, to)`, with the ranges that fall in it drawn as `<mark>`. */
+function writeMarked(text: string, ranges: readonly MarkRange[] | undefined, from = 0, to = text.length): string {
+  if (ranges === undefined || ranges.length === 0) return escapeText(text.slice(from, to));
+  return splitMarked(text, ranges, from, to)
+    .map((piece) => (piece.marked ? `<mark>${escapeText(piece.text)}</mark>` : escapeText(piece.text)))
+    .join('');
+}
+
+/** Thumbnails show 96 px high; the browser picks the width it needs from the srcset. */
+const THUMBNAIL_SIZES = '(min-width: 40em) 128px, 96px';
+
+/**
+ * A review's photos as thumbnails: the size of each reserved by its width and height (no layout shift),
+ * loaded lazily, WebP with a JPEG fallback, each a plain link to the picture at full size (a video's
+ * link to the video), so it opens without JavaScript.
+ */
+function renderPhotos(review: PublishedReview): string {
+  const items = review.media.map((media: PublishedMedia, i) => {
+    const thumb = media.variants.find((v) => v.mime_type === 'image/jpeg')!;
+    const alt = describeMedia(media, review.author, i, review.media.length);
+    const video = media.video_url ? '<span class="play" aria-hidden="true">▶</span><span class="vh"> (video)</span>' : '';
+    return (
+      `<li><a${writeAttributes({ href: media.video_url ?? toMediaPath(media.url), rel: media.video_url ? 'external' : undefined })}><picture>` +
+      `<source${writeAttributes({ type: 'image/webp', srcset: mediaSrcset(media, 'image/webp'), sizes: THUMBNAIL_SIZES })}>` +
+      `<img${writeAttributes({ src: toMediaPath(thumb.url), srcset: mediaSrcset(media, 'image/jpeg'), sizes: THUMBNAIL_SIZES, width: thumb.width, height: thumb.height, alt, loading: 'lazy', decoding: 'async' })}>` +
+      `</picture>${video}</a></li>`
+    );
+  });
+  return `<ul${writeAttributes({ class: 'photos', 'aria-label': `Photos from ${review.author}` })}>${items.join('')}</ul>`;
+}

@@ -1,0 +1,32 @@
+/**
+ * What `npm run verify` tells the reader about the log's changes (docs/verification.md step 4): every
+ * update since the reader's last visit, each with its rating before and after and whether the words
+ * changed (told from the review's own earlier entries, core/log/entry-history.ts), and every withdrawal.
+ */
+import type { LogEntry } from '../../core/log/entry.ts';
+import { summarizeUpdates, type UpdateSummary } from '../../core/log/entry-history.ts';
+
+const CHANGE_WORDS = { reply: "the owner's reply", at_source: 'changed at its source, says the owner', correction: "the owner's correction" } as const;
+
+const yesNo = (changed: boolean | null, what: string) => (changed === null ? `${what} changed: unknown (an entry from before the log recorded it)` : `${what} ${changed ? 'changed' : 'unchanged'}`);
+
+function describeUpdate(u: UpdateSummary): string {
+  const rating = u.previous_rating === u.rating ? `rating ${u.rating} (unchanged)` : `rating ${u.previous_rating} → ${u.rating}`;
+  const kind = u.change === null ? 'kind not recorded' : `${CHANGE_WORDS[u.change]}${u.reason === null ? '' : `, reason: ${u.reason}`}`;
+  return `  entry ${u.entry}, ${u.time}: review ${u.review_id} of ${u.date}, ${rating}, ${yesNo(u.words_changed, 'words')}, ${yesNo(u.reply_changed, 'reply')}; ${kind}`;
+}
+
+/** The lines about updates: those at `from` and after (the reader's last visit); all without it. */
+export function reportUpdates(entries: readonly (LogEntry | undefined)[], from: number | undefined): string[] {
+  const known = entries.filter((e): e is LogEntry => e !== undefined);
+  // An entry that is not an entry leaves a gap; the updates are told from the ones that are.
+  const updates = known.length === entries.length ? summarizeUpdates(known, from ?? 0) : [];
+  const ratings = updates.filter((u) => u.previous_rating !== u.rating).length;
+  const since = from === undefined ? 'in the whole log' : from === entries.length ? 'since your last visit' : `since your last visit (entries ${from}–${entries.length - 1})`;
+  return [`Updates ${since}: ${updates.length}, ${ratings} of them changing a rating.`, ...updates.map(describeUpdate)];
+}
+
+export function reportWithdrawals(entries: readonly (LogEntry | undefined)[]): string[] {
+  const withdrawals = entries.flatMap((e, i) => (e?.action === 'withdraw' ? [{ entry: i, ...e }] : []));
+  return [`Withdrawals: ${withdrawals.length}.`, ...withdrawals.map((w) => `  entry ${w.entry}, ${w.time}: a ${w.rating}-star review of ${w.date}, reason: ${w.reason}`)];
+}

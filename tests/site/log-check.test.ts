@@ -1,0 +1,161 @@
+/**
+ * /log/check/?review=<id> in real Chromium, on plain static copies of a build (tests/helpers/static-server.ts),
+ * as a homeowner would use it: an honest review is `verified`, a copy where a review's words were changed
+ * everywhere (its dataset, its page and its proof) is `failed`, and on a log of 10,000 entries at 4× CPU
+ * slowdown the verdict comes within 2 s after loading under 100 KB.
+ */
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../../tools/lib/browser.ts';
+import { buildLogFiles, encodeLogEntry, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { digestReview } from '../../core/log/review-digest.ts';
+import { buildReviewProofs } from '../../core/log/review-proofs.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
+import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
+
+const ORIGINAL_WORDS = 'Mike fixed our furnace in an hour.';
+let browser: Browser;
+let work: string;
+let dist: string;
+const servers: StaticServer[] = [];
+
+beforeAll(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'log-check-'));
+  ({ distDir: dist } = await buildTestSite({ outDir: path.join(work, 'dist') }));
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** A static copy of the build, changed by `edit` first. */
+async function serveCopy(name: string, edit: (dir: string) => Promise<void> = async () => {}): Promise<string> {
+  const dir = path.join(work, name);
+  await cp(dist, dir, { recursive: true });
+  await edit(dir);
+  const server = await startStaticServer(dir);
+  servers.push(server);
+  return server.url;
+}
+
+async function verdictOf(page: Page, url: string): Promise<{ state: string; text: string }> {
+  await page.goto(url);
+  const verdict = page.locator('[data-verdict="verified"], [data-verdict="failed"]');
+  await verdict.waitFor({ timeout: 10_000 });
+  return { state: (await verdict.getAttribute('data-verdict'))!, text: (await verdict.textContent())! };
+}
+
+async function replaceInFile(file: string, from: string, to: string) {
+  const text = await readFile(file, 'utf8');
+  expect(text).toContain(from);
+  await writeFile(file, text.replaceAll(from, to));
+}
+
+describe('the check page', () => {
+  it('says in words that an honest review is as it was logged, and shows it', async () => {
+    const base = await serveCopy('honest');
+    const page = await browser.newPage();
+    const month = await page.goto(`${base}/reviews/2025-01/`).then(() => page.locator('article#r-0001 .log-entry'));
+    expect(await month.textContent()).toBe('In the public log since January 3, 2025 — check it (this review by Maria G.)');
+    await month.locator('a', { hasText: 'check it' }).click();
+    await page.waitForURL(/\/log\/check\/\?review=r-0001$/);
+    const { state, text } = await verdictOf(page, page.url());
+    expect(state).toBe('verified');
+    expect(text).toBe(
+      "This review is as it was logged on January 3, 2025, entry 0, signed by the business's key. No independent witness confirms this log yet, so this shows what the business published, not that it showed everyone the same.",
+    );
+    expect(await page.locator('[data-check-review]').textContent()).toContain(ORIGINAL_WORDS);
+    await page.close();
+  });
+
+  it('fails a CDN copy where the review’s words were changed, in its page, its dataset and its proof', async () => {
+    const base = await serveCopy('rewritten', async (dir) => {
+      const changed = 'Mike fixed our furnace in ten minutes.';
+      await replaceInFile(path.join(dir, 'reviews.json'), ORIGINAL_WORDS, changed);
+      await replaceInFile(path.join(dir, 'reviews', '2025-01', 'index.html'), ORIGINAL_WORDS, changed);
+      // The proof's extra carries the review as logged: rewritten too, as a dishonest copy would.
+      const proofFile = path.join(dir, 'log', 'proof', 'r-0001.tlog-proof');
+      const lines = (await readFile(proofFile, 'utf8')).split('\n');
+      const extra = Buffer.from(lines[1]!.slice('extra '.length), 'base64').toString('utf8');
+      expect(extra).toContain(ORIGINAL_WORDS);
+      lines[1] = `extra ${Buffer.from(extra.replace(ORIGINAL_WORDS, changed)).toString('base64')}`;
+      await writeFile(proofFile, lines.join('\n'));
+    });
+    const page = await browser.newPage();
+    const { state, text } = await verdictOf(page, `${base}/log/check/?review=r-0001`);
+    expect(state).toBe('failed');
+    expect(text).toContain('This review could not be confirmed. This review is not the one logged at entry 0');
+    expect(await page.locator('[data-check-details]').textContent()).toContain("The log's entry 0 says: a 5-star review of January 3, 2025");
+    await page.close();
+  });
+
+  it('is offered on /log/, which speaks to a person before any term of the trade, no words run together', async () => {
+    const base = await serveCopy('log-page');
+    const page = await browser.newPage();
+    await page.goto(`${base}/log/`);
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('None has been withdrawn. The log holds 7 entries');
+    expect(text).toContain('in the public record. Check a review by its id.');
+    expect(text).toContain("Tools built on Go's golang.org/x/mod/sumdb packages");
+    expect(text.indexOf('Check a review yourself')).toBeLessThan(text.indexOf('Certificate Transparency'));
+    expect(text.indexOf('nobody')).toBeLessThan(text.search(/checkpoint|C2SP|Merkle|tlog/));
+    await page.locator('a', { hasText: 'Check a review by its id' }).click();
+    await page.locator('#review-id').fill('r-0002');
+    await page.locator('button', { hasText: 'Check' }).click();
+    expect(await verdictOf(page, page.url())).toMatchObject({ state: 'verified', text: expect.stringContaining('entry 1,') });
+    await page.close();
+  });
+
+  it.each([
+    ['an id with no proof', 'r-9999', 'This site has no proof for a review "r-9999"'],
+    ['a malformed id', '../vkey', 'That is not a review id'],
+  ])('fails %s with a sentence, not a hang', async (_name, id, message) => {
+    const base = await serveCopy(`missing-${_name.length}`);
+    const page = await browser.newPage();
+    const { state, text } = await verdictOf(page, `${base}/log/check/?review=${encodeURIComponent(id)}`);
+    expect(state).toBe('failed');
+    expect(text).toContain(message);
+    await page.close();
+  });
+
+  it('answers within 2 s at 4× CPU slowdown for a log of 10,000 entries, loading under 100 KB', async () => {
+    // A log of 10,000 entries whose entry 7,777 is review r-0001: the proof the page reads is as long as a
+    // 10,000-review site's (the page itself does not grow with the site).
+    const reviews = JSON.parse(await readFile(path.join(dist, 'reviews.json'), 'utf8')).reviews as { id: string; date: string; rating: number }[];
+    const review = reviews.find((r) => r.id === 'r-0001')!;
+    const signer = generateSigner('reviews.example.com/log');
+    const entries: Uint8Array[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const entry: LogEntry = { action: 'publish', review_id: i === 7_777 ? review.id : `x-${i}`, time: '2026-03-04T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(i === 7_777 ? review : { id: `x-${i}` }) };
+      entries.push(encodeLogEntry(entry));
+    }
+    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
+    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 7_777 }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
+    const base = await serveCopy('large', async (dir) => {
+      await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
+      await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
+    });
+    const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const { state, text } = await verdictOf(page, `${base}/log/check/?review=r-0001`);
+    // From the navigation's start to the verdict, as the page itself timed it.
+    const elapsed = await page.evaluate(() => performance.getEntriesByName('log-check-verdict')[0]!.startTime);
+    // Every byte the page loaded: the page, its script and style, the proof and the key.
+    const bytes = await page.evaluate(() =>
+      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].reduce((n, e) => n + (e as PerformanceResourceTiming).encodedBodySize, 0),
+    );
+    expect(state).toBe('verified');
+    expect(text).toContain('logged on March 4, 2026, entry 7777');
+    expect(elapsed).toBeLessThan(2_000);
+    expect(bytes).toBeGreaterThan(10_000);
+    expect(bytes).toBeLessThan(100_000);
+    console.log(`check page at 4× slowdown, 10,000 entries: ${Math.round(elapsed)} ms, ${bytes} bytes`);
+    await page.close();
+  });
+});
