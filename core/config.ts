@@ -123,6 +123,11 @@ export const EnvSchema = z.object({
     .trim()
     .regex(NOTE_PRIVATE_KEY, "must be the witness's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
     .optional(),
+  WITNESS_RATE_LIMIT: RateFromEnv.default({ capacity: 30, refillPerSecond: 1 }),
+  LOG_WITNESS_TIMEOUT_SECONDS: WholeNumber(1)
+    .refine((n) => n <= 30, 'must be at most 30: a publish never waits longer for a witness')
+    .default(10),
+  LOG_WITNESS_QPD: WholeNumber(1).default(24),
   LOG_WITNESSES: z
     .string()
     .transform((s) => s.split(',').map((w) => w.trim()).filter(Boolean).map((w) => w.split(/\s+/)))
@@ -223,9 +228,20 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       logs: e.WITNESS_LOGS ?? [],
       /** The witness's Ed25519 key; without it, the key file in DATA_DIR, created on first use. Never logged. */
       key: e.WITNESS_KEY,
+      /** `/witness/*` requests per client address (IPv6 by /64), as on the hub. */
+      rateLimit: e.WITNESS_RATE_LIMIT,
     },
     /** Witnesses each publish asks to cosign the new checkpoint (C2SP tlog-witness). */
     logWitnesses: e.LOG_WITNESSES ?? [],
+    logWitnessing: {
+      /** The longest a publish waits for the witnesses (asked in parallel); the running service asks again later. */
+      timeoutMs: e.LOG_WITNESS_TIMEOUT_SECONDS * 1000,
+      /** add-checkpoint requests a day, at most, to each witness: the rate declared to witness-network.org. */
+      qpd: e.LOG_WITNESS_QPD,
+      // Fixed tuning (no variable): tests shorten it through the sidecar's options.
+      /** How often the running service asks the witnesses whose cosignature the served checkpoint lacks. */
+      retryIntervalMs: 60_000,
+    },
     logLevel: e.LOG_LEVEL,
     /** One `request` log line per request (at level info). */
     accessLog: e.ACCESS_LOG,

@@ -56,6 +56,8 @@ export const PATHS = {
   logPrefix: '/log/',
   logCheckpoint: '/log/checkpoint',
   logVkey: '/log/vkey',
+  /** The site's own C2SP tlog-policy: its log key, the witnesses it asks, a quorum (docs/verification.md). */
+  logPolicy: '/log/policy',
   /** Each review's C2SP tlog-proof, `{id}.tlog-proof` (core/log/review-proofs.ts), written by the build. */
   logProofPrefix: '/log/proof/',
   /** The page that checks one review in the browser, `?review={id}` (site/pages/log/check/). */
@@ -63,6 +65,9 @@ export const PATHS = {
   /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
   witnessAddCheckpoint: '/witness/add-checkpoint',
   witnessVkey: '/witness/vkey',
+  /** Monitoring: `/witness/<lowercase hex SHA-256 of the origin>/checkpoint`, the latest checkpoint cosigned for that log. */
+  witnessMonitoring: '/witness/:originHash/checkpoint',
+  witnessPrefix: '/witness/',
 } as const;
 
 /** The path of a review's tlog-proof file; review ids are `[a-z0-9-]+`, so they need no escaping. */

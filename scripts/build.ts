@@ -12,7 +12,8 @@ import { readCorrectionReasons, readWithdrawnReasons } from '../core/content/rea
 import { buildPublication } from '../core/dataset/build-dataset.ts';
 import { createChangeLog, renderChangeLog } from '../core/dataset/change-log.ts';
 import { summarizeLog } from '../core/log/log-summary.ts';
-import { prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
+import { LOG_DIR, prepareReviewLog, type ReviewLogStep } from './lib/review-log.ts';
+import { cosignForPublish, writeSitePolicy } from './lib/witness-cosignatures.ts';
 import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
@@ -55,7 +56,12 @@ export type BuildOptions = {
   logWitnesses?: readonly { url: string; key: string }[];
   /** `--new-log`: the owner says no review log was ever published at PUBLIC_URL (docs/log.md). */
   newLog?: boolean;
+  /** How long a publish waits for them, and how often each may be asked (Config.logWitnessing). */
+  logWitnessing?: { timeoutMs: number; qpd: number };
 };
+
+const DEFAULT_WITNESSING = { timeoutMs: 10_000, qpd: 24 };
+const dataDirOf = (options: BuildOptions) => options.dataDir ?? path.join(path.dirname(path.resolve(options.outDir)), '.data');
 export type BuildResult =
   | {
       ok: true;
@@ -129,8 +135,11 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
     await rmdir(path.join(staging, 'search'));
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
     const logWriteStarted = performance.now();
-    await reviewLog.step.write(staging);
+    // The witnesses' round trip, in parallel and bounded (LOG_WITNESS_TIMEOUT_SECONDS), before the proofs are written.
+    const witnessing = { witnesses: options.logWitnesses ?? [], ...(options.logWitnessing ?? DEFAULT_WITNESSING), dataDir: dataDirOf(options), report: options.report ?? console.log };
+    await reviewLog.step.write(staging, (note, tree) => cosignForPublish({ note, tree, ...witnessing }));
     reviewLog.ms += performance.now() - logWriteStarted;
+    await writeSitePolicy(path.join(staging, LOG_DIR), witnessing.witnesses);
     // What the photos add to the build: the wait for the copy, if Astro was faster, and the move.
     const copyWaitStarted = performance.now();
     await copied;
@@ -208,12 +217,10 @@ async function preparePublication(
   const step = await prepareReviewLog(dataset.reviews, reasons.value, {
     publicUrl: options.publicUrl,
     outDir: path.resolve(options.outDir),
-    dataDir: options.dataDir ?? path.join(path.dirname(path.resolve(options.outDir)), '.data'),
+    dataDir: dataDirOf(options),
     signingKey: options.logSigningKey,
     demo: isDemoContent(contentDir),
     now: options.now,
-    witnesses: options.logWitnesses,
-    report: options.report,
     newLog: options.newLog,
     corrections: corrections.value,
   });
@@ -228,7 +235,7 @@ async function preparePublication(
 }
 
 /** What a build takes from the configuration. */
-export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses'>): BuildOptions {
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses' | 'logWitnessing'>): BuildOptions {
   return {
     contentDir: config.contentDir,
     publicUrl: config.publicUrl,
@@ -236,6 +243,7 @@ export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' 
     dataDir: config.dataDir,
     logSigningKey: config.logSigningKey,
     logWitnesses: config.logWitnesses,
+    logWitnessing: config.logWitnessing,
   };
 }
 

@@ -31,7 +31,7 @@ import { readLog } from './verify/read-log.ts';
 import { reportUpdates, reportWithdrawals } from './verify/report.ts';
 import { createSiteReader, MAX_REVIEWS_JSON_BYTES, RUN_DEADLINE_MS, Unreadable, type SiteReader } from './verify/site-reader.ts';
 
-const USAGE = 'Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <seconds>]';
+const USAGE = 'Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <seconds>] [--policy <tlog-policy file or url>]';
 
 const say = (line: string) => console.log(toPrintable(line));
 const warn = (line: string) => console.error(toPrintable(line));
@@ -55,7 +55,7 @@ async function main(): Promise<number> {
   if (process.argv.includes('--proof')) return (await import('./verify-proof.ts')).verifyProofCommand(process.argv.slice(2));
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { key: { type: 'string' }, state: { type: 'string' }, 'accept-key': { type: 'string' }, deadline: { type: 'string' } },
+    options: { key: { type: 'string' }, state: { type: 'string' }, 'accept-key': { type: 'string' }, deadline: { type: 'string' }, policy: { type: 'string' } },
   });
   const deadline = values.deadline === undefined ? RUN_DEADLINE_MS / 1000 : Number(values.deadline);
   if (positionals.length !== 1 || !/^https?:\/\//.test(positionals[0]!) || !(deadline > 0)) {
@@ -68,7 +68,12 @@ async function main(): Promise<number> {
   const site = createSiteReader(deadline * 1000);
   const problems: string[] = [];
 
-  const { verifier, trusted } = await readVerifier(site, values.key, logUrl);
+  // --policy (scripts/lib/verify-policy.ts): the log key and the witnesses the reader trusts.
+  // Imported only for --policy, so a copy of verify without it still runs alone (docs/verification.md).
+  const policing = values.policy === undefined ? undefined : await import('./lib/verify-policy.ts');
+  const policy = values.policy === undefined ? undefined : await policing!.loadPolicy(values.policy);
+  if (policy && !policy.ok) throw new Unreadable(policy.message);
+  const { verifier, trusted } = await readVerifier(site, values.key ?? (policy && policing!.policyLogKey(policy.policy, `${base.replace(/^https?:\/\//, '')}/log`)), logUrl);
   if (!trusted) {
     warn(`warning: checking against the key the site itself serves (${logUrl}vkey): anyone who can change the site can change it. Pass --key with the key the owner publishes elsewhere.`);
   }
@@ -81,6 +86,7 @@ async function main(): Promise<number> {
     problems.push(...contradictions);
     if (contradictions.length === 0) say("Entries: each agrees with its review's earlier entries.");
   }
+  if (policy && complete) await policing!.checkPolicy({ policy: policy.policy, note, checkpoint, tree, problems, print: say });
 
   const before = problems.length;
   const reviews = parseServedReviews(await site.require(`${base}/reviews.json`, MAX_REVIEWS_JSON_BYTES), problems);

@@ -42,6 +42,8 @@ export const LOG_EVENTS = {
   websub_outcomes_kept: 'Delivery outcomes the store could not record are held in memory until it comes back: `count`, `error`.',
   websub_outcomes_applied: 'Held delivery outcomes were written once the store came back: `count`.',
   websub_background_task_failed: 'A verification or publish ping hit an unexpected error: `error`.',
+  witness_locked: 'The witness cannot read its state and cosigns nothing until the operator acts: `message`.',
+  log_cosignatures: 'The running service asked the witnesses the served checkpoint lacks: `outcomes`.',
 } as const;
 
 export type LogEvent = keyof typeof LOG_EVENTS;

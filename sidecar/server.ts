@@ -39,6 +39,7 @@ import { createHealthRouter, storeStatusOf, type StoreStatus } from './routes/he
 import { closeAtOnce, prepareGracefulClose, type CloseReport } from './http/graceful-close.ts';
 import { openWitness, type Witness } from './witness/witness.ts';
 import { createWitnessRouter } from './witness/witness-router.ts';
+import { startCosignLater } from './witness/cosign-later.ts';
 
 export type RunningSidecar = {
   server: Server;
@@ -78,6 +79,8 @@ export type SidecarOptions = {
    * on `shutdown()` may be called (sidecar/main.ts stops on a signal that comes in between).
    */
   onListening?: (sidecar: RunningSidecar) => void;
+  /** How often the witnesses a served checkpoint lacks are asked again, instead of `config.logWitnessing.retryIntervalMs` (tests). */
+  witnessRetryMs?: number;
 };
 
 export async function startSidecar(config: Config, options: SidecarOptions = {}): Promise<RunningSidecar> {
@@ -103,12 +106,18 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     storeUp: () => storeStatus().state === 'open',
     hubCounts: async () => (storeReady() ? store.countBacklog() : undefined),
   });
+  const witness = await openWitness(config);
+  const cosignLater =
+    config.logWitnesses.length === 0
+      ? undefined
+      : startCosignLater({ builds, publicUrl: config.publicUrl, dataDir: config.dataDir, witnesses: config.logWitnesses, ...config.logWitnessing, intervalMs: options.witnessRetryMs ?? config.logWitnessing.retryIntervalMs, log });
+  if (witness?.locked) log.error('witness_locked', { message: witness.locked });
   const app = createApp({
     builds,
     log,
     trustProxy: config.trustProxy,
     basePath: urls.basePath,
-    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, urls, witness: await openWitness(config) }),
+    routers: routersOf({ config, options, builds, hub, metrics, storeStatus, draining: () => draining, urls, witness }),
   });
   const accessLog = config.accessLog ? createAccessLog(log, config.trustProxy) : undefined;
   const front = createRequestFront(app, (request: FinishedRequest) => {
@@ -142,6 +151,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     close: async () => {
       await closeAtOnce(server);
       builds.close();
+      cosignLater?.stop();
       await stopHub();
     },
     shutdown: async (shutdownOptions) => {
@@ -150,6 +160,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
       // then stops claiming; its deliveries in flight finish in what is left of the same time.
       const report = await graceful.close({ drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs, onBegun: shutdownOptions?.onBegun });
       builds.close();
+      cosignLater?.stop();
       const { deliveries } = await stopHub(Math.max(0, config.shutdownDrainMs + config.shutdownTimeoutMs - report.ms));
       return { ...report, deliveries };
     },
@@ -200,7 +211,7 @@ function routersOf({ config, options, builds, hub, metrics, storeStatus, drainin
     createHubRouter({ hub, rateLimit: config.websub.rateLimit, publicOrigin: urls.origin }),
     createMcpRouter({ getLive: () => getBuild().live, config: { publicUrl: config.publicUrl, mcp }, rateLimit: options.mcpRateLimit ?? config.mcp.rateLimit }),
     metrics.router({ token: config.metricsToken }),
-    ...(witness ? [createWitnessRouter({ witness })] : []),
+    ...(witness ? [createWitnessRouter({ witness, rateLimit: config.witness.rateLimit })] : []),
   ];
 }
 

@@ -126,7 +126,7 @@ export function buildLogPaths(): Record<string, OpenApiObject> {
         responses: {
           '200': plainText('Cosigned: the witness\'s cosignature line (C2SP tlog-cosignature, `— <witness name> <base64>`), to add to the checkpoint\'s signatures.'),
           '400': witnessError('The body is not an add-checkpoint request, or `old` is larger than the checkpoint\'s size.'),
-          '403': witnessError('The checkpoint is not signed by the key this witness knows for its origin.'),
+          '403': witnessError('The checkpoint carries no signature by the key this witness knows for its origin, or that signature fails.'),
           '404': witnessError('This witness does not witness that origin, or this sidecar is no witness (no `WITNESS_LOGS`).'),
           '409': {
             description: '`old` is not the size of the latest checkpoint this witness cosigned for that origin: the body is that size, so the log can send the proof from it.',
@@ -134,13 +134,40 @@ export function buildLogPaths(): Record<string, OpenApiObject> {
             content: { 'text/x.tlog.size': { schema: { type: 'string', pattern: '^(0|[1-9][0-9]*)\\n$' } } },
           },
           '413': witnessError('The body is larger than 16 KiB.'),
-          '422': plainText('The consistency proof does not show that the checkpoint extends the one this witness cosigned: the reason, in one line.'),
+          '422': plainText('A proof sent with `old 0`, a checkpoint of the size it holds with another root, a size-0 checkpoint without the empty tree\'s root, or a consistency proof that does not show the checkpoint extends the one this witness cosigned: the reason, in one line.'),
+          '429': witnessError('Too many witness requests from this address (`WITNESS_RATE_LIMIT`).'),
+          '503': witnessError('The witness cannot read its state (it cosigns nothing until its operator acts), or could not record the checkpoint.'),
         },
       },
     },
     [PATHS.witnessVkey]: {
       get: witnessVkey('get'),
       head: witnessVkey('head'),
+    },
+    [PATHS.logPolicy]: read({
+      name: 'LogPolicy',
+      tag: TAG,
+      summary: 'The site\'s own trust policy for its log',
+      description:
+        'C2SP tlog-policy: a `log` line (the log\'s verifier key), a `witness <name> <vkey> <url>` line for each witness a publish asks (`LOG_WITNESSES`), and the quorum: a group of a majority of them, or `quorum none` without witnesses. `npm run verify -- <url> --policy <file or url>` reads it; readers should prefer a policy of their own (docs/verification.md).',
+      mediaType: 'text/plain',
+      schema: { type: 'string' },
+    }),
+    ['/witness/{originHash}/checkpoint']: {
+      get: {
+        operationId: 'getWitnessMonitoringCheckpoint',
+        tags: [TAG],
+        summary: 'The latest checkpoint this witness cosigned for a log',
+        description:
+          'C2SP tlog-witness monitoring: the latest checkpoint this witness cosigned for the log whose origin hashes (SHA-256, lowercase hex) to `originHash`, with the log\'s signature and this witness\'s cosignature. Cached 60 seconds. 503 while the witness cannot read its state (docs/verification.md).',
+        parameters: [{ name: 'originHash', in: 'path', required: true, description: 'The lowercase hex SHA-256 of the log\'s origin line.', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } }],
+        responses: {
+          '200': { description: 'The cosigned checkpoint, a signed note.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '404': witnessError('This witness never cosigned a checkpoint of that log, or this sidecar is no witness.'),
+          '429': witnessError('Too many witness requests from this address (`WITNESS_RATE_LIMIT`).'),
+          '503': witnessError('The witness cannot read its state and serves nothing until its operator acts.'),
+        },
+      },
     },
   };
 }

@@ -14,7 +14,7 @@ export function contentTypeOf(path: string): string {
   if (path.endsWith('.css')) return 'text/css; charset=utf-8';
   if (path.endsWith('.js')) return 'text/javascript; charset=utf-8';
   if (path.endsWith('.svg')) return 'image/svg+xml';
-  if (path.endsWith('.txt') || path.endsWith('.tlog-proof') || path === PATHS.logCheckpoint || path === PATHS.logVkey) return 'text/plain; charset=utf-8';
+  if (path.endsWith('.txt') || path.endsWith('.tlog-proof') || path === PATHS.logCheckpoint || path === PATHS.logVkey || path === PATHS.logPolicy) return 'text/plain; charset=utf-8';
   if (path.endsWith('.xml')) return 'application/xml; charset=utf-8';
   if (path.endsWith('.png')) return 'image/png';
   if (path.endsWith('.jpg')) return 'image/jpeg';

@@ -4,12 +4,13 @@
  * The request body is `old <size>\n`, up to 63 base64 consistency-proof lines, an empty line, then the
  * signed checkpoint. The witness cosigns only a checkpoint signed by a log it knows (404 for an unknown
  * origin, 403 when no known key signed it) that extends the latest checkpoint it cosigned for that
- * origin: `old` must be that checkpoint's size (409 with `text/x.tlog.size` otherwise), no larger than
- * the new size (400), and the RFC 6962 consistency proof must verify (422). The caller checks and
- * records atomically, so two requests can never roll the witness's view back.
+ * origin: `old` must be no larger than the new size (400) and that checkpoint's size (409 with
+ * `text/x.tlog.size` otherwise); a proof from `old 0` must be empty, a tree of the same size must have the
+ * same root, and the RFC 6962 consistency proof must verify (each 422). The caller checks and records
+ * atomically, so two requests can never roll the witness's view back.
  */
 import { parseCheckpointBody, type Checkpoint } from '../log/checkpoint.ts';
-import { verifyConsistency } from '../log/merkle.ts';
+import { EMPTY_TREE_HASH, verifyConsistency } from '../log/merkle.ts';
 import { openNote, type NoteVerifier } from '../log/note.ts';
 
 const MAX_PROOF_LINES = 63;
@@ -37,21 +38,45 @@ export function parseAddCheckpointRequest(body: string): { ok: true; value: AddC
 }
 
 export type AddCheckpointVerdict =
-  | { status: 200; checkpoint: Checkpoint; body: string }
+  | {
+      status: 200;
+      checkpoint: Checkpoint;
+      /** The checkpoint's note text (what a cosignature signs). */
+      body: string;
+      /** The text and the log's own signature lines that verified: what the monitoring checkpoint serves, with the cosignature. */
+      logSigned: string;
+      /** The witness already holds this very tree: nothing to record. */
+      unchanged: boolean;
+    }
   | { status: 400 | 403 | 404 | 422; message: string }
   | { status: 409; message: string; latestSize: number };
 
+/** The note's text and its signature lines by `key` (which openNote has verified): the rest, unknown keys' lines, dropped. */
+function keepSignaturesOf(note: string, key: NoteVerifier): string {
+  const split = note.lastIndexOf('\n\n');
+  const id = Buffer.alloc(4);
+  id.writeUInt32BE(key.keyId);
+  const prefix = `\u2014 ${key.name} `;
+  const lines = note
+    .slice(split + 2, -1)
+    .split('\n')
+    .filter((line) => line.startsWith(prefix) && Buffer.from(line.slice(prefix.length), 'base64').subarray(0, 4).equals(id));
+  return `${note.slice(0, split + 1)}\n${lines.map((l) => `${l}\n`).join('')}`;
+}
+
 /**
  * Judges a request against the logs the witness knows (by origin) and the latest checkpoint it
- * cosigned for each. On 200 the caller records `checkpoint` and cosigns `body`.
+ * cosigned for each, in the order tlog-witness §add-checkpoint gives the checks. On 200 the caller
+ * records `checkpoint` (unless `unchanged`) and cosigns `body`, atomically with this judgement.
  */
 export function judgeAddCheckpoint(body: string, logs: ReadonlyMap<string, NoteVerifier>, latestOf: (origin: string) => Checkpoint | undefined): AddCheckpointVerdict {
   const request = parseAddCheckpointRequest(body);
   if (!request.ok) return { status: 400, message: request.reason };
   const { oldSize, proof, note } = request.value;
-  const origin = note.slice(0, note.indexOf('\n'));
+  const origin = note.slice(0, Math.max(0, note.indexOf('\n')));
   const key = logs.get(origin);
   if (!key) return { status: 404, message: `this witness does not witness the log ${JSON.stringify(origin.slice(0, 100))}` };
+  // signed-note: a known key's line that fails to verify makes the note malformed; no known line, untrusted. Both 403.
   const opened = openNote(note, key);
   if (!opened.ok) return { status: 403, message: `the checkpoint is not signed by the key this witness knows for ${origin}: ${opened.reason}` };
   const parsed = parseCheckpointBody(opened.value.text);
@@ -61,12 +86,14 @@ export function judgeAddCheckpoint(body: string, logs: ReadonlyMap<string, NoteV
   const latest = latestOf(origin);
   const latestSize = latest?.size ?? 0;
   if (oldSize !== latestSize) return { status: 409, message: `the latest checkpoint cosigned for ${origin} has ${latestSize} entries`, latestSize };
+  if (checkpoint.size === 0 && !checkpoint.rootHash.equals(EMPTY_TREE_HASH)) return { status: 422, message: 'a checkpoint of size 0 must have the empty tree\'s root hash' };
+  if (oldSize === 0 && proof.length > 0) return { status: 422, message: 'a consistency proof from old size 0 must be empty' };
   if (latest && latest.size === checkpoint.size && !latest.rootHash.equals(checkpoint.rootHash)) {
-    return { status: 409, message: `a different tree of ${latestSize} entries was cosigned for ${origin}: a fork`, latestSize };
+    return { status: 422, message: `another tree of ${latestSize} entries was cosigned for ${origin}: a split view` };
   }
-  if (oldSize === 0 && proof.length > 0) return { status: 400, message: 'a proof from old size 0 must be empty' };
-  if (latest && !verifyConsistency(latest.size, checkpoint.size, proof, latest.rootHash, checkpoint.rootHash)) {
-    return { status: 422, message: `the checkpoint does not extend the tree of ${latest.size} entries cosigned for ${origin}` };
+  if (latest && latest.size > 0 && !verifyConsistency(latest.size, checkpoint.size, proof, latest.rootHash, checkpoint.rootHash)) {
+    return { status: 422, message: `the consistency proof does not show the checkpoint extends the tree of ${latest.size} entries cosigned for ${origin}` };
   }
-  return { status: 200, checkpoint, body: opened.value.text };
+  const unchanged = latest !== undefined && latest.size === checkpoint.size;
+  return { status: 200, checkpoint, body: opened.value.text, logSigned: keepSignaturesOf(note, key), unchanged };
 }

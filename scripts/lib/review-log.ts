@@ -42,7 +42,7 @@ import {
 import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
-import { requestCosignatures } from './witness-cosignatures.ts';
+import type { MerkleTree } from '../../core/log/merkle.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { logProofPath, PATHS } from '../../core/urls.ts';
 import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
@@ -65,10 +65,6 @@ export type ReviewLogOptions = {
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
   fetch?: typeof fetch;
-  /** LOG_WITNESSES: witnesses asked to cosign the new checkpoint (scripts/lib/witness-cosignatures.ts). */
-  witnesses?: readonly { url: string; key: string }[];
-  /** Where what each witness did is said. */
-  report?: (line: string) => void;
   /** `--new-log`: the owner says no log was ever published at PUBLIC_URL (docs/log.md). */
   newLog?: boolean;
   /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
@@ -84,8 +80,8 @@ export type ReviewLogStep =
       /** The entries' bytes, as the log holds them. */
       bytes: Uint8Array[];
       added: number;
-      /** Writes the log's files into the new build folder. */
-      write(buildDir: string): Promise<void>;
+      /** Writes the log's files into the new build folder; the tree, for the witnesses' consistency proofs. */
+      write(buildDir: string, cosign?: (note: string, tree: MerkleTree) => Promise<string>): Promise<{ tree: MerkleTree }>;
       /** Saves a new key in DATA_DIR once the build is in place; returns what to tell the owner, if anything. */
       commit(): Promise<string | undefined>;
     }
@@ -222,13 +218,10 @@ export async function prepareReviewLog(
     entries,
     bytes,
     added: added.length,
-    async write(buildDir) {
+    async write(buildDir, cosign) {
       const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
-      if (options.witnesses && options.witnesses.length > 0) {
-        const cosigned = await requestCosignatures({ note: files.get(CHECKPOINT_PATH)!.toString('utf8'), tree, witnesses: options.witnesses, fetch: options.fetch });
-        files.set(CHECKPOINT_PATH, Buffer.from(cosigned.note, 'utf8'));
-        for (const o of cosigned.outcomes) (options.report ?? console.log)(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : `no cosignature (${o.detail})`}.`);
-      }
+      // The witnesses' cosignatures (the caller's round trip, scripts/lib/witness-cosignatures.ts), before the proofs carry them.
+      if (cosign) files.set(CHECKPOINT_PATH, Buffer.from(await cosign(files.get(CHECKPOINT_PATH)!.toString('utf8'), tree), 'utf8'));
       // Each served review's proof, against the checkpoint as served (its cosignatures included).
       const latest = replayLog(entries);
       const proofs = buildReviewProofs({ reviews, entries: bytes, latest, tree, checkpoint: files.get(CHECKPOINT_PATH)!.toString('utf8') });
@@ -242,6 +235,8 @@ export async function prepareReviewLog(
         made.add(dir);
         writeFileSync(file, data);
       }
+      // The witnesses are asked afterwards, by the build (scripts/lib/witness-cosignatures.ts), with this tree.
+      return { tree };
     },
     async commit() {
       if (!created || options.demo) return undefined;

@@ -1,61 +1,41 @@
 /**
- * A publish asks the witnesses in LOG_WITNESSES to cosign the new checkpoint (C2SP tlog-witness), and
- * appends each valid cosignature to the checkpoint note. A witness that is down, refuses, or answers
- * with a cosignature that does not verify is reported and left out: it never blocks a publish.
- *
- * The log keeps no record of what each witness saw: it sends `old 0` first, and when the witness
- * answers 409 with the size it last cosigned, sends again from that size with the consistency proof.
+ * The publish's witnessing step (docs/log.md "Witnesses"), on the new build's `log/` folder before it is
+ * swapped in: the witnesses in LOG_WITNESSES are asked to cosign the checkpoint
+ * (sidecar/witness/request-cosignatures.ts: in parallel, bounded, paced), and the site's own C2SP
+ * tlog-policy is written beside it as `log/policy`.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { replaceFile } from '../../core/atomic-file-fs.ts';
 import type { MerkleTree } from '../../core/log/merkle.ts';
-import { formatAddCheckpointRequest } from '../../core/witness/add-checkpoint.ts';
-import { parseCosignerKey, verifyCosignature } from '../../core/witness/cosignature.ts';
+import { formatTlogPolicy } from '../../core/log/policy.ts';
+import { requestCosignatures, type LogWitness, type WitnessingOptions } from '../../sidecar/witness/request-cosignatures.ts';
 
-export type WitnessOutcome = { url: string; ok: boolean; detail: string };
-type Fetch = typeof fetch;
+/** A witness's name in the site's policy: its key's name (the host and path it cosigns as). */
+const policyNameOf = (key: string) => key.slice(0, key.indexOf('+')).replace(/[^A-Za-z0-9._/-]/g, '-');
 
-const TIMEOUT_MS = 10_000;
-
-async function askOne(url: string, keyText: string, note: string, tree: MerkleTree, fetchImpl: Fetch): Promise<{ line?: string; detail: string }> {
-  const key = parseCosignerKey(keyText);
-  if (!key.ok) return { detail: `its key: ${key.reason}` };
-  const body = note.slice(0, note.lastIndexOf('\n\n') + 1);
-  const post = (oldSize: number) =>
-    fetchImpl(`${url}/add-checkpoint`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-      body: formatAddCheckpointRequest({ oldSize, proof: oldSize === 0 ? [] : tree.consistencyProof(oldSize), note }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  let res = await post(0);
-  if (res.status === 409 && res.headers.get('content-type')?.startsWith('text/x.tlog.size')) {
-    const size = Number((await res.text()).trim());
-    if (!Number.isSafeInteger(size) || size > tree.size) return { detail: `it has cosigned a larger tree (${size} entries) than this one (${tree.size}): the log has been rolled back` };
-    res = await post(size);
-  }
-  const text = await res.text();
-  if (res.status !== 200) return { detail: `it answered ${res.status}: ${text.slice(0, 300).trim()}` };
-  const line = text.split('\n').find((l) => l !== '' && verifyCosignature(body, l, key.value) !== undefined);
-  return line ? { line: `${line}\n`, detail: 'cosigned' } : { detail: 'its answer holds no valid cosignature by its key' };
+/**
+ * The site's own C2SP tlog-policy, served at /log/policy: its log key, the witnesses it asks (with their
+ * submission prefix) and, as quorum, a majority of them (`quorum none` without witnesses).
+ */
+export function renderSitePolicy(logVkey: string, witnesses: readonly LogWitness[]): string {
+  return formatTlogPolicy({
+    log: logVkey.trim(),
+    witnesses: witnesses.map((w) => ({ name: policyNameOf(w.key), vkey: w.key, url: w.url })),
+    threshold: Math.floor(witnesses.length / 2) + 1,
+  });
 }
 
-/** The checkpoint note with every witness's valid cosignature appended, and what each witness did. */
-export async function requestCosignatures(input: {
-  note: string;
-  tree: MerkleTree;
-  witnesses: readonly { url: string; key: string }[];
-  fetch?: Fetch;
-}): Promise<{ note: string; outcomes: WitnessOutcome[] }> {
-  const outcomes = await Promise.all(
-    input.witnesses.map(async ({ url, key }) => {
-      try {
-        return { url, ...(await askOne(url, key, input.note, input.tree, input.fetch ?? fetch)) };
-      } catch (error) {
-        return { url, detail: `no answer: ${(error as Error).message}` };
-      }
-    }),
-  );
-  return {
-    note: input.note + outcomes.map((o) => o.line ?? '').join(''),
-    outcomes: outcomes.map((o) => ({ url: o.url, ok: o.line !== undefined, detail: o.detail })),
-  };
+/** The site's policy, written as `log/policy` in the new build beside the log's `vkey`. */
+export async function writeSitePolicy(logDir: string, witnesses: readonly LogWitness[]): Promise<void> {
+  const vkey = await readFile(path.join(logDir, 'vkey'), 'utf8');
+  await replaceFile(path.join(logDir, 'policy'), renderSitePolicy(vkey, witnesses));
+}
+
+/** The publish's witnessing: `note` with the cosignatures of the witnesses asked (for at most `timeoutMs`), each outcome reported. */
+export async function cosignForPublish(input: { note: string; tree: MerkleTree; report: (line: string) => void } & WitnessingOptions): Promise<string> {
+  if (input.witnesses.length === 0) return input.note;
+  const cosigned = await requestCosignatures(input);
+  for (const o of cosigned.outcomes) input.report(`Witness ${o.url}: ${o.ok ? 'cosigned the checkpoint' : o.deferred ? o.detail : `no cosignature (${o.detail}); the running service asks it again later`}.`);
+  return cosigned.note;
 }

@@ -171,7 +171,7 @@ describe('rooms of the project', () => {
     expect(parsing).toEqual([]);
     // backup and restore through their shared prologue, readHubFileCommand (scripts/lib/hub-backup.ts).
     expect(entries.sort()).toEqual(['scripts/build.ts', 'scripts/hooks/install.ts', 'scripts/import/main.ts', 'scripts/init.ts', 'scripts/lib/hub-backup.ts',
-      'scripts/publish.ts', 'scripts/serve.ts', 'scripts/start.ts', 'scripts/strip-photos.ts', 'scripts/sync/main.ts']);
+      'scripts/publish.ts', 'scripts/serve.ts', 'scripts/start.ts', 'scripts/strip-photos.ts', 'scripts/sync/main.ts', 'scripts/witness-request.ts']);
   });
 
   it('outgoing HTTPS is one room (sidecar/outbound/): no other shipped file imports node:https, and only the hub uses its callback preset', async () => {

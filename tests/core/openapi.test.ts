@@ -56,12 +56,14 @@ describe('buildOpenApiDocument', () => {
           '/feeds.json',
           '/log/checkpoint',
           '/log/vkey',
+          '/log/policy',
           '/log/proof/{id}.tlog-proof',
           '/log/tile/{level}/{index}',
           '/log/tile/{level}/{index}.p/{width}',
           '/witness/vkey',
         ].flatMap((p) => [`GET ${p}`, `HEAD ${p}`]),
         'POST /witness/add-checkpoint',
+        'GET /witness/{originHash}/checkpoint',
         'POST /mcp',
         // Declined by this server (405), as the MCP transport allows; documented so clients know.
         'GET /mcp',
@@ -122,16 +124,16 @@ describe('buildOpenApiDocument', () => {
 
     // C2SP tlog-witness: the cosignature and the 422 reason in plain text, the latest size as text/x.tlog.size.
     const witness = doc.paths['/witness/add-checkpoint'].post;
-    expect(Object.keys(witness.responses)).toEqual(['200', '400', '403', '404', '409', '413', '422']);
+    expect(Object.keys(witness.responses)).toEqual(['200', '400', '403', '404', '409', '413', '422', '429', '503']);
     expect(Object.keys(witness.responses['409'].content)).toEqual(['text/x.tlog.size']);
     expect(Object.keys(witness.responses['422'].content)).toEqual(['text/plain']);
     expect(Object.keys(witness.requestBody.content)).toEqual(['text/plain']);
   });
 
   it('gives every read endpoint ETag, Last-Modified, 304 and 412 on GET and HEAD, and Link on the three topics and the paged search only', () => {
-    const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey'].includes(path));
-    // + 1: the technician ranking; + 1: the change log; + 5: the review log's checkpoint, vkey, review proofs, tiles and partial tiles.
-    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 5);
+    const reads = Object.entries(doc.paths as Node).filter(([path]) => !['/mcp', '/api/websub/hub', '/witness/add-checkpoint', '/witness/vkey', '/witness/{originHash}/checkpoint'].includes(path));
+    // + 1: the technician ranking; + 1: the change log; + 6: the review log's checkpoint, vkey, policy, review proofs, tiles and partial tiles.
+    expect(reads).toHaveLength(7 + SLICE_FEEDS.length + 1 + 1 + 1 + 6);
     for (const [path, item] of reads) {
       for (const op of [item.get, item.head]) {
         const ok = op.responses['200'];

@@ -13,7 +13,7 @@ import { digestReview } from '../../core/log/review-digest.ts';
 import { checkReviewProof, parseVerifierKeyText, type ProofTrust } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
-import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/witness/cosignature.ts';
+import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { sha256 } from '../../core/log/sha256.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { runTlogProofCheck } from '../helpers/tlog-check.ts';

@@ -166,6 +166,6 @@ describe('npm run verify', () => {
     expect(run.stderr.trim()).toBe(`Cannot verify: ${server.url}/log/vkey is not found (404)`);
     const usage = await runScript(process.execPath, ['scripts/verify.ts'], { env: { PATH: process.env.PATH ?? '' } });
     expect(usage.code).toBe(2);
-    expect(usage.stderr.trim()).toBe('Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <seconds>]');
+    expect(usage.stderr.trim()).toBe('Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <seconds>] [--policy <tlog-policy file or url>]');
   });
 });

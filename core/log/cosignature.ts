@@ -9,7 +9,7 @@
  * (core/log/note.ts); only the algorithm byte of its id and vkey differs.
  */
 import { createHash, sign, verify, createPublicKey } from 'node:crypto';
-import type { NoteSigner, NoteVerifier } from '../log/note.ts';
+import type { NoteSigner, NoteVerifier } from './note.ts';
 
 const COSIGNATURE_V1 = 0x04;
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
