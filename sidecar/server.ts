@@ -90,15 +90,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   const { store, connector } = await connectStore(config, options, log);
   const storeReady = () => connector === undefined || connector.current() !== undefined;
   const client = createCallbackClient({ allowPrivateCallbacks: config.websub.allowPrivateCallbacks, ...options.callbackClient });
-  const hub = createHub({
-    store,
-    topics: createBuildTopicSource({ builds, urls }),
-    hubUrl: urls.hub,
-    options: { ...config.websub, ...options.hub },
-    client,
-    log,
-    storeReady,
-  });
+  const hub = createHub({ store, topics: createBuildTopicSource({ builds, urls }), hubUrl: urls.hub, options: { ...config.websub, ...options.hub }, client, log, storeReady });
   let draining = false;
   const storeStatus = () => storeStatusOf(storeReady(), hub.storeHealth());
   const metrics = createMetrics({
@@ -106,12 +98,7 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
     storeUp: () => storeStatus().state === 'open',
     hubCounts: async () => (storeReady() ? store.countBacklog() : undefined),
   });
-  const witness = await openWitness(config);
-  const cosignLater =
-    config.logWitnesses.length === 0
-      ? undefined
-      : startCosignLater({ builds, publicUrl: config.publicUrl, dataDir: config.dataDir, witnesses: config.logWitnesses, ...config.logWitnessing, intervalMs: options.witnessRetryMs ?? config.logWitnessing.retryIntervalMs, log });
-  if (witness?.locked) log.error('witness_locked', { message: witness.locked });
+  const { witness, cosignLater } = await startWitnessing(config, options, builds, log);
   const app = createApp({
     builds,
     log,
@@ -169,6 +156,17 @@ export async function startSidecar(config: Config, options: SidecarOptions = {})
   if (storeReady()) await (hubStarting = hub.start());
   else void connector!.whenOpen().then(() => (hubStarting = hub.start()));
   return running;
+}
+
+/** Our own witness (WITNESS_KEY), and the round that asks LOG_WITNESSES again for the cosignatures the served checkpoint lacks. */
+async function startWitnessing(config: Config, options: SidecarOptions, builds: BuildStore, log: Logger) {
+  const witness = await openWitness(config);
+  if (witness?.locked) log.error('witness_locked', { message: witness.locked });
+  const cosignLater =
+    config.logWitnesses.length === 0
+      ? undefined
+      : startCosignLater({ builds, publicUrl: config.publicUrl, dataDir: config.dataDir, witnesses: config.logWitnesses, ...config.logWitnessing, intervalMs: options.witnessRetryMs ?? config.logWitnessing.retryIntervalMs, log });
+  return { witness, cosignLater };
 }
 
 /** Opens the port; resolves with the address it listens on, e.g. `http://127.0.0.1:41234`. */

@@ -19,6 +19,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
+import { formatIssues, parseWithIssues } from '../../core/schemas/issues.ts';
 import type { Config } from '../../core/config.ts';
 import type { Checkpoint } from '../../core/log/checkpoint.ts';
 import { formatPrivateKey, generateSigner, parsePrivateKey, parseVerifierKey, type NoteSigner, type NoteVerifier } from '../../core/log/note.ts';
@@ -103,10 +104,10 @@ async function loadState(file: string, firstStart: boolean, cosign: (body: strin
   } catch {
     return { ok: false, reason: `${file} is not JSON` };
   }
-  const current = StateSchema.safeParse(json);
-  if (current.success) return { ok: true, state: current.data };
+  const current = parseWithIssues(StateSchema, json);
+  if (current.ok) return { ok: true, state: current.value };
   const legacy = LegacyStateSchema.safeParse(json);
-  if (!legacy.success) return { ok: false, reason: `${file} is not a witness state: ${current.error.issues[0]?.message ?? 'unknown shape'}` };
+  if (!legacy.success) return { ok: false, reason: `${file} is not a witness state: ${formatIssues(current.issues, '; ')}` };
   const logs: State['logs'] = {};
   for (const [origin, { size, root_hash, note }] of Object.entries(legacy.data)) {
     const body = note.slice(0, note.lastIndexOf('\n\n') + 1);
