@@ -12,15 +12,20 @@ export type Random = {
   multinomial(n: number, probabilities: readonly number[]): number[];
 };
 
-export function createRandom(key: string): Random {
-  let state = hashKey(key);
-  const uniform = () => {
+/** Mulberry32: floats in [0, 1), the same sequence for the same seed. */
+export function createUniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+export function createRandom(key: string): Random {
+  const uniform = createUniform(hashKey(key));
   const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
   const gamma = (shape: number): number => {
     // Shapes below 1: draw at shape + 1 and scale by U^(1/shape) (Marsaglia–Tsang, §6).
