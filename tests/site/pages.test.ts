@@ -25,9 +25,11 @@ let dataset: ReviewsDataset;
 const pages = new Map<string, string>();
 /**
  * Not pages of the site: the 404 page and the widget's iframe page are not indexed, listed or linked
- * (tests/site/search-page.test.ts, accessibility.test.ts and quality.test.ts check them).
+ * (tests/site/search-page.test.ts, accessibility.test.ts and quality.test.ts check them); the review check
+ * page is a tool that needs a review's id and runs a script, so it is not indexed or listed either
+ * (tests/site/log-check.test.ts checks it).
  */
-const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed]);
+const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed, PATHS.logCheck]);
 
 beforeAll(async () => {
   const built = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
