@@ -21,7 +21,9 @@ describe('loading the next build beside the one in service', () => {
     const contentDir = path.join(work, 'content');
     await cp(SMALL_CONTENT, contentDir, { recursive: true });
     const dataDir = path.join(work, 'data');
-    const first = await buildTestSite({ contentDir, outDir: path.join(work, 'first'), dataDir });
+    // Both builds into one DIST_DIR, as publishes make them: a build continues the log of its own folder's builds.
+    const outDir = path.join(work, 'dist');
+    const first = await buildTestSite({ contentDir, outDir, dataDir });
     const inService = await loadBuild(first.distDir, urls);
 
     // One review edited and one added, the newest, so every review after it moves one position down.
@@ -30,7 +32,7 @@ describe('loading the next build beside the one in service', () => {
     reviews[0]!.text = 'EDITED: the heater was replaced twice.';
     reviews.push({ id: 'r-0900', rating: 4, date: '2025-02-28', text: 'A Newer review, about the Thermostat.', author: 'Kim', verified: true } as never);
     await writeFile(file, JSON.stringify(reviews));
-    const second = await buildTestSite({ contentDir, outDir: path.join(work, 'second'), dataDir });
+    const second = await buildTestSite({ contentDir, outDir, dataDir });
     // Searches made the JSON bytes of every review in service.
     const madeBefore = inService.live.index.reviews.map((_, pos) => inService.reviewJson.utf8(pos));
 
