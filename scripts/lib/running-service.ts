@@ -85,7 +85,8 @@ export function checkRunningService(
         const running = service ? ` It is process ${service.pid}, at ${service.url}, serving ${service.public_url}.` : '';
         return { ok: false, message: `${verb}: ${error.message}${running}` };
       }
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // Any other problem with DATA_DIR (missing, not a folder, not writable) is the service's to report:
+      // it serves anyway and says so in one line (docs/operations.md).
     }
   }
   return { ok: true, service };
