@@ -7,11 +7,12 @@
  * serve it, make the new review searchable and notify the subscriber.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { startSubscribedServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -86,6 +87,13 @@ describe('npm run publish SIGKILLed after its swap, before its pings', () => {
     let killedAt: number | undefined;
     gate = await startGate(service.url, () => publish, (at) => (killedAt = at));
     const { port } = gate.address() as { port: number };
+    // Publish pings the service where its record in .builds/ says it listens (scripts/lib/running-service.ts):
+    // the record is pointed at the gate, as it would be for a service reached through a proxy.
+    const builds = buildsDirOf(distDir);
+    for (const name of (await readdir(builds)).filter((n) => n.startsWith('serving-'))) {
+      const record = JSON.parse(await readFile(path.join(builds, name), 'utf8')) as { url: string };
+      await writeFile(path.join(builds, name), JSON.stringify({ ...record, url: `http://127.0.0.1:${port}` }));
+    }
     publish = spawn(process.execPath, ['scripts/publish.ts'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: path.join(work, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
