@@ -83,7 +83,8 @@ describe('npm run verify against a hostile server', () => {
     }), async (url) => {
       const run = await verify(url);
       expectBounded(run);
-      expect(run.stderr).toMatch(/Cannot verify: .*\/log\/tile\/entries\/000 is not found \(404\)/);
+      // Bundles are read a few at a time: whichever 404 comes first ends the run.
+      expect(run.stderr).toMatch(/Cannot verify: .*\/log\/tile\/entries\/\d{3} is not found \(404\)/);
       expect(requested.length).toBeLessThanOrEqual(8);
     });
   }, TWO_MINUTES_MS + 60_000);

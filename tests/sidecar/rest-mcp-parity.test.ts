@@ -55,7 +55,7 @@ describe('REST search and the MCP tool search_reviews, given the same bad input'
     { rating: 0, limit: 500, min_rating: 5.5 },
     { since: '2024-02-30', until: '2024-01-01' },
     { since: '2025-05-02', until: '2025-05-01', query: 'x'.repeat(201) },
-    { mentions_service: 'plumbing', aspect: 'vibes', aspect_sentiment: 'mixed' },
+    { mentions_service: 'gardening', aspect: 'vibes', aspect_sentiment: 'mixed' },
     { has_response: 'yes', sort: 'date', rating: 'five' },
     { mentions_technician: '', aspect: 'price', aspect_sentiment: 'Negative' },
   ])('report the same issues for %j', async (params) => {
