@@ -25,16 +25,17 @@ describe('the static build', () => {
     const filesA = await listFiles(a.distDir);
     expect(filesA).toEqual(await listFiles(b.distDir));
     expect(filesA).toEqual(expect.arrayContaining(['reviews.json', 'insights.json', 'feed.xml', 'api/feed.json', '.well-known/openapi.json', '_manifest.json', '_headers', 'reviews.json.br', 'reviews.json.gz', '_search-page.html']));
-    // Each build here starts a log for the address under a key of its own (a fresh DATA_DIR): the signed
-    // checkpoint and the key differ, and so do their rows of the manifest. Everything else, the log's tiles
-    // and entries included, is byte-identical.
-    const SIGNED = new Set(['log/checkpoint', 'log/vkey']);
-    for (const file of filesA.filter((f) => !SIGNED.has(f) && !f.startsWith('log/checkpoint.'))) {
+    // Each build here starts a log for the address under a key of its own (a fresh DATA_DIR) in a folder of
+    // its own: the signed checkpoint, the key, the policy naming it, each review's proof (which carries the
+    // checkpoint) and so their rows of the manifest differ, and the manifest names its DIST_DIR. Everything
+    // else, the log's tiles and entries included, is byte-identical.
+    const signed = (p: string) => /^\/?log\/(checkpoint|vkey|policy)(\.|$)|^\/?log\/proof\//.test(p);
+    for (const file of filesA.filter((f) => !signed(f))) {
       const [x, y] = await Promise.all([readFile(path.join(a.distDir, file)), readFile(path.join(b.distDir, file))]);
       if (file === '_manifest.json' || file === '_headers') {
-        const withoutSigned = (text: string) => text.split('\n').filter((line) => !/\/log\/(checkpoint|vkey)/.test(line)).join('\n');
+        const withoutSigned = (text: string) => text.split('\n').filter((line) => !/\/log\/(checkpoint|vkey|policy|proof)/.test(line)).join('\n');
         if (file === '_manifest.json') {
-          const drop = (m: { files: Record<string, unknown>; build_id?: string }) => ({ ...m, build_id: undefined, files: Object.fromEntries(Object.entries(m.files).filter(([k]) => !/^\/log\/(checkpoint|vkey)$/.test(k))) });
+          const drop = (m: { files: Record<string, unknown>; build_id?: string; dist_dir?: string }) => ({ ...m, build_id: undefined, dist_dir: undefined, files: Object.fromEntries(Object.entries(m.files).filter(([k]) => !signed(k))) });
           expect(drop(JSON.parse(x.toString('utf8'))), file).toEqual(drop(JSON.parse(y.toString('utf8'))));
         } else expect(withoutSigned(x.toString('utf8')), file).toBe(withoutSigned(y.toString('utf8')));
         continue;
