@@ -46,8 +46,10 @@ describe('parseConfig', () => {
       metricsToken: undefined,
       shutdownTimeoutMs: 10_000,
       shutdownDrainMs: 0,
-      witness: { logs: [], key: undefined },
+      witness: { logs: [], key: undefined, rateLimit: { capacity: 30, refillPerSecond: 1 } },
+      logSigningKey: undefined,
       logWitnesses: [],
+      logWitnessing: { timeoutMs: 10_000, qpd: 24, retryIntervalMs: 60_000 },
       google: {
         clientId: undefined,
         clientSecret: undefined,
@@ -88,6 +90,9 @@ describe('parseConfig', () => {
       ACCESS_LOG: 'false',
       METRICS_TOKEN: 'a-token-of-16-chars',
       SHUTDOWN_TIMEOUT_SECONDS: '30',
+      WITNESS_RATE_LIMIT: '10,2',
+      LOG_WITNESS_TIMEOUT_SECONDS: '5',
+      LOG_WITNESS_QPD: '48',
     });
     expect(config).toEqual({
       port: 8080,
@@ -123,8 +128,10 @@ describe('parseConfig', () => {
       metricsToken: 'a-token-of-16-chars',
       shutdownTimeoutMs: 30_000,
       shutdownDrainMs: 0,
-      witness: { logs: [], key: undefined },
+      witness: { logs: [], key: undefined, rateLimit: { capacity: 10, refillPerSecond: 2 } },
+      logSigningKey: undefined,
       logWitnesses: [],
+      logWitnessing: { timeoutMs: 5_000, qpd: 48, retryIntervalMs: 60_000 },
       google: {
         clientId: undefined,
         clientSecret: undefined,
