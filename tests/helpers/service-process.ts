@@ -130,5 +130,9 @@ export async function startSubscribedServiceProcess(options: {
   });
   if (response.status !== 202) throw new Error(`subscribe answered ${response.status}: ${await response.text()}`);
   await options.subscriber.sub.waitForVerification(options.callbackPath, 'subscribe', 10_000);
+  // The hub answers the challenge first and saves the subscription after: the subscription is the
+  // hub's once it logged so (a test that cuts the store next would otherwise race the save).
+  const callback = options.subscriber.sub.callback(options.callbackPath);
+  await service.waitForEvent('websub_intent_verified', { match: (e) => e.topic === options.topic && e.callback === callback, timeoutMs: 10_000 });
   return service;
 }
