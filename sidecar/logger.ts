@@ -31,6 +31,7 @@ export const LOG_EVENTS = {
   websub_delivery_without_content: 'A claimed delivery had no stored topic content and was given back: `topic`.',
   websub_delivery_loop_failed: 'The delivery loop hit an error and carries on, logged once until the error changes: `error`.',
   websub_delivery_loop_recovered: 'The delivery loop works again after `websub_delivery_loop_failed`: `was`, `repeats` (passes that failed the same way meanwhile).',
+  websub_delivery_stopping: 'The hub stops delivering (the service is stopping): it claims no more, and the deliveries in flight get the grace period to be answered: `in_flight`, `grace_ms`.',
   websub_delivery_crashed: 'One delivery hit an unexpected error: `error`.',
   websub_store_unavailable: 'The hub could not reach its store and answers 503 (at start: `message`, naming DATA_DIR or DATABASE_URL; later: `error`).',
   websub_store_retry_failed: 'Opening the store failed again; the next try waits twice as long, up to a minute: `message`.',

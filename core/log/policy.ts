@@ -10,16 +10,19 @@
  * two witnesses, may wrap the same public key. We read Ed25519 keys only: log keys of type 0x01
  * (signed-note), witness keys of type 0x04 (tlog-cosignature `cosignature/v1`).
  *
- * Node built-ins only (through note.ts and cosignature.ts), so `npm run verify` stays copyable.
+ * No Node module (keys are read by proof-check.ts), so the browser's check page reads the site's policy
+ * with the same code as `npm run verify -- --policy`.
  */
-import { parseVerifierKey, type NoteVerifier } from './note.ts';
-import { parseCosignerKey, verifyCosignature } from './cosignature.ts';
+import { encodeBase64 } from './proof-format.ts';
+import { COSIGNATURE_ED25519, parseVerifierKeyText, type ProofTrust, type VerifierKey } from './proof-check.ts';
+
+const SIGNED_NOTE_ED25519 = 0x01;
 
 type Member = { kind: 'witness'; name: string } | { kind: 'group'; name: string; threshold: number; members: string[] };
 
 export type TlogPolicy = {
-  logs: { key: NoteVerifier; url?: string }[];
-  witnesses: Map<string, { key: NoteVerifier; url?: string }>;
+  logs: { key: VerifierKey; url?: string }[];
+  witnesses: Map<string, { key: VerifierKey; url?: string }>;
   /** Every witness and group by name, in the order defined. */
   names: Map<string, Member>;
   /** `none`, a witness or a group. */
@@ -40,9 +43,9 @@ export function parseTlogPolicy(text: string): { ok: true; value: TlogPolicy } |
     const [word, ...items] = line.split(/[ \t]+/);
     if (word === 'log') {
       if (items.length < 1 || items.length > 2) return void problems.push(`${at}: a log line is "log <vkey> [<url>]"`);
-      const key = parseVerifierKey(items[0]!);
+      const key = parseVerifierKeyText(items[0]!, SIGNED_NOTE_ED25519);
       if (!key.ok) return void problems.push(`${at}: the log key: ${key.reason}`);
-      const raw = key.value.publicKey.toString('base64');
+      const raw = encodeBase64(key.value.publicKey);
       if (keysSeen.has(`log ${raw}`)) return void problems.push(`${at}: a second log with the same public key`);
       keysSeen.add(`log ${raw}`);
       policy.logs.push({ key: key.value, ...(items[1] ? { url: items[1] } : {}) });
@@ -50,9 +53,9 @@ export function parseTlogPolicy(text: string): { ok: true; value: TlogPolicy } |
       if (items.length < 2 || items.length > 3) return void problems.push(`${at}: a witness line is "witness <name> <vkey> [<url>]"`);
       const [name, vkey, url] = items as [string, string, string | undefined];
       if (name === 'none' || policy.names.has(name)) return void problems.push(`${at}: the name ${name} is already taken`);
-      const key = parseCosignerKey(vkey);
+      const key = parseVerifierKeyText(vkey, COSIGNATURE_ED25519);
       if (!key.ok) return void problems.push(`${at}: the key of witness ${name}: ${key.reason}`);
-      const raw = key.value.publicKey.toString('base64');
+      const raw = encodeBase64(key.value.publicKey);
       if (keysSeen.has(`witness ${raw}`)) return void problems.push(`${at}: a second witness with the same public key`);
       keysSeen.add(`witness ${raw}`);
       policy.witnesses.set(name, { key: key.value, ...(url ? { url } : {}) });
@@ -80,18 +83,6 @@ export function parseTlogPolicy(text: string): { ok: true; value: TlogPolicy } |
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: policy };
 }
 
-/** The names of the policy's witnesses whose valid cosignature `note` carries. */
-export function findCosigners(policy: TlogPolicy, note: string): Set<string> {
-  const split = note.lastIndexOf('\n\n');
-  const text = note.slice(0, split + 1);
-  const lines = note.slice(split + 2).split('\n').filter(Boolean);
-  const found = new Set<string>();
-  for (const [name, { key }] of policy.witnesses) {
-    if (lines.some((line) => verifyCosignature(text, line, key) !== undefined)) found.add(name);
-  }
-  return found;
-}
-
 /** Whether the cosigners meet the quorum, and the witnesses of the quorum that did not cosign. */
 export function checkQuorum(policy: TlogPolicy, cosigners: ReadonlySet<string>): { met: boolean; missing: string[] } {
   const missing = new Set<string>();
@@ -105,6 +96,21 @@ export function checkQuorum(policy: TlogPolicy, cosigners: ReadonlySet<string>):
   };
   const met = policy.quorum === 'none' || witnessed(policy.quorum);
   return { met, missing: [...missing] };
+}
+
+/**
+ * What a reader of a proof (proof-check.ts) trusts under `policy`: its log key named `origin` (else its
+ * only one), every witness's key, and its quorum. The proof check names witnesses by their keys' names;
+ * the quorum is counted in the policy's own names.
+ */
+export function policyTrust(policy: TlogPolicy, origin: string): ProofTrust {
+  const log = (policy.logs.find((l) => l.key.name === origin) ?? policy.logs[0]!).key;
+  const entries = [...policy.witnesses];
+  return {
+    log,
+    witnesses: entries.map(([, w]) => w.key),
+    quorum: (cosigned) => checkQuorum(policy, new Set(entries.filter(([, w]) => cosigned.has(w.key.name)).map(([name]) => name))).met,
+  };
 }
 
 /** Renders a policy: the log, each witness, and one group of them all with `threshold`, as the quorum. */

@@ -12,8 +12,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { openCheckpoint, type Checkpoint } from '../../core/log/checkpoint.ts';
 import type { MerkleTree } from '../../core/log/merkle.ts';
-import { formatVerifierKey } from '../../core/log/note.ts';
-import { checkQuorum, findCosigners, parseTlogPolicy, type TlogPolicy } from '../../core/log/policy.ts';
+import { verifyCosignature } from '../../core/log/cosignature.ts';
+import type { NoteVerifier } from '../../core/log/note.ts';
+import { checkQuorum, parseTlogPolicy, type TlogPolicy } from '../../core/log/policy.ts';
+import type { VerifierKey } from '../../core/log/proof-check.ts';
 
 const TIMEOUT_MS = 10_000;
 /** A policy, like a checkpoint, is a few lines; 64 KiB is room for hundreds of witnesses. */
@@ -48,7 +50,22 @@ export async function loadPolicy(source: string): Promise<{ ok: true; policy: Tl
 
 /** The policy's log key for `origin` (its name is the origin), else its only one: the key verify trusts. */
 export function policyLogKey(policy: TlogPolicy, origin: string): string {
-  return formatVerifierKey((policy.logs.find((l) => l.key.name === origin) ?? policy.logs[0]!).key);
+  return (policy.logs.find((l) => l.key.name === origin) ?? policy.logs[0]!).key.text;
+}
+
+const noteVerifier = (key: VerifierKey): NoteVerifier => ({ name: key.name, keyId: key.keyId, publicKey: Buffer.from(key.publicKey) });
+
+/** The names of the policy's witnesses whose valid cosignature `note` carries. */
+export function findCosigners(policy: TlogPolicy, note: string): Set<string> {
+  const split = note.lastIndexOf('\n\n');
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2).split('\n').filter(Boolean);
+  const found = new Set<string>();
+  for (const [name, { key }] of policy.witnesses) {
+    const verifier = noteVerifier(key);
+    if (lines.some((line) => verifyCosignature(text, line, verifier) !== undefined)) found.add(name);
+  }
+  return found;
 }
 
 /** Compares one witness's monitoring checkpoint with the site's; a problem, or what holds. */
@@ -63,7 +80,7 @@ async function compareWithWitness(name: string, url: string, policy: TlogPolicy,
   }
   if (res.status === 404) return { said: `${name}: has cosigned nothing of this log yet` };
   if (res.status !== 200) return { said: `${name}: its monitoring checkpoint answered ${res.status}` };
-  const opened = openCheckpoint(res.text, log.key, site.origin);
+  const opened = openCheckpoint(res.text, noteVerifier(log.key), site.origin);
   if (!opened.ok) return { said: `${name}: its monitoring checkpoint does not open with the log's key (${opened.reason})` };
   if (!findCosigners(policy, res.text).has(name)) return { said: `${name}: its monitoring checkpoint carries no valid cosignature of its own` };
   const seen = opened.value;
@@ -79,7 +96,7 @@ async function compareWithWitness(name: string, url: string, policy: TlogPolicy,
 /** Checks the site's checkpoint `note` (already opened as `checkpoint`, its entries hashed into `tree`) against the policy. */
 export async function checkPolicy(input: { policy: TlogPolicy; note: string; checkpoint: Checkpoint; tree: MerkleTree; problems: string[]; print: (line: string) => void }): Promise<void> {
   const { policy, note, checkpoint, tree, problems, print } = input;
-  if (!policy.logs.some((l) => l.key.name === checkpoint.origin && openCheckpoint(note, l.key, checkpoint.origin).ok)) {
+  if (!policy.logs.some((l) => l.key.name === checkpoint.origin && openCheckpoint(note, noteVerifier(l.key), checkpoint.origin).ok)) {
     problems.push(`the checkpoint is not signed by a log the policy names for ${checkpoint.origin}`);
     return;
   }

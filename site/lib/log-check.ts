@@ -1,10 +1,13 @@
 /**
  * The check page's script (/log/check/?review=<id>): checks one review in the browser, with Web Crypto,
  * from static files only, so it works on any CDN copy of the build: the review's tlog-proof
- * (`../proof/<id>.tlog-proof`) and the log's key (`../vkey`), both relative to the page. The checks are
- * core/log/proof-check.ts's, the same `npm run verify --proof` makes; this file only says the result in words.
+ * (`../proof/<id>.tlog-proof`), the log's key (`../vkey`) and the site's C2SP tlog-policy (`../policy`:
+ * the witnesses it asks and their quorum), all relative to the page. The checks are
+ * core/log/proof-check.ts's, the same `npm run verify --proof --policy` makes; this file only says the
+ * result in words.
  */
-import { checkReviewProof, parseVerifierKeyText, type ProofCheck } from '../../core/log/proof-check.ts';
+import { parseTlogPolicy, policyTrust } from '../../core/log/policy.ts';
+import { checkReviewProof, parseVerifierKeyText, type ProofCheck, type ProofTrust, type VerifierKey } from '../../core/log/proof-check.ts';
 import { formatDate } from '../../core/pages/format.ts';
 import { plural } from '../../core/text/text-rules.ts';
 
@@ -60,13 +63,26 @@ function describe(result: Extract<ProofCheck, { ok: true }>, key: string): [stri
   ]];
 }
 
+/** The site's policy (`../policy`): its witnesses and quorum over the served key; none when it has no policy. */
+function siteTrust(log: VerifierKey, policy: { status: number; text: string }): ProofTrust | string {
+  if (policy.status === 404) return { log, witnesses: [], quorum: () => true };
+  if (policy.status !== 200) return `The site's witness policy could not be loaded (the site answered ${policy.status}). Try again later.`;
+  const parsed = parseTlogPolicy(policy.text);
+  if (!parsed.ok) return `The site's witness policy cannot be read: ${parsed.problems[0]}.`;
+  const trust = policyTrust(parsed.value, log.name);
+  if (trust.log.text !== log.text) return 'The site\'s witness policy names another key for its log than the one it serves.';
+  return trust;
+}
+
 async function check(id: string): Promise<void> {
-  const [proof, vkey] = await Promise.all([fetchText(`../proof/${id}.tlog-proof`), fetchText('../vkey')]);
+  const [proof, vkey, policy] = await Promise.all([fetchText(`../proof/${id}.tlog-proof`), fetchText('../vkey'), fetchText('../policy')]);
   if (proof.status === 404) return say('failed', `This site has no proof for a review "${id}": it is not a published review, or it has been withdrawn.`);
   if (proof.status !== 200 || vkey.status !== 200) return say('failed', `The proof could not be loaded (the site answered ${proof.status === 200 ? vkey.status : proof.status}). Try again later.`);
   const key = parseVerifierKeyText(vkey.text, 0x01);
   if (!key.ok) return say('failed', `The log's key this site serves cannot be read: ${key.reason}.`);
-  const result = await checkReviewProof(proof.text, { log: key.value, witnesses: [], quorum: () => true });
+  const trust = siteTrust(key.value, policy);
+  if (typeof trust === 'string') return say('failed', trust);
+  const result = await checkReviewProof(proof.text, trust);
   if (!result.ok) return say('failed', `This review could not be confirmed. ${result.reason}`, result.entry ? [`The log's entry ${result.index} says: a ${result.entry.rating}-star review of ${formatDate(result.entry.date)}, logged on ${formatDate(result.entry.time.slice(0, 10))}.`] : []);
   showReview(result.review);
   say('verified', ...describe(result, key.value.text));

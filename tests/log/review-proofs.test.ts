@@ -153,16 +153,7 @@ describe('checkReviewProof', () => {
   });
 
   it("counts the witnesses' cosignatures that verify, and fails a quorum they do not meet, naming who is missing", async () => {
-    const signer = generateSigner('reviews.example.com/log');
-    const [w1, w2] = [asCosigner(generateSigner('w1.example/witness')), asCosigner(generateSigner('w2.example/witness'))];
-    const review = reviews[0]!;
-    const entry: LogEntry = { action: 'publish', review_id: review.id, time: '2026-03-04T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(review) };
-    const entries = [encodeLogEntry(entry), encodeLogEntry({ ...entry, review_id: 'other' })];
-    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
-    const note = files.get('checkpoint')!.toString('utf8');
-    const body = note.slice(0, note.lastIndexOf('\n\n') + 1);
-    const cosigned = note + cosignCheckpoint(body, w1, 1_772_600_000);
-    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 0 }]]), tree, checkpoint: cosigned }).get(review.id)!.toString('utf8');
+    const { signer, w1, w2, proof } = witnessedProof(reviews[0]!);
     const log = keyOf(formatVerifierKey(signer), 1);
     const witnesses = [keyOf(formatCosignerKey(w1), 4), keyOf(formatCosignerKey(w2), 4)];
     const one = await checkReviewProof(proof, { log, witnesses, quorum: (c) => c.size >= 1 });
@@ -174,6 +165,20 @@ describe('checkReviewProof', () => {
     expect(await checkReviewProof(forged, { log, witnesses, quorum: (c) => c.size >= 1 })).toMatchObject({ ok: false });
   });
 });
+
+/** A proof of `review` at entry 0 of a two-entry log whose checkpoint w1 cosigned and w2 did not. */
+function witnessedProof(review: Record<string, unknown> & { id: string; date: string; rating: number }) {
+  const signer = generateSigner('reviews.example.com/log');
+  const [w1, w2] = [asCosigner(generateSigner('w1.example/witness')), asCosigner(generateSigner('w2.example/witness'))];
+  const entry: LogEntry = { action: 'publish', review_id: review.id, time: '2026-03-04T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(review) };
+  const entries = [encodeLogEntry(entry), encodeLogEntry({ ...entry, review_id: 'other' })];
+  const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
+  const note = files.get('checkpoint')!.toString('utf8');
+  const body = note.slice(0, note.lastIndexOf('\n\n') + 1);
+  const cosigned = note + cosignCheckpoint(body, w1, 1_772_600_000);
+  const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 0 }]]), tree, checkpoint: cosigned }).get(review.id)!.toString('utf8');
+  return { signer, w1, w2, proof };
+}
 
 describe('sha256.ts', () => {
   it.each([0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 70_000])('is node:crypto’s SHA-256 for %i bytes', (n) => {
@@ -205,5 +210,27 @@ describe('npm run verify -- --proof', () => {
     const notJson = await run('--proof', proof, '--review', proof, '--key', vkey);
     expect(notJson.stderr).toContain('is not JSON');
     expect(notJson.code).toBe(2);
+  });
+
+  it('with --policy, takes the log key from the policy and fails a quorum the cosignatures do not meet, naming the witness', async () => {
+    const review = reviews[0]!;
+    const { signer, w1, w2, proof } = witnessedProof(review);
+    const dir = await mkdtemp(path.join(tmpdir(), 'proof-policy-'));
+    const file = (name: string, text: string) => writeFile(path.join(dir, name), text).then(() => path.join(dir, name));
+    const proofFile = await file('r.tlog-proof', proof);
+    const reviewFile = await file('r.json', JSON.stringify(review));
+    const witnesses = `log ${formatVerifierKey(signer)}\nwitness one ${formatCosignerKey(w1)}\nwitness two ${formatCosignerKey(w2)}\n`;
+    const anyOne = await run('--proof', proofFile, '--review', reviewFile, '--policy', await file('any.policy', `${witnesses}group g any one two\nquorum g\n`));
+    expect(anyOne.stdout).toContain('Policy: its quorum is met; cosigned by w1.example/witness.');
+    expect(anyOne.code).toBe(0);
+    const both = await run('--proof', proofFile, '--review', reviewFile, '--policy', await file('all.policy', `${witnesses}group g all one two\nquorum g\n`));
+    expect(both.stderr).toContain('problem: The checkpoint lacks the witnesses the policy asks for: 1 cosigned, not w2.example/witness.');
+    expect(both.code).toBe(1);
+    const otherLog = await run('--proof', proofFile, '--review', reviewFile, '--policy', await file('other.policy', `log ${formatVerifierKey(generateSigner('reviews.example.com/log'))}\nquorum none\n`));
+    expect(otherLog.stderr).toContain("problem: The checkpoint is not signed by the business's key");
+    expect(otherLog.code).toBe(1);
+    const broken = await run('--proof', proofFile, '--review', reviewFile, '--policy', await file('broken.policy', 'quorum nobody\n'));
+    expect(broken.stderr).toContain('is not a tlog-policy');
+    expect(broken.code).toBe(2);
   });
 });

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { formatCheckpointBody, formatVerifierKey, generateSigner, MerkleTree, signCheckpoint } from '../../core/log/index.ts';
-import { checkQuorum, findCosigners, parseTlogPolicy } from '../../core/log/policy.ts';
-import { checkPolicy } from '../../scripts/lib/verify-policy.ts';
+import { checkQuorum, parseTlogPolicy } from '../../core/log/policy.ts';
+import { checkPolicy, findCosigners } from '../../scripts/lib/verify-policy.ts';
 
 const ORIGIN = 'reviews.gina.example/log';
 const log = generateSigner(ORIGIN);

@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../tools/lib/browser.ts';
-import { buildLogFiles, encodeLogEntry, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { digestReview } from '../../core/log/review-digest.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
@@ -111,6 +112,34 @@ describe('the check page', () => {
     await page.close();
   });
 
+  it("weighs the witnesses' cosignatures against the site's policy: named when its quorum is met, failed when not", async () => {
+    const reviews = JSON.parse(await readFile(path.join(dist, 'reviews.json'), 'utf8')).reviews as { id: string; date: string; rating: number }[];
+    const review = reviews.find((r) => r.id === 'r-0001')!;
+    const signer = generateSigner('reviews.example.com/log');
+    const [w1, w2] = [asCosigner(generateSigner('w1.example/witness')), asCosigner(generateSigner('w2.example/witness'))];
+    const entries = [encodeLogEntry({ action: 'publish', review_id: review.id, time: '2026-03-04T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(review) })];
+    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
+    const note = files.get('checkpoint')!.toString('utf8');
+    const checkpoint = note + cosignCheckpoint(note.slice(0, note.lastIndexOf('\n\n') + 1), w1, 1_772_600_000);
+    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 0 }]]), tree, checkpoint }).get(review.id)!;
+    const vkey = files.get('vkey')!.toString('utf8').trim();
+    const witnesses = `log ${vkey}\nwitness one ${formatCosignerKey(w1)}\nwitness two ${formatCosignerKey(w2)}\n`;
+    const withPolicy = (name: string, policy: string) =>
+      serveCopy(name, async (dir) => {
+        await writeFile(path.join(dir, 'log', 'vkey'), `${vkey}\n`);
+        await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
+        await writeFile(path.join(dir, 'log', 'policy'), policy);
+      });
+    const page = await browser.newPage();
+    const met = await verdictOf(page, `${await withPolicy('policy-any', `${witnesses}group g any one two\nquorum g\n`)}/log/check/?review=r-0001`);
+    expect(met).toEqual({ state: 'verified', text: "This review is as it was logged on March 4, 2026, entry 0, signed by the business's key and confirmed by 1 independent witness: w1.example/witness." });
+    const unmet = await verdictOf(page, `${await withPolicy('policy-all', `${witnesses}group g all one two\nquorum g\n`)}/log/check/?review=r-0001`);
+    expect(unmet).toEqual({ state: 'failed', text: 'This review could not be confirmed. The checkpoint lacks the witnesses the policy asks for: 1 cosigned, not w2.example/witness.' });
+    const otherKey = await verdictOf(page, `${await withPolicy('policy-other-key', `log ${formatVerifierKey(generateSigner('reviews.example.com/log'))}\nquorum none\n`)}/log/check/?review=r-0001`);
+    expect(otherKey).toEqual({ state: 'failed', text: "The site's witness policy names another key for its log than the one it serves." });
+    await page.close();
+  });
+
   it.each([
     ['an id with no proof', 'r-9999', 'This site has no proof for a review "r-9999"'],
     ['a malformed id', '../vkey', 'That is not a review id'],
@@ -138,6 +167,7 @@ describe('the check page', () => {
     const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 7_777 }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
     const base = await serveCopy('large', async (dir) => {
       await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
+      await writeFile(path.join(dir, 'log', 'policy'), `log ${files.get('vkey')!.toString('utf8').trim()}\nquorum none\n`);
       await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
     });
     const page = await browser.newPage();

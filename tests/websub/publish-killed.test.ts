@@ -16,6 +16,7 @@ import { buildsDirOf } from '../../core/publishing/build-folders-fs.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { startSubscribedServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
+import { waitUntil } from './harness.ts';
 import { useTestSubscriber } from './test-subscriber.ts';
 
 const PUBLIC = 'https://reviews.example.com';
@@ -89,11 +90,17 @@ describe('npm run publish SIGKILLed after its swap, before its pings', () => {
     const { port } = gate.address() as { port: number };
     // Publish pings the service where its record in .builds/ says it listens (scripts/lib/running-service.ts):
     // the record is pointed at the gate, as it would be for a service reached through a proxy.
+    // The service writes its record just after it logs where it listens: waited for, else it could land after this edit.
     const builds = buildsDirOf(distDir);
-    for (const name of (await readdir(builds)).filter((n) => n.startsWith('serving-'))) {
-      const record = JSON.parse(await readFile(path.join(builds, name), 'utf8')) as { url: string };
-      await writeFile(path.join(builds, name), JSON.stringify({ ...record, url: `http://127.0.0.1:${port}` }));
-    }
+    const recordFile = await waitUntil(async () => {
+      for (const name of (await readdir(builds)).filter((n) => n.startsWith('serving-'))) {
+        const text = await readFile(path.join(builds, name), 'utf8').catch(() => '');
+        if (text.includes(`"url":"${service.url}"`)) return { value: path.join(builds, name) };
+      }
+      return undefined;
+    }, 10_000);
+    const record = JSON.parse(await readFile(recordFile, 'utf8')) as { url: string };
+    await writeFile(recordFile, JSON.stringify({ ...record, url: `http://127.0.0.1:${port}` }));
     publish = spawn(process.execPath, ['scripts/publish.ts'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: PUBLIC, CONTENT_DIR: contentDir, DIST_DIR: distDir, DATA_DIR: path.join(work, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],

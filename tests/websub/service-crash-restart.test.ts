@@ -127,9 +127,10 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
   if (backend.killable) it('every subscriber still gets the newest content after a SIGKILL and a restart', async () => {
     const first = await startService(env);
     services.push(first);
-    // Slow enough that the fan-out is still under way when the publish has returned and the kill comes,
+    // Notifications are held unanswered until after the kill: the fan-out is under way when it comes,
     // however long the publish waits for the service to serve its build.
-    for (const p of paths) t.sub.behave(p, { notifyDelayMs: 1_500 });
+    const held = Promise.withResolvers<void>();
+    for (const p of paths) t.sub.behave(p, { holdNotification: held.promise });
     await subscribeAll(first);
 
     await addReview(contentDir, 'r-crash-1');
@@ -137,6 +138,7 @@ describe.each(state)('the service restarted, state in $name', (backend) => {
     expect(published.code).toBe(0);
     await waitUntil(async () => (reached('r-crash-1') > 0 ? { value: true } : undefined), 10_000);
     await stopService(first, 'SIGKILL');
+    held.resolve();
     const beforeRestart = reached('r-crash-1');
     expect(beforeRestart).toBeLessThan(SUBSCRIBERS);
 

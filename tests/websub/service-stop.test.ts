@@ -64,8 +64,9 @@ it('SIGTERM mid fan-out: deliveries in flight finish and are recorded, so a rest
   const first = await startService();
   for (const p of paths) expect(await post(first, { 'hub.mode': 'subscribe', 'hub.topic': urls.reviewsJson, 'hub.callback': t.sub.callback(p) })).toBe(202);
   await waitUntil(async () => (first.output().split('websub_intent_verified').length - 1 === SUBSCRIBERS ? { value: true } : undefined), 15_000);
-  // Each notification takes 1.5 s to be answered: the fan-out is under way when the signal comes.
-  for (const p of paths) t.sub.behave(p, { notifyDelayMs: 1_500 });
+  // Notifications are held unanswered until the hub has begun to stop: the fan-out is under way when the signal comes.
+  const held = Promise.withResolvers<void>();
+  for (const p of paths) t.sub.behave(p, { holdNotification: held.promise });
 
   const file = path.join(contentDir, 'reviews', '2025-02.json');
   const reviews = JSON.parse(await readFile(file, 'utf8'));
@@ -76,7 +77,12 @@ it('SIGTERM mid fan-out: deliveries in flight finish and are recorded, so a rest
   const has = (r: RecordedRequest) => r.body.includes('r-stop-1');
   const reached = () => paths.filter((p) => t.sub.notifications(p).some(has)).length;
   await waitUntil(async () => (reached() > 0 ? { value: true } : undefined), 15_000);
-  await stopServiceProcess(first, 'SIGTERM');
+  const from = first.output().length;
+  const stopped = stopServiceProcess(first, 'SIGTERM');
+  const stopping = await first.waitForEvent('websub_delivery_stopping', { from, timeoutMs: 15_000 });
+  expect(stopping.in_flight).toBeGreaterThan(0);
+  held.resolve();
+  await stopped;
 
   const shutdown = JSON.parse(first.output().split('\n').find((line) => line.includes('"event":"shutdown"'))!);
   expect(shutdown).toMatchObject({ outcome: 'clean', deliveries_aborted: 0 });

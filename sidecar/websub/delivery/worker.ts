@@ -136,6 +136,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       wakeups.wake();
       await loopDone;
       const started = inFlight.size;
+      log.info('websub_delivery_stopping', { in_flight: started, grace_ms: graceMs });
       aborted = 0;
       const allDone = Promise.allSettled([...inFlight]);
       let timer: NodeJS.Timeout | undefined;
