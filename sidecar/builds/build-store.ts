@@ -17,8 +17,7 @@ import { readManifest, recoverBuild } from '../../core/publishing/build-folders-
 import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
 import type { Logger } from '../logger.ts';
-import { loadBuild, type LoadedBuild } from './load-build.ts';
-import { checkBuildTarget } from './build-target.ts';
+import { BuildRefusedError, loadBuild, type LoadedBuild } from './load-build.ts';
 
 /** A build on disk that could not be loaded: its folder, its id when its manifest says it, and why. */
 export type BuildFailure = { dir: string; id: string | undefined; message: string };
@@ -76,18 +75,16 @@ export async function createBuildStore(options: { distDir: string; urls: Service
       failure = undefined;
       return false;
     }
-    const manifest = await readManifest(seen.dir);
-    const target = checkBuildTarget(manifest, { publicUrl: urls.base, distDir });
-    if (!target.ok) {
-      const id = manifest?.build_id;
-      failure = { dir: seen.dir, id, message: `not swapped in: ${target.reason}`, key: seen.key };
-      log?.error('build_refused', { dir: seen.dir, build: id, why: target.reason, serving: current.id });
-      return false;
-    }
     let next: LoadedBuild;
     try {
-      next = await loadBuild(seen.dir, urls, current);
+      // The loading thread refuses a build made for another address or folder (build-target.ts).
+      next = await loadBuild(seen.dir, urls, current, { distDir });
     } catch (error) {
+      if (error instanceof BuildRefusedError) {
+        failure = { dir: seen.dir, id: error.buildId, message: error.message, key: seen.key };
+        log?.error('build_refused', { dir: seen.dir, build: error.buildId, why: error.reason, serving: current.id });
+        return false;
+      }
       const id = (await readManifest(seen.dir))?.build_id;
       failure = { dir: seen.dir, id, message: (error as Error).message, key: seen.key };
       log?.error('build_reload_failed', { dir: seen.dir, build: failure.id, error: failure.message, serving: current.id });

@@ -6,14 +6,16 @@
  *
  * The reading, parsing, checking and indexing happen in a worker thread (load-worker.ts, read-build.ts);
  * this thread only takes the pieces it sends, one message at a time, so requests keep being answered
- * between them while a new build loads (issue 32 item 2).
+ * between them while a new build loads (issue 32 item 2). The manifest never comes here: at 10k reviews
+ * it lists some 25,000 files, and its parse and the comparison with the build in service's held the
+ * serving thread for 50–60 ms (issue 46); the worker checks whom the build is for and which files the
+ * build in service already serves.
  */
 import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import type { ChangeLog } from '../../core/dataset/change-log.ts';
 import type { LiveData } from '../../core/dataset/live-data.ts';
 import { createReviewJsonCache, type ReviewJsonCache } from '../../core/dataset/render-json.ts';
-import type { Manifest } from '../../core/publishing/manifest.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import type { Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
@@ -22,13 +24,12 @@ import type { ReviewIndex } from '../../core/search/review-index.ts';
 import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
-import { servedKey, type FileRead } from './read-build.ts';
+import type { FileRead } from './read-build.ts';
 
 export type LoadedBuild = {
   id: string;
   /** The build's own real folder (`.builds/build-<stamp>`), never the `dist` link. */
   dir: string;
-  manifest: Manifest;
   /** URL path → representation. */
   resources: ReadonlyMap<string, Representation>;
   /** A WebSub topic's URL path → the SHA-256 (hex) of its bytes, hashed by the loading thread (read-build.ts). */
@@ -59,7 +60,9 @@ export type WorkerMessage =
   | { kind: 'changes'; held: number[]; entries: ChangeLog['entries'] }
   | {
       kind: 'done';
-      manifest: Manifest;
+      buildId: string;
+      /** The dataset's Last-Modified, as its manifest entry says. */
+      dataLastModified: string;
       dataset: Omit<ReviewsDataset, 'reviews'>;
       insights: Insights;
       changes: ChangeLog;
@@ -68,13 +71,27 @@ export type WorkerMessage =
       /** Each review's digest, in order (load-worker.ts). */
       reviewDigests: string;
     }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** The build was made for another PUBLIC_URL or DIST_DIR than `target` (build-target.ts). */
+  | { kind: 'refused'; reason: string; buildId: string | undefined };
+
+/** A build not loaded because it was made for another address or folder; `reason` says which. */
+export class BuildRefusedError extends Error {
+  readonly reason: string;
+  readonly buildId: string | undefined;
+  constructor(reason: string, buildId: string | undefined) {
+    super(`not swapped in: ${reason}`);
+    this.reason = reason;
+    this.buildId = buildId;
+  }
+}
 
 /**
- * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build.
+ * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build,
+ * and a BuildRefusedError when `target` is given and the build was made for another (build-target.ts).
  * `previous` (the build in service) lends what the new build holds unchanged.
  */
-export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild): Promise<LoadedBuild> {
+export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild, target?: { distDir: string }): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
   const resources = new Map<string, Representation>();
   const topicHashes = new Map<string, string>();
@@ -94,13 +111,12 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   };
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    // The build in service's reviews and files, which the worker need not send again (load-worker.ts).
-    const servedFiles = previous && new Map(Object.entries(previous.manifest.files).map(([urlPath, entry]) => [urlPath, servedKey(entry)]));
+    // The build in service's reviews, files and log entries, which the worker need not send again (load-worker.ts).
     const previousChanges = previous && {
       checks: previous.live.changes.checks,
       indices: Int32Array.from(previous.live.changes.entries, (entry) => entry.index),
     };
-    const workerData = { dir, publicUrl: urls.base, previousDigests: previous?.reviewDigests, servedFiles, previousChanges };
+    const workerData = { dir, publicUrl: urls.base, targetDistDir: target?.distDir, previousDir: previous?.dir, previousDigests: previous?.reviewDigests, previousChanges };
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData });
     // A stop while a build loads does not wait for it.
     worker.unref();
@@ -134,6 +150,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
         worker.removeAllListeners('message');
         void worker.terminate();
         if (message.kind === 'error') reject(new Error(message.message));
+        else if (message.kind === 'refused') reject(new BuildRefusedError(message.reason, message.buildId));
         else resolve(message);
       }
     });
@@ -150,15 +167,14 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const index: ReviewIndex = { ...done.index, reviews, text: { ...done.index.text, lowerTexts, lowerTitles }, needles: createNeedleCache() };
   const live: LiveData = { dataset, index, byId, insights: done.insights, changes: { ...done.changes, entries }, urls };
   return {
-    id: done.manifest.build_id,
+    id: done.buildId,
     dir,
-    manifest: done.manifest,
     resources,
     topicHashes,
     redirects,
     live,
     reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
-    dataLastModifiedMs: Date.parse(done.manifest.files[PATHS.reviewsJson]!.last_modified),
+    dataLastModifiedMs: Date.parse(done.dataLastModified),
     searchShell: done.searchShell,
     reviewDigests: done.reviewDigests,
   };

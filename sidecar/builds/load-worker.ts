@@ -17,8 +17,11 @@
 import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CHECK_LENGTH } from '../../core/dataset/change-log.ts';
-import { createServiceUrls } from '../../core/urls.ts';
-import { readBuild } from './read-build.ts';
+import { readManifest } from '../../core/publishing/build-folders-fs.ts';
+import type { Manifest } from '../../core/publishing/manifest.ts';
+import { createServiceUrls, PATHS } from '../../core/urls.ts';
+import { checkBuildTarget } from './build-target.ts';
+import { readBuild, servedKey } from './read-build.ts';
 import type { WorkerMessage } from './load-build.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { lowerThisThreadPriority } from '../thread-priority.ts';
@@ -31,11 +34,14 @@ const FILES_CHUNK = 100;
 // Loading waits for the serving thread, never the other way round (../thread-priority.ts).
 lowerThisThreadPriority();
 // A thread of its own: the URLs are built once here, from the base the serving thread passes.
-const { dir, publicUrl, previousDigests, servedFiles, previousChanges } = workerData as {
+const { dir, publicUrl, targetDistDir, previousDir, previousDigests, previousChanges } = workerData as {
   dir: string;
   publicUrl: string;
+  /** The DIST_DIR of the service swapping this build in: a build made for another address or folder is refused. */
+  targetDistDir?: string;
+  /** The build in service's folder: its manifest says which files it serves (read-build.ts `servedFiles`). */
+  previousDir?: string;
   previousDigests?: string;
-  servedFiles?: Map<string, string>;
   previousChanges?: { checks: string; indices: Int32Array };
 };
 const urls = createServiceUrls(publicUrl);
@@ -44,11 +50,27 @@ parentPort!.on('message', () => asked?.());
 const post = async (message: WorkerMessage, transfer: ArrayBuffer[] = []) => {
   const taken = new Promise<void>((resolve) => (asked = resolve));
   parentPort!.postMessage(message, transfer);
-  if (message.kind !== 'done' && message.kind !== 'error') await taken;
+  if (message.kind !== 'done' && message.kind !== 'error' && message.kind !== 'refused') await taken;
 };
 
 try {
-  const { manifest, files, kept, live, searchShell } = await readBuild(dir, urls, servedFiles);
+  const manifest = await readManifest(dir);
+  const target = targetDistDir === undefined ? { ok: true as const } : checkBuildTarget(manifest, { publicUrl, distDir: targetDistDir });
+  if (target.ok) await send(manifest);
+  else await post({ kind: 'refused', reason: target.reason, buildId: manifest?.build_id });
+} catch (error) {
+  await post({ kind: 'error', message: (error as Error).message });
+} finally {
+  // Nothing more to answer: the thread ends (a listener would keep it, and the whole build, alive).
+  parentPort!.removeAllListeners('message');
+}
+
+/** Reads the build and sends it, piece by piece. */
+async function send(manifest: Manifest | undefined): Promise<void> {
+  // The build in service's files (its folder is never changed, only removed: then nothing is reused).
+  const previousManifest = previousDir === undefined ? undefined : await readManifest(previousDir);
+  const servedFiles = previousManifest && new Map(Object.entries(previousManifest.files).map(([urlPath, entry]) => [urlPath, servedKey(entry)]));
+  const { manifest: read, files, kept, live, searchShell } = await readBuild(dir, manifest, urls, servedFiles);
   if (kept.length > 0) await post({ kind: 'kept', urlPaths: kept });
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
@@ -85,14 +107,9 @@ try {
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   await post(
-    { kind: 'done', manifest, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, reviewDigests: digests.join('') },
+    { kind: 'done', buildId: read.build_id, dataLastModified: read.files[PATHS.reviewsJson]!.last_modified, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, reviewDigests: digests.join('') },
     transferables(collectViews(index_)),
   );
-} catch (error) {
-  await post({ kind: 'error', message: (error as Error).message });
-} finally {
-  // Nothing more to answer: the thread ends (a listener would keep it, and the whole build, alive).
-  parentPort!.removeAllListeners('message');
 }
 
 /** What tells two builds' copies of a review apart: its JSON, the bytes /reviews.json holds. */

@@ -11,7 +11,6 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { parseChangeLog, type ChangeLog } from '../../core/dataset/change-log.ts';
 import { createLiveData, type LiveData } from '../../core/dataset/live-data.ts';
-import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 import { CHANGE_LOG_FILE, MANIFEST_FILE, SEARCH_PAGE_SHELL_FILE, type Encoding, type Manifest, type ManifestEntry } from '../../core/publishing/manifest.ts';
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
@@ -50,13 +49,12 @@ export function servedKey(entry: ManifestEntry): string {
 const DATA_FILES = new Set<string>([PATHS.reviewsJson, PATHS.insightsJson]);
 
 /**
- * Reads the build in `dir` (its own real folder); throws, naming what is wrong, when it is not a complete build.
+ * Reads the build in `dir` (its own real folder), whose manifest (readManifest) is `manifest`; throws, naming what is wrong, when it is not a complete build.
  * `servedFiles` (URL path → `servedKey`) are the files of the build in service: a file with the same key, of
  * the size its entry says, is listed in `kept` instead of read (a publish changes a few files; the serving
  * thread then takes the rest from the build it holds, issue 32).
  */
-export async function readBuild(dir: string, urls: ServiceUrls, servedFiles?: ReadonlyMap<string, string>): Promise<BuildRead> {
-  const manifest = await readManifest(dir);
+export async function readBuild(dir: string, manifest: Manifest | undefined, urls: ServiceUrls, servedFiles?: ReadonlyMap<string, string>): Promise<BuildRead> {
   if (!manifest) throw new Error(`${dir} has no readable ${MANIFEST_FILE}: not a complete build`);
   const files: FileRead[] = [];
   const kept: string[] = [];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServiceUrls } from '../../core/urls.ts';
 import { loadBuild, type LoadedBuild } from '../../sidecar/builds/load-build.ts';
+import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 import { servedKey } from '../../sidecar/builds/read-build.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 
@@ -74,8 +75,9 @@ describe('loading the next build beside the one in service', () => {
 
     // Files: every one served as a load from nothing serves it; those of the same ETags are the objects held.
     expectSameFiles(beside, alone);
-    const unchanged = Object.entries(alone.manifest.files)
-      .filter(([urlPath, entry]) => inService.manifest.files[urlPath] && servedKey(inService.manifest.files[urlPath]) === servedKey(entry))
+    const [aloneFiles, inServiceFiles] = [(await readManifest(alone.dir))!.files, (await readManifest(inService.dir))!.files];
+    const unchanged = Object.entries(aloneFiles)
+      .filter(([urlPath, entry]) => inServiceFiles[urlPath] && servedKey(inServiceFiles[urlPath]) === servedKey(entry))
       .map(([urlPath]) => urlPath);
     const keptFiles = [...beside.resources].filter(([urlPath, rep]) => rep === inService.resources.get(urlPath)).map(([urlPath]) => urlPath);
     expect(keptFiles.sort()).toEqual(unchanged.sort());
@@ -90,7 +92,7 @@ describe('loading the next build beside the one in service', () => {
 
     // A kept file missing or cut short on disk is not taken from the build in service: the load is the
     // load from nothing, which refuses a missing file and serves the bytes there are.
-    const [shortened, missing] = unchanged.filter((urlPath) => urlPath.endsWith('/')).slice(0, 2).map((urlPath) => alone.manifest.files[urlPath]!.file);
+    const [shortened, missing] = unchanged.filter((urlPath) => urlPath.endsWith('/')).slice(0, 2).map((urlPath) => aloneFiles[urlPath]!.file);
     await truncate(path.join(second.distDir, shortened!), 10);
     const cutShort = await loadBuild(second.distDir, urls, inService);
     expectSameFiles(cutShort, await loadBuild(second.distDir, urls));

@@ -82,4 +82,19 @@ describe('a build swapped in without a ping', () => {
     }
     console.log(`build-watch: both instances served the new build ${servedAfterMs} ms after the swap (interval ${INTERVAL_MS} ms)`);
   }, 180_000);
+
+  it('is not served when it was made for another PUBLIC_URL: the service keeps its build and names why', async () => {
+    const serving = instances.map((sidecar) => sidecar.builds.current().id);
+    const other = await buildTestSite({ contentDir, outDir: distDir, publicUrl: 'https://elsewhere.example.com' });
+    for (const sidecar of instances) {
+      expect(await sidecar.builds.refresh()).toBe(false);
+      expect(sidecar.builds.failure()).toMatchObject({
+        id: other.manifest.build_id,
+        message: 'not swapped in: the build was made for PUBLIC_URL https://elsewhere.example.com, but this service runs with https://reviews.example.com',
+      });
+    }
+    expect(instances.map((sidecar) => sidecar.builds.current().id)).toEqual(serving);
+    const ready = (await (await fetch(`${instances[0]!.url}/readyz`)).json()) as { build: { failed: { build: string; message: string } | null } };
+    expect(ready.build.failed).toMatchObject({ build: other.manifest.build_id, message: expect.stringContaining('made for PUBLIC_URL https://elsewhere.example.com') });
+  }, 120_000);
 });
