@@ -13,7 +13,7 @@
  *   (`gatherReviewLogFacts`), decided by one pure function (`decideReviewLog`).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import path from 'node:path';
@@ -144,7 +144,7 @@ export function lastLogDirOf(dataDir: string): string {
  * machine (the served build's `log/`, else the copy a restore put back), the log at PUBLIC_URL (asked only
  * when this machine has no log of the owner's) and the retired keys. `decideReviewLog` then decides.
  */
-export async function gatherReviewLogFacts(options: ReviewLogOptions): Promise<ReviewLogFacts> {
+export async function gatherReviewLogFacts(options: ReviewLogOptions): Promise<ReviewLogFacts & { localLogDir: string | undefined }> {
   const origin = logOriginOf(options.publicUrl);
   const keyFile = logKeyFileOf(options.dataDir, origin);
   const remoteBase = `${options.publicUrl.replace(/\/+$/, '')}/${LOG_DIR}`;
@@ -189,7 +189,26 @@ export async function gatherReviewLogFacts(options: ReviewLogOptions): Promise<R
       : { state: 'absent' };
   }
   const retired = ((await readKeyFile(`${keyFile}.previous`)) ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
-  return { ...base, key, local, remote, retired };
+  return { ...base, key, local, remote, retired, localLogDir: local.state === 'found' ? localDir : undefined };
+}
+
+/** The names on a signed note's signature lines: the log's, and each witness's that cosigned it. */
+const signatureNames = (note: string) => new Set(note.slice(note.lastIndexOf('\n\n') + 2).split('\n').filter(Boolean).map((line) => line.split(' ')[1]));
+
+/**
+ * The size of the log whose build holds proofs this build may link (its entries below it are unchanged):
+ * the log opened from the build in service, signed by this build's key (a rotation makes every proof
+ * again), and only when the new checkpoint has no witness the served one lacked: after an outage of a
+ * witness, the proofs made meanwhile lack its cosignature, and every proof is made again once.
+ */
+function heldProofsSize(input: { localLogDir: string | undefined; fromLocal: boolean; previous: OpenedLog | undefined; key: NoteSigner; checkpoint: string }): number {
+  const { localLogDir, previous } = input;
+  if (localLogDir === undefined || !input.fromLocal || previous === undefined) return 0;
+  if (formatVerifierKey(previous.verifier) !== formatVerifierKey(input.key)) return 0;
+  const served = signatureNames(readFileSync(path.join(localLogDir, CHECKPOINT_PATH), 'utf8'));
+  if ([...signatureNames(input.checkpoint)].some((name) => !served.has(name))) return 0;
+  // Its entries, not its tree's size: the tree is extended in place by the new log's (buildLogFiles).
+  return previous.entries.length;
 }
 
 export async function prepareReviewLog(
@@ -222,19 +241,41 @@ export async function prepareReviewLog(
       const { files, tree } = buildLogFiles({ origin, entries: bytes, signer: key, tree: previous?.tree });
       // The witnesses' cosignatures (the caller's round trip, scripts/lib/witness-cosignatures.ts), before the proofs carry them.
       if (cosign) files.set(CHECKPOINT_PATH, Buffer.from(await cosign(files.get(CHECKPOINT_PATH)!.toString('utf8'), tree), 'utf8'));
-      // Each served review's proof, against the checkpoint as served (its cosignatures included).
-      const latest = replayLog(entries);
-      const proofs = buildReviewProofs({ reviews, entries: bytes, latest, tree, checkpoint: files.get(CHECKPOINT_PATH)!.toString('utf8') });
-      for (const [id, proof] of proofs) files.set(logProofPath(id).slice(PATHS.logPrefix.length), proof);
       // Each folder made once (see diskReader for why synchronously).
       const made = new Set<string>();
-      for (const [rel, data] of files) {
+      const place = (rel: string, data: Uint8Array | undefined, from?: string) => {
         const file = path.join(buildDir, LOG_DIR, rel);
         const dir = path.dirname(file);
         if (!made.has(dir)) mkdirSync(dir, { recursive: true });
         made.add(dir);
-        writeFileSync(file, data);
+        if (from !== undefined) linkSync(from, file);
+        else writeFileSync(file, data!);
+      };
+      for (const [rel, data] of files) place(rel, data);
+      // Each served review's proof (core/log/review-proofs.ts), against the checkpoint of the build that logged
+      // its latest entry. One the build in service holds (an entry older than its log) is linked, not made
+      // again: a publish then writes a file per changed review, not one per review (a new file cost 0.04 to
+      // 0.4 ms here, a link 0.01 ms).
+      const latest = replayLog(entries);
+      const checkpoint = files.get(CHECKPOINT_PATH)!.toString('utf8');
+      const heldSize = heldProofsSize({ localLogDir: facts.localLogDir, fromLocal: previous !== undefined && facts.local.state === 'found' && previous === facts.local.found.log, previous, key, checkpoint });
+      const toMake: typeof reviews[number][] = [];
+      for (const review of reviews) {
+        const state = latest.get(review.id);
+        if (state === undefined) continue;
+        const rel = logProofPath(review.id).slice(PATHS.logPrefix.length);
+        const held = path.join(facts.localLogDir ?? '', rel);
+        if (state.index < heldSize && existsSync(held)) {
+          try {
+            place(rel, undefined, held);
+            continue;
+          } catch {
+            // No hard links here (another file system, one without them): the proof is made instead.
+          }
+        }
+        toMake.push(review);
       }
+      for (const [id, proof] of buildReviewProofs({ reviews: toMake, entries: bytes, latest, tree, checkpoint })) place(logProofPath(id).slice(PATHS.logPrefix.length), proof);
       // The witnesses are asked afterwards, by the build (scripts/lib/witness-cosignatures.ts), with this tree.
       return { tree };
     },

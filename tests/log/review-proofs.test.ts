@@ -5,7 +5,7 @@
  * `npm run verify --proof` run (core/log/proof-check.ts), which also weighs the witnesses' cosignatures.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
 import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { sha256 } from '../../core/log/sha256.ts';
-import { buildTestSite } from '../helpers/site-build.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { runTlogProofCheck } from '../helpers/tlog-check.ts';
 import { runScript } from '../helpers/run-script.ts';
 
@@ -179,6 +179,38 @@ function witnessedProof(review: Record<string, unknown> & { id: string; date: st
   const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 0 }]]), tree, checkpoint: cosigned }).get(review.id)!.toString('utf8');
   return { signer, w1, w2, proof };
 }
+
+describe('a publish that changes one review', () => {
+  it("links every other review's proof from the build in service and makes that one's anew, all verifying", async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'review-proofs-publish-'));
+    const contentDir = path.join(work, 'content');
+    await cp(SMALL_CONTENT, contentDir, { recursive: true });
+    const outDir = path.join(work, 'dist');
+    await buildTestSite({ contentDir, outDir, own: true });
+    const proofOf = (id: string) => path.join(outDir, 'log', 'proof', `${id}.tlog-proof`);
+    const first = await readFile(path.join(outDir, 'log', 'checkpoint'), 'utf8');
+    const before = new Map(await Promise.all(reviews.map(async (r) => [r.id, (await stat(proofOf(r.id))).ino] as const)));
+
+    const file = path.join(contentDir, 'reviews', '2025-01.json');
+    const month = JSON.parse(await readFile(file, 'utf8')) as Review[];
+    month.find((r) => r.id === 'r-0003')!.text = 'Rewritten after the first build.';
+    await writeFile(file, JSON.stringify(month));
+    await buildTestSite({ contentDir, outDir, own: true });
+
+    const served = await readFile(path.join(outDir, 'log', 'checkpoint'), 'utf8');
+    expect(served).not.toBe(first);
+    const now = (JSON.parse(await readFile(path.join(outDir, 'reviews.json'), 'utf8')) as { reviews: Review[] }).reviews;
+    const key = parseVerifierKeyText(await readFile(path.join(outDir, 'log', 'vkey'), 'utf8'), 1);
+    if (!key.ok) throw new Error(key.reason);
+    for (const review of now) {
+      const text = await readFile(proofOf(review.id), 'utf8');
+      const linked = (await stat(proofOf(review.id))).ino === before.get(review.id);
+      expect([review.id, linked]).toEqual([review.id, review.id !== 'r-0003']);
+      expect(parseProof(text).checkpoint).toBe(linked ? first : served);
+      expect(await checkReviewProof(text, { log: key.value, witnesses: [], quorum: () => true }, review)).toMatchObject({ ok: true });
+    }
+  }, 180_000);
+});
 
 describe('sha256.ts', () => {
   it.each([0, 1, 55, 56, 63, 64, 65, 119, 120, 1000, 70_000])('is node:crypto’s SHA-256 for %i bytes', (n) => {
