@@ -35,3 +35,39 @@ describe('lockContentFolder', () => {
     expect(await readFile(path.join(dir, '.import.lock'), 'utf8')).toBe(String(process.pid));
   });
 });
+
+describe('takePidLock', () => {
+  it('lets exactly one of many processes racing for one lock take it, each of the others naming that one', async () => {
+    const file = path.join(work, 'race.lock');
+    // Each says what it got on one line; the one holding the lock keeps it until it is stopped.
+    const script = `import { takePidLock } from ${JSON.stringify(path.resolve('scripts/lib/pid-lock.ts'))};
+const go = Number(process.argv[1]);
+while (Date.now() < go) {}
+const lock = await takePidLock(process.argv[2]);
+console.log(JSON.stringify(lock.ok ? { ok: true, pid: process.pid } : lock));
+if (lock.ok) setInterval(() => {}, 1000);`;
+    // All make their attempt at the same moment, once each has loaded its modules.
+    const go = String(Date.now() + 2_000);
+    const children = Array.from({ length: 8 }, () => spawn(process.execPath, ['--input-type=module', '-e', script, go, file], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    try {
+      const results = await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<{ ok: boolean; pid: number }>((resolve, reject) => {
+              let out = '';
+              child.stdout.on('data', (chunk: Buffer) => {
+                out += chunk;
+                if (out.includes('\n')) resolve(JSON.parse(out) as { ok: boolean; pid: number });
+              });
+              child.once('exit', (code) => reject(new Error(`exited with ${code} before answering: ${out}`)));
+            }),
+        ),
+      );
+      const winners = results.filter((r) => r.ok);
+      expect(winners).toHaveLength(1);
+      for (const loser of results.filter((r) => !r.ok)) expect(loser.pid).toBe(winners[0]!.pid);
+    } finally {
+      for (const child of children) child.kill();
+    }
+  }, 30_000);
+});
