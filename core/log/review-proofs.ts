@@ -1,8 +1,9 @@
 /**
- * Every served review's C2SP tlog-proof (proof-format.ts) against the log's newest checkpoint, as the build
- * writes them beside the log (docs/verification.md "A proof for every review"): the proof of the review's
- * latest entry, whose extra carries that entry's text and the review as logged (proof-check.ts says how a
- * reader computes the leaf from them).
+ * Served reviews' C2SP tlog-proofs (proof-format.ts) against the checkpoint given: the build's, for the
+ * reviews whose latest entry it logs (scripts/lib/review-log.ts links the others' from the build in
+ * service), as the build writes them beside the log (docs/verification.md "A proof for every review"): the
+ * proof of the review's latest entry, whose extra carries that entry's text and the review as logged
+ * (proof-check.ts says how a reader computes the leaf from them).
  */
 import { formatReviewProofExtra } from './proof-check.ts';
 import { formatTlogProof } from './proof-format.ts';
