@@ -5,20 +5,15 @@ import { plural } from '../../core/text/text-rules.ts';
 import { readEntryConfig } from './entry-config.ts';
 
 /**
- * The first steps of `npm run backup` and `npm run restore`: the configuration, the file named on the
- * command line (none: the usage line, exit 1), and with DATABASE_URL the pg_dump or pg_restore command
- * instead (exit 2).
+ * The first steps of `npm run backup` and `npm run restore`: the configuration and the file named on the
+ * command line (none: the usage line, exit 1).
  */
-export function readHubFileCommand(action: 'backup' | 'restore', usage: string): { config: Config; file: string } {
+export function readHubFileCommand(usage: string): { config: Config; file: string } {
   const { config } = readEntryConfig();
   const file = process.argv[2];
   if (!file) {
     console.error(usage);
     process.exit(1);
-  }
-  if (config.databaseUrl) {
-    console.error(postgresAdvice(action, file));
-    process.exit(2);
   }
   return { config, file };
 }
@@ -51,9 +46,12 @@ export function describeHubBackup(file: string): { ok: true; subscriptions: numb
   }
 }
 
-/** With DATABASE_URL the state is in PostgreSQL, schema `websub`: pg_dump and pg_restore are the tools. */
+/**
+ * With DATABASE_URL the hub's state is in PostgreSQL, schema `websub`: pg_dump and pg_restore are the tools,
+ * into a file of their own beside the one that holds the review log (`<file>.websub`).
+ */
 export function postgresAdvice(action: 'backup' | 'restore', file: string): string {
   return action === 'backup'
-    ? `The hub's state is in PostgreSQL (DATABASE_URL). Back up its schema with: pg_dump --schema=websub --format=custom --file=${file} "$DATABASE_URL"`
-    : `The hub's state is in PostgreSQL (DATABASE_URL). Restore its schema, into a database without it, with: pg_restore --dbname="$DATABASE_URL" ${file}`;
+    ? `The hub's state is in PostgreSQL (DATABASE_URL), not in this file. Back up its schema with: pg_dump --schema=websub --format=custom --file=${file}.websub "$DATABASE_URL"`
+    : `The hub's state is in PostgreSQL (DATABASE_URL). Restore its schema, into a database without it, with: pg_restore --dbname="$DATABASE_URL" ${file}.websub`;
 }

@@ -5,7 +5,7 @@
  * before and after it, and a restore into an empty DATA_DIR gives back every subscription it holds.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -122,13 +122,24 @@ describe('npm run backup / npm run restore', () => {
     }
   });
 
-  it('with DATABASE_URL, names the pg_dump and pg_restore commands for the websub schema instead', async () => {
-    const env = { DATABASE_URL: 'postgres://user@db.example/reviews' };
-    const backup = await run('backup', ['hub.dump'], env);
-    expect(backup.code).toBe(2);
-    expect(backup.stderr).toContain('pg_dump --schema=websub --format=custom --file=hub.dump "$DATABASE_URL"');
-    const restore = await run('restore', ['hub.dump'], env);
-    expect(restore.code).toBe(2);
-    expect(restore.stderr).toContain('pg_restore --dbname="$DATABASE_URL" hub.dump');
+  it('with DATABASE_URL, keeps the review log in the file and names the pg_dump and pg_restore commands for the websub schema', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'backup-postgres-'));
+    const dataDir = path.join(work, 'data');
+    const file = path.join(work, 'reviews.backup');
+    const env = { DATABASE_URL: 'postgres://user@db.example/reviews', DATA_DIR: dataDir, DIST_DIR: path.join(work, 'dist') };
+    await mkdir(path.join(dataDir, 'log-keys'), { recursive: true });
+    await writeFile(path.join(dataDir, 'log-keys', 'key'), 'PRIVATE+KEY+example\n');
+    const backup = await run('backup', [file], env);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toContain(`Backed up 1 review log key and no published log to ${file}`);
+    expect(backup.stdout).toContain(`pg_dump --schema=websub --format=custom --file=${file}.websub "$DATABASE_URL"`);
+    expect(backup.stderr).toMatch(/^WARNING: .* holds the review log's PRIVATE signing key/);
+    await rm(dataDir, { recursive: true });
+    const restore = await run('restore', [file], env);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(restore.stdout).toContain('Restored 1 review log key and no published log');
+    expect(restore.stdout).toContain(`pg_restore --dbname="$DATABASE_URL" ${file}.websub`);
+    expect(await readFile(path.join(dataDir, 'log-keys', 'key'), 'utf8')).toBe('PRIVATE+KEY+example\n');
+    expect(await readdir(dataDir)).toEqual(['log-keys']);
   });
 });
