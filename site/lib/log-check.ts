@@ -22,7 +22,7 @@ const logged = root?.querySelector<HTMLElement>('[data-check-review]');
 function say(state: 'verified' | 'failed', sentence: string, points: readonly string[] = []): void {
   if (!verdict || !details) return;
   verdict.dataset.verdict = state;
-  // When the verdict came, from the navigation's start: what tests/site/log-check.test.ts holds to 2 s.
+  // When the verdict came, from the navigation's start: what `npm run bench -- check-page` holds to 2 s.
   performance.mark('log-check-verdict');
   verdict.textContent = sentence;
   details.replaceChildren(...points.map((p) => Object.assign(document.createElement('li'), { textContent: p })));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './types.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MODULES = ['build', 'photos', 'log', 'search', 'http', 'serve', 'mcp', 'websub', 'insights', 'abuse', 'import', 'sync', 'lighthouse', 'proxy', 'install'];
+const MODULES = ['build', 'photos', 'log', 'check-page', 'search', 'http', 'serve', 'mcp', 'websub', 'insights', 'abuse', 'import', 'sync', 'lighthouse', 'proxy', 'install'];
 /** Options that take a value: the value is not a module name. */
 const VALUED_OPTIONS = ['--against'];
 
