@@ -59,10 +59,10 @@ async function ed25519Verify(publicKey: Uint8Array, signature: Uint8Array, messa
   return crypto.subtle.verify({ name: 'Ed25519' }, key, signature as Uint8Array<ArrayBuffer>, message as Uint8Array<ArrayBuffer>);
 }
 
-type SignatureLine = { name: string; keyId: number; bytes: Uint8Array };
+export type SignatureLine = { name: string; keyId: number; bytes: Uint8Array };
 
 /** Splits a signed note at its last blank line: the text (with its final newline) and its signature lines. */
-function splitNote(note: string): { text: string; signatures: SignatureLine[] } | undefined {
+export function splitNote(note: string): { text: string; signatures: SignatureLine[] } | undefined {
   const split = note.lastIndexOf('\n\n');
   // signed-note: valid UTF-8 with no control character but newline.
   if (split < 0 || !note.endsWith('\n') || /[\u0000-\u0009\u000b-\u001f]/.test(note)) return undefined;

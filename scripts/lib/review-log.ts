@@ -43,6 +43,7 @@ import { getLatestChange } from '../../core/dates/latest-change.ts';
 import { findLastGoodBuild, readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import type { MerkleTree } from '../../core/log/merkle.ts';
+import { splitNote } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { logProofPath, PATHS } from '../../core/urls.ts';
 import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
@@ -193,7 +194,7 @@ export async function gatherReviewLogFacts(options: ReviewLogOptions): Promise<R
 }
 
 /** The names on a signed note's signature lines: the log's, and each witness's that cosigned it. */
-const signatureNames = (note: string) => new Set(note.slice(note.lastIndexOf('\n\n') + 2).split('\n').filter(Boolean).map((line) => line.split(' ')[1]));
+const signatureNames = (note: string) => new Set(splitNote(note)?.signatures.map((s) => s.name));
 
 /**
  * The size of the log whose build holds proofs this build may link (its entries below it are unchanged):
@@ -201,12 +202,12 @@ const signatureNames = (note: string) => new Set(note.slice(note.lastIndexOf('\n
  * again), and only when the new checkpoint has no witness the served one lacked: after an outage of a
  * witness, the proofs made meanwhile lack its cosignature, and every proof is made again once.
  */
-function heldProofsSize(input: { localLogDir: string | undefined; fromLocal: boolean; previous: OpenedLog | undefined; key: NoteSigner; checkpoint: string }): number {
-  const { localLogDir, previous } = input;
-  if (localLogDir === undefined || !input.fromLocal || previous === undefined) return 0;
-  if (formatVerifierKey(previous.verifier) !== formatVerifierKey(input.key)) return 0;
+function heldProofsSize(facts: Awaited<ReturnType<typeof gatherReviewLogFacts>>, previous: OpenedLog | undefined, key: NoteSigner, checkpoint: string): number {
+  const { localLogDir } = facts;
+  if (localLogDir === undefined || previous === undefined || facts.local.state !== 'found' || previous !== facts.local.found.log) return 0;
+  if (formatVerifierKey(previous.verifier) !== formatVerifierKey(key)) return 0;
   const served = signatureNames(readFileSync(path.join(localLogDir, CHECKPOINT_PATH), 'utf8'));
-  if ([...signatureNames(input.checkpoint)].some((name) => !served.has(name))) return 0;
+  if ([...signatureNames(checkpoint)].some((name) => !served.has(name))) return 0;
   // Its entries, not its tree's size: the tree is extended in place by the new log's (buildLogFiles).
   return previous.entries.length;
 }
@@ -258,7 +259,7 @@ export async function prepareReviewLog(
       // 0.4 ms here, a link 0.01 ms).
       const latest = replayLog(entries);
       const checkpoint = files.get(CHECKPOINT_PATH)!.toString('utf8');
-      const heldSize = heldProofsSize({ localLogDir: facts.localLogDir, fromLocal: previous !== undefined && facts.local.state === 'found' && previous === facts.local.found.log, previous, key, checkpoint });
+      const heldSize = heldProofsSize(facts, previous, key, checkpoint);
       const toMake: typeof reviews[number][] = [];
       for (const review of reviews) {
         const state = latest.get(review.id);
