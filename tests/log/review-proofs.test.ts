@@ -5,7 +5,7 @@
  * `npm run verify --proof` run (core/log/proof-check.ts), which also weighs the witnesses' cosignatures.
  */
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,9 @@ import { digestReview } from '../../core/log/review-digest.ts';
 import { checkReviewProof, parseVerifierKeyText, type ProofTrust } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { formatPrivateKey, parsePrivateKey } from '../../core/log/note.ts';
+import type { PublishedReview } from '../../core/schemas/published.ts';
+import { logKeyFileOf, prepareReviewLog } from '../../scripts/lib/review-log.ts';
 import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { sha256 } from '../../core/log/sha256.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -210,6 +213,57 @@ describe('a publish that changes one review', () => {
       expect(await checkReviewProof(text, { log: key.value, witnesses: [], quorum: () => true }, review)).toMatchObject({ ok: true });
     }
   }, 180_000);
+});
+
+describe('proofs linked from the build in service, and when they are made again', () => {
+  it('makes every proof again once a witness the served checkpoint lacked cosigns, and after a key rotation', async () => {
+    const work = await mkdtemp(path.join(tmpdir(), 'review-proofs-held-'));
+    const [outDir, dataDir] = [path.join(work, 'log-build'), path.join(work, 'data')];
+    const publicUrl = 'https://reviews.example.com';
+    const witness = asCosigner(generateSigner('w1.example/witness'));
+    const cosignByWitness = async (note: string) => note + cosignCheckpoint(note.slice(0, note.lastIndexOf('\n\n') + 1), witness, 1_772_600_000);
+    const proofOf = (id: string) => path.join(outDir, 'log', 'proof', `${id}.tlog-proof`);
+    const inodes = async () => new Map(await Promise.all(reviews.map(async (r) => [r.id, (await stat(proofOf(r.id))).ino] as const)));
+    // One log step as the build takes it (scripts/lib/review-log.ts), the new folder then in the old one's place.
+    let now = reviews as unknown as PublishedReview[];
+    const publish = async (edited: string, day: number, cosign?: (note: string) => Promise<string>) => {
+      now = now.map((r) => (r.id === edited ? { ...r, text: `${r.text} (edited on day ${day})` } : r));
+      const step = await prepareReviewLog(now, new Map(), { publicUrl, outDir, dataDir, demo: false, now: () => new Date(Date.UTC(2026, 0, day)), fetch: async () => new Response(null, { status: 404 }) });
+      if (!step.ok) throw new Error(step.message);
+      await step.write(`${outDir}.next`, cosign);
+      await step.commit();
+      await rm(outDir, { recursive: true, force: true });
+      await rename(`${outDir}.next`, outDir);
+      return now;
+    };
+    const [a, b, c] = [reviews[0]!.id, reviews[1]!.id, reviews[2]!.id];
+    await publish(a, 1);
+    // The served checkpoint has no cosignature: after the witness's first one, every proof is made again.
+    const beforeWitness = await inodes();
+    await publish(a, 2, cosignByWitness);
+    const afterWitness = await inodes();
+    for (const review of reviews) expect(afterWitness.get(review.id)).not.toBe(beforeWitness.get(review.id));
+    for (const review of reviews) expect(await readFile(proofOf(review.id), 'utf8')).toContain('\u2014 w1.example/witness ');
+    // The same witness again: only the changed review's proof is new.
+    await publish(b, 3, cosignByWitness);
+    const linked = await inodes();
+    for (const review of reviews) expect([review.id, linked.get(review.id) === afterWitness.get(review.id)]).toEqual([review.id, review.id !== b]);
+    // A rotation: the old key listed as retired, a new one in its place; every proof is made again, under the new key.
+    const keyFile = logKeyFileOf(dataDir, 'reviews.example.com/log');
+    const old = parsePrivateKey(await readFile(keyFile, 'utf8'));
+    if (!old.ok) throw new Error(old.reason);
+    const rotated = generateSigner('reviews.example.com/log');
+    await writeFile(`${keyFile}.previous`, `${formatVerifierKey(old.value)}\n`);
+    await writeFile(keyFile, `${formatPrivateKey(rotated)}\n`);
+    const served = await publish(c, 4, cosignByWitness);
+    const afterRotation = await inodes();
+    const key = parseVerifierKeyText(formatVerifierKey(rotated), 1);
+    if (!key.ok) throw new Error(key.reason);
+    for (const review of served) {
+      expect(afterRotation.get(review.id)).not.toBe(linked.get(review.id));
+      expect(await checkReviewProof(await readFile(proofOf(review.id), 'utf8'), { log: key.value, witnesses: [], quorum: () => true }, review)).toMatchObject({ ok: true });
+    }
+  }, 60_000);
 });
 
 describe('sha256.ts', () => {
