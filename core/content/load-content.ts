@@ -29,7 +29,7 @@ export const DEFAULT_ASPECTS_FILE = fileURLToPath(new URL('../insights/default-a
 
 export async function loadContent(dir: string, options: LoadContentOptions = {}): Promise<ContentResult<LoadedContent>> {
   const { raw, problems } = await readContentFolder(dir);
-  const parsed = parseContent({ business: raw.business ?? { file: 'business.json', data: undefined }, reviewFiles: raw.reviewFiles });
+  const parsed = parseContent({ business: raw.business ?? { file: 'business.json', data: undefined }, reviewFiles: raw.reviewFiles, jobFiles: raw.jobFiles });
   if (!parsed.ok) problems.push(...parsed.problems.filter((p) => raw.business || p.file !== 'business.json'));
 
   const insights = await readInsightsContent(dir, { fallbackAspectsFile: options.fallbackAspectsFile ?? DEFAULT_ASPECTS_FILE });

@@ -2,19 +2,21 @@
  * Validates the raw content folder (already read from disk) in one pass and reports every problem
  * together (STYLE.md "Parse once at the boundary"). Pure: reading files is read-content.ts's job.
  */
-import { BusinessContentSchema, ReviewContentSchema } from '../schemas/content.ts';
-import type { BusinessContent, ReviewContent } from '../schemas/content.ts';
+import { BusinessContentSchema, JobContentSchema, ReviewContentSchema } from '../schemas/content.ts';
+import type { BusinessContent, JobContent, ReviewContent } from '../schemas/content.ts';
 import { createMentionMatcher, findTermConflicts, type MentionMatcher } from '../mentions.ts';
 import { type ContentProblem, type ContentResult, formatPath } from './problems.ts';
 import { parseWithIssues } from '../schemas/issues.ts';
 
 export type RawFile = { file: string; data: unknown };
-export type RawContent = { business: RawFile; reviewFiles: RawFile[] };
+export type RawContent = { business: RawFile; reviewFiles: RawFile[]; jobFiles?: RawFile[] };
 
 export type Content = {
   business: BusinessContent;
   /** Every review, verified or not, in file order; publishing filters and sorts. */
   reviews: ReviewContent[];
+  /** Every job of jobs/*.json, in file order (docs/log.md "Jobs"); none for a business without. */
+  jobs: JobContent[];
   technicianMatcher: MentionMatcher;
   serviceMatcher: MentionMatcher;
 };
@@ -42,7 +44,7 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
       continue;
     }
     data.forEach((item, index) => {
-      const label = reviewLabel(item, index);
+      const label = itemLabel(item, index);
       const parsed = parseWithIssues(ReviewContentSchema, item);
       if (!parsed.ok) {
         for (const issue of parsed.issues) problems.push({ file, review: label, field: formatPath(issue.path), message: issue.message });
@@ -64,8 +66,11 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
     });
   }
 
+  const jobs = technicianMatcher && serviceMatcher ? parseJobs(raw.jobFiles ?? [], { technicianMatcher, serviceMatcher, areas }, problems) : [];
+  checkJobLinks(reviews, jobs, firstFileOfId, problems);
+
   if (problems.length > 0 || !business || !technicianMatcher || !serviceMatcher) return { ok: false, problems };
-  return { ok: true, value: { business, reviews, technicianMatcher, serviceMatcher } };
+  return { ok: true, value: { business, reviews, jobs, technicianMatcher, serviceMatcher } };
 }
 
 function parseBusiness(raw: RawFile, problems: ContentProblem[]): BusinessContent | undefined {
@@ -91,7 +96,7 @@ function parseBusiness(raw: RawFile, problems: ContentProblem[]): BusinessConten
 
 function checkReferences(
   review: ReviewContent,
-  known: { technicianMatcher: MentionMatcher; serviceMatcher: MentionMatcher; areas: Map<string, string> },
+  known: Known,
   report: (field: string, message: string) => void,
 ) {
   review.technicians?.forEach((name, i) => {
@@ -110,7 +115,55 @@ function checkReferences(
   }
 }
 
-function reviewLabel(item: unknown, index: number): string {
+type Known = { technicianMatcher: MentionMatcher; serviceMatcher: MentionMatcher; areas: Map<string, string> };
+
+/** jobs/*.json: arrays of jobs, each id once, naming only services, technicians and areas of business.json. */
+function parseJobs(files: readonly RawFile[], known: Known, problems: ContentProblem[]): JobContent[] {
+  const jobs: JobContent[] = [];
+  const fileOfId = new Map<string, string>();
+  for (const { file, data } of files) {
+    if (!Array.isArray(data)) {
+      problems.push({ file, message: 'must be a JSON array of jobs' });
+      continue;
+    }
+    data.forEach((item, index) => {
+      const parsed = parseWithIssues(JobContentSchema, item);
+      if (!parsed.ok) {
+        for (const issue of parsed.issues) problems.push({ file, job: itemLabel(item, index), field: formatPath(issue.path), message: issue.message });
+        return;
+      }
+      const job = parsed.value;
+      const report = (field: string, message: string) => problems.push({ file, job: job.id, field, message });
+      const earlier = fileOfId.get(job.id);
+      if (earlier !== undefined) return report('id', `duplicate job id: already used in ${earlier}`);
+      fileOfId.set(job.id, file);
+      if (known.serviceMatcher.resolve(job.service) !== job.service) report('service', `unknown service id "${job.service}"`);
+      if (job.technician !== undefined && known.technicianMatcher.resolve(job.technician) === undefined) report('technician', `unknown technician "${job.technician}" (not a name or alias in business.json)`);
+      if (job.area !== undefined && !known.areas.has(job.area.toLowerCase())) report('area', `unknown service area "${job.area}" (not in business.json service_areas)`);
+      jobs.push({ ...job, ...(job.area === undefined ? {} : { area: known.areas.get(job.area.toLowerCase())! }) });
+    });
+  }
+  return jobs;
+}
+
+/** A review names a job of jobs/*.json, and one job is the job of at most one review. */
+function checkJobLinks(reviews: readonly ReviewContent[], jobs: readonly JobContent[], fileOfReview: ReadonlyMap<string, string>, problems: ContentProblem[]) {
+  const known = new Set(jobs.map((j) => j.id));
+  const reviewOfJob = new Map<string, string>();
+  for (const review of reviews) {
+    if (review.job === undefined) continue;
+    const file = fileOfReview.get(review.id)!;
+    if (!known.has(review.job)) {
+      problems.push({ file, review: review.id, field: 'job', message: `no job "${review.job}" in jobs/*.json` });
+      continue;
+    }
+    const other = reviewOfJob.get(review.job);
+    if (other !== undefined) problems.push({ file, review: review.id, field: 'job', message: `job "${review.job}" is already the job of review ${other}: one job, at most one review` });
+    else reviewOfJob.set(review.job, review.id);
+  }
+}
+
+function itemLabel(item: unknown, index: number): string {
   const id = (item as { id?: unknown } | null)?.id;
   return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : `#${index}`;
 }

@@ -4,6 +4,8 @@ export type ContentProblem = {
   file: string;
   /** The review id, or `#<index>` for an entry without a usable id. */
   review?: string;
+  /** The job id (jobs/*.json), or `#<index>` for one without a usable id. */
+  job?: string;
   /** Dotted path of the field inside the review or business object. */
   field?: string;
   message: string;
@@ -12,7 +14,7 @@ export type ContentProblem = {
 export type ContentResult<T> = { ok: true; value: T } | { ok: false; problems: ContentProblem[] };
 
 export function formatContentProblem(p: ContentProblem): string {
-  const where = [p.file, p.review === undefined ? undefined : `review ${p.review}`, p.field && `field ${p.field}`]
+  const where = [p.file, p.review === undefined ? undefined : `review ${p.review}`, p.job === undefined ? undefined : `job ${p.job}`, p.field && `field ${p.field}`]
     .filter(Boolean)
     .join(', ');
   return `${where}: ${p.message}`;

@@ -1,5 +1,5 @@
 /**
- * Reads the content folder from disk: business.json and reviews/*.json (sorted by name), each through
+ * Reads the content folder from disk: business.json, reviews/*.json and jobs/*.json (sorted by name), each through
  * core/read-content-file.ts (regular files only, links only inside the folder, a size cap).
  */
 import { readdir } from 'node:fs/promises';
@@ -12,28 +12,35 @@ import type { RawContent, RawFile } from './parse-content.ts';
  * Reads what it can and reports what it cannot; files that did read are still validated, so one
  * broken file does not hide the problems of the others.
  */
-export async function readContentFolder(dir: string): Promise<{ raw: Partial<RawContent> & { reviewFiles: RawFile[] }; problems: ContentProblem[] }> {
+export async function readContentFolder(dir: string): Promise<{ raw: Partial<RawContent> & { reviewFiles: RawFile[]; jobFiles: RawFile[] }; problems: ContentProblem[] }> {
   const problems: ContentProblem[] = [];
   const business = await readJsonFile(dir, 'business.json', problems);
+  const reviewFiles = await readJsonFolder(dir, 'reviews', problems, { required: true });
+  const jobFiles = await readJsonFolder(dir, 'jobs', problems, { required: false });
+  return { raw: { business, reviewFiles, jobFiles }, problems };
+}
+
+/** Every `*.json` of a folder of the content, by name; `jobs/` may be missing (a business that logs no jobs). */
+async function readJsonFolder(dir: string, folderName: string, problems: ContentProblem[], options: { required: boolean }): Promise<RawFile[]> {
   let names: string[] = [];
-  const folder = await inspectContentEntry(dir, path.join(dir, 'reviews'));
+  const folder = await inspectContentEntry(dir, path.join(dir, folderName));
   if (folder.ok && folder.kind !== 'directory') {
-    problems.push({ file: 'reviews/', message: 'cannot read the reviews folder: it is a link; the reviews folder must be a folder' });
+    problems.push({ file: `${folderName}/`, message: `cannot read the ${folderName} folder: it is a link; the ${folderName} folder must be a folder` });
   } else if (!folder.ok) {
-    problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${folder.reason}` });
+    if (options.required || !folder.missing) problems.push({ file: `${folderName}/`, message: `cannot read the ${folderName} folder: ${folder.reason}` });
   } else {
     try {
-      names = (await readdir(path.join(dir, 'reviews'))).filter((n) => n.endsWith('.json')).sort();
+      names = (await readdir(path.join(dir, folderName))).filter((n) => n.endsWith('.json')).sort();
     } catch (error) {
-      problems.push({ file: 'reviews/', message: `cannot read the reviews folder: ${(error as Error).message}` });
+      problems.push({ file: `${folderName}/`, message: `cannot read the ${folderName} folder: ${(error as Error).message}` });
     }
   }
-  const reviewFiles: RawFile[] = [];
+  const files: RawFile[] = [];
   for (const name of names) {
-    const file = await readJsonFile(dir, `reviews/${name}`, problems);
-    if (file) reviewFiles.push(file);
+    const file = await readJsonFile(dir, `${folderName}/${name}`, problems);
+    if (file) files.push(file);
   }
-  return { raw: { business, reviewFiles }, problems };
+  return files;
 }
 
 async function readJsonFile(dir: string, file: string, problems: ContentProblem[]): Promise<RawFile | undefined> {

@@ -127,10 +127,32 @@ export const ReviewContentSchema = z.strictObject({
   response: OwnerResponseSchema.optional(),
   /** Photos and videos the customer attached, in the order shown. */
   media: z.array(MediaContentSchema).max(MAX_MEDIA_PER_REVIEW).optional(),
+  /** The owner's id of the job this review is about (`jobs/*.json`): never published, only its log entry. */
+  job: NonEmptyTextSchema.max(200).optional(),
+});
+
+/**
+ * One job of `jobs/*.json` (issue 42): the owner's own record of work done, logged when completed, before
+ * any review of it exists (docs/log.md "Jobs"). Only the ISO week of `completed`, the service and the
+ * area are ever published; every other member (the customer's name, address, telephone, the invoice
+ * total, the owner's job id itself) is the owner's, kept in the content and never published, so the
+ * object accepts members it does not know.
+ */
+export const JobContentSchema = z.looseObject({
+  /** The owner's own job number, as their tool writes it. */
+  id: z.union([NonEmptyTextSchema.max(200), z.int().min(0).transform(String)]),
+  completed: IsoDateSchema,
+  /** A service id of business.json. */
+  service: SlugSchema,
+  /** A technician of business.json (name or alias). */
+  technician: NonEmptyTextSchema.optional(),
+  /** A service area of business.json. */
+  area: NonEmptyTextSchema.optional(),
 });
 
 export type BusinessContent = z.infer<typeof BusinessContentSchema>;
 export type ReviewContent = z.infer<typeof ReviewContentSchema>;
+export type JobContent = z.infer<typeof JobContentSchema>;
 export type MediaContent = z.infer<typeof MediaContentSchema>;
 export type Service = z.infer<typeof ServiceSchema>;
 export type Technician = z.infer<typeof TechnicianSchema>;
