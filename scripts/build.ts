@@ -223,9 +223,15 @@ async function preparePublication(
     now: options.now,
     newLog: options.newLog,
     corrections: corrections.value,
+    jobs: content.value.jobs,
+    reviewJobs: new Map(content.value.reviews.flatMap((r) => (r.job === undefined ? [] : [[r.id, r.job]]))),
   });
   if (!step.ok) return step;
-  for (const review of dataset.reviews) review.updated = resolveUpdated(review, step.times.get(review.id));
+  for (const review of dataset.reviews) {
+    review.updated = resolveUpdated(review, step.times.get(review.id));
+    const tie = step.ties.get(review.id);
+    if (tie) review.job = tie;
+  }
   const changeLog = renderChangeLog(createChangeLog(step.entries, step.bytes));
   const logMs = performance.now() - logStarted;
   await mkdir(path.dirname(file), { recursive: true });

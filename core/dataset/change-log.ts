@@ -43,6 +43,8 @@ export function createChangeLog(entries: readonly LogEntry[], bytes: readonly Ui
   const updates = new Map(summarizeUpdates(entries).map((u) => [u.entry, u]));
   const last = new Map<string, ChangeLogEntry>();
   entries.forEach((e, index) => {
+    // A job entry changes no review (the change log lists reviews); its position still has its check.
+    if (e.action === 'job') return;
     last.delete(e.review_id);
     const u = updates.get(index);
     const update = u && { change: u.change, previous_rating: u.previous_rating === u.rating ? null : u.previous_rating, words_changed: u.words_changed };

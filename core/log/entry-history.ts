@@ -8,7 +8,7 @@
  * date; a withdrawal states the rating last published; an update's `previous_rating` is that rating, and
  * is there exactly when the rating changed; times never go back.
  */
-import type { LogEntry, UpdateChange } from './entry.ts';
+import type { LogEntry, ReviewLogEntry, UpdateChange } from './entry.ts';
 
 /** One update, told from the review's entry before it. */
 export type UpdateSummary = {
@@ -26,7 +26,7 @@ export type UpdateSummary = {
   reply_changed: boolean | null;
 };
 
-type Published = Extract<LogEntry, { action: 'publish' | 'update' }>;
+type Published = Extract<ReviewLogEntry, { action: 'publish' | 'update' }>;
 
 function compareParts(before: Published, after: Published, part: 'words' | 'reply'): boolean | null {
   return before[part] === undefined || after[part] === undefined ? null : before[part] !== after[part];
@@ -37,6 +37,7 @@ export function summarizeUpdates(entries: readonly LogEntry[], from = 0): Update
   const live = new Map<string, Published>();
   const updates: UpdateSummary[] = [];
   entries.forEach((e, index) => {
+    if (e.action === 'job') return;
     const before = live.get(e.review_id);
     if (e.action === 'withdraw') return void live.delete(e.review_id);
     live.set(e.review_id, e);
@@ -61,12 +62,22 @@ export function summarizeUpdates(entries: readonly LogEntry[], from = 0): Update
 export function checkEntryHistory(entries: readonly LogEntry[]): string[] {
   const problems: string[] = [];
   const live = new Map<string, Published>();
+  // Which live review each job is the job of (one job, at most one review).
+  const reviewOfJob = new Map<number, string>();
   let lastTime = Number.NEGATIVE_INFINITY;
   entries.forEach((e, i) => {
     const time = Date.parse(e.time);
-    if (time < lastTime) problems.push(`entry ${i} (${e.action} of ${e.review_id}) is dated ${e.time}, before the entry ahead of it: times went back`);
+    if (time < lastTime) problems.push(`entry ${i} (${e.action === 'job' ? 'a job' : `${e.action} of ${e.review_id}`}) is dated ${e.time}, before the entry ahead of it: times went back`);
     lastTime = Math.max(lastTime, time);
+    if (e.action === 'job') return;
     const before = live.get(e.review_id);
+    if (before?.job !== undefined && reviewOfJob.get(before.job) === e.review_id) reviewOfJob.delete(before.job);
+    if (e.action !== 'withdraw' && e.job !== undefined) {
+      const other = reviewOfJob.get(e.job);
+      if (e.job >= i || entries[e.job]?.action !== 'job') problems.push(`entry ${i} ties review ${e.review_id} to entry ${e.job}, which is not a job logged before it`);
+      else if (other !== undefined && other !== e.review_id) problems.push(`entry ${i} ties review ${e.review_id} to the job of entry ${e.job}, already the job of review ${other}`);
+      else reviewOfJob.set(e.job, e.review_id);
+    }
     if (e.action === 'publish') {
       if (before) problems.push(`entry ${i} publishes review ${e.review_id} a second time, with no withdrawal since the first`);
       live.set(e.review_id, e);
@@ -90,6 +101,9 @@ export function checkEntryHistory(entries: readonly LogEntry[]): string[] {
     }
     if (e.change === 'reply' && (before.words === undefined || before.words !== e.words || before.reply === e.reply)) {
       problems.push(`entry ${i} calls its change of review ${e.review_id} a reply, but more than the reply changed`);
+    }
+    if (e.change === 'job' && (changed || before.digest !== e.digest || before.job === e.job)) {
+      problems.push(`entry ${i} calls its change of review ${e.review_id} a tie to a job, but ${before.job === e.job ? 'the job is the same' : 'the review changed too'}`);
     }
     live.set(e.review_id, e);
   });

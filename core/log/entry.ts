@@ -12,6 +12,10 @@
  *   correction of the rating carries the owner's `reason` (corrections.json, `other` when none given),
  *   as a withdrawal does.
  * - `withdraw` carries `reason`.
+ * - `job` (issue 42) logs a job when it is completed, before any review of it: its `commitment` and
+ *   `locator` (core/log/job.ts) and only its coarse public facts, the ISO `week`, the `service` id and the
+ *   service `area`. It names no review. A `publish` or `update` of a review tied to a job carries `job`,
+ *   the job entry's index; an update that only ties a review to a job, or another one, says `change: "job"`.
  * Entries written before issue 40 have no `words`, `reply` or `change`; they stay valid.
  */
 import { z } from 'zod';
@@ -35,9 +39,10 @@ const Digest = z.string().regex(DIGEST, 'must be a base64 SHA-256');
 const parts = {
   words: Digest.optional().meta({ description: 'Digest of the review\'s words (`text`, `title`).' }),
   reply: Digest.optional().meta({ description: 'Digest of the owner\'s reply (`response`, null included).' }),
+  job: z.int().min(0).optional().meta({ description: 'The index of the `job` entry of the job this review is about.' }),
 };
 
-export const UPDATE_CHANGES = ['reply', 'at_source', 'correction'] as const;
+export const UPDATE_CHANGES = ['reply', 'at_source', 'correction', 'job'] as const;
 export const UpdateChangeSchema = z.enum(UPDATE_CHANGES);
 export type UpdateChange = z.infer<typeof UpdateChangeSchema>;
 
@@ -54,9 +59,18 @@ export const LogEntrySchema = z
       reason: CorrectionReasonSchema.optional().meta({ description: 'Why the owner corrected the rating.' }),
     }),
     z.strictObject({ action: z.literal('withdraw'), ...common, reason: WithdrawReasonSchema }),
+    z.strictObject({
+      action: z.literal('job'),
+      time: common.time,
+      week: z.string().regex(/^\d{4}-W(0[1-9]|[1-4]\d|5[0-3])$/, 'must be an ISO week, YYYY-Www').meta({ description: 'The ISO week the job was completed.' }),
+      service: z.string().max(200).regex(REVIEW_ID).meta({ description: 'The service id.' }),
+      area: z.string().min(1).max(200).optional().meta({ description: 'The service area.' }),
+      locator: z.string().regex(/^[0-9a-f]{32}$/, 'must be 32 hex characters').meta({ description: 'Finds the entry from a receipt code.' }),
+      commitment: Digest.meta({ description: 'SHA-256 of the job\'s secret and fields (docs/verification.md).' }),
+    }),
   ])
   .superRefine((e, ctx) => {
-    if (e.action === 'withdraw') return;
+    if (e.action === 'withdraw' || e.action === 'job') return;
     if ((e.words === undefined) !== (e.reply === undefined)) ctx.addIssue({ code: 'custom', path: ['words'], message: '`words` and `reply` come together' });
     if (e.action !== 'update') return;
     // An entry from before issue 40 has none of these; a later one has all that apply.
@@ -67,15 +81,23 @@ export const LogEntrySchema = z
     if (needsReason !== (e.reason !== undefined)) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a correction of the rating has a reason, and nothing else does' });
   });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
+/** An entry about a review: all but `job`. */
+export type ReviewLogEntry = Exclude<LogEntry, { action: 'job' }>;
+export type JobLogEntry = Extract<LogEntry, { action: 'job' }>;
+export const isReviewEntry = (e: LogEntry): e is ReviewLogEntry => e.action !== 'job';
 
 /** The entry's bytes: compact JSON in a fixed member order. */
 export function encodeLogEntry(entry: LogEntry): Buffer {
+  if (entry.action === 'job') {
+    const { action, time, week, service, area, locator, commitment } = entry;
+    return Buffer.from(JSON.stringify({ action, time, week, service, area, locator, commitment }), 'utf8');
+  }
   const { action, review_id, time, date, rating } = entry;
   let tail: object;
   if (entry.action === 'withdraw') tail = { reason: entry.reason };
   else {
-    const { digest, words, reply } = entry;
-    tail = { digest, words, reply };
+    const { digest, words, reply, job } = entry;
+    tail = { digest, words, reply, job };
     if (entry.action === 'update') tail = { ...tail, change: entry.change, previous_rating: entry.previous_rating, reason: entry.reason };
   }
   // JSON.stringify leaves out the members that are undefined.
@@ -129,11 +151,12 @@ function isPlainLogEntry(json: unknown): json is LogEntry {
 }
 
 /** Where each review stands after the entries, in log order: its latest entry and its position. */
-export type ReviewLogState = { latest: LogEntry; index: number; first_index: number };
+export type ReviewLogState = { latest: ReviewLogEntry; index: number; first_index: number };
 
 export function replayLog(entries: readonly LogEntry[]): Map<string, ReviewLogState> {
   const state = new Map<string, ReviewLogState>();
   entries.forEach((entry, index) => {
+    if (entry.action === 'job') return;
     const before = state.get(entry.review_id);
     state.set(entry.review_id, { latest: entry, index, first_index: before?.first_index ?? index });
   });

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { WithdrawReasonSchema, WITHDRAW_REASONS } from './reasons.ts';
 import { replayLog, UpdateChangeSchema, type LogEntry } from './entry.ts';
 import { summarizeUpdates } from './entry-history.ts';
+import { JobFiguresSchema, summarizeJobs } from './job-summary.ts';
 
 export const LogWithdrawalSchema = z.object({
   entry: z.int().min(0).meta({ description: 'The withdrawal\'s position in the log.' }),
@@ -38,6 +39,7 @@ export const LogSummarySchema = z.object({
   rating_changes: z.array(LogRatingChangeSchema).meta({ description: 'Every update that changed a rating, in log order.' }),
   first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
   first_logged: z.record(z.string(), z.string()).meta({ description: 'For each review in the log, when its first entry was published (RFC 3339).' }),
+  jobs: JobFiguresSchema.meta({ description: 'Jobs logged and the reviews tied to them (core/log/job-summary.ts).' }),
 });
 export type LogSummary = z.infer<typeof LogSummarySchema>;
 
@@ -51,7 +53,7 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     byReason[latest.reason] += 1;
   }
   const updates = summarizeUpdates(entries);
-  const byChange: LogSummary['by_change'] = { reply: 0, at_source: 0, correction: 0, unrecorded: 0 };
+  const byChange: LogSummary['by_change'] = { reply: 0, at_source: 0, correction: 0, job: 0, unrecorded: 0 };
   for (const u of updates) byChange[u.change ?? 'unrecorded'] += 1;
   const withdrawals = entries.flatMap((e, entry) => (e.action === 'withdraw' ? [{ entry, time: e.time, date: e.date, rating: e.rating, reason: e.reason }] : []));
   return {
@@ -68,5 +70,6 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     ),
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
     first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),
+    jobs: summarizeJobs(entries),
   };
 }

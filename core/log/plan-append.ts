@@ -15,10 +15,17 @@
  * - New entries carry `now`. The first entries of a new log (the seed of a business that already has
  *   reviews) carry each review's own date, or its owner reply's when later, at midnight UTC (never after
  *   `now`), so every machine seeds the same log without reading git.
- * - Within one append, entries are ordered by time, then review id.
+ * - Jobs (issue 42): a job whose commitment is not its locator's latest `job` entry is logged (a job
+ *   edited after it was logged is logged again; the first entry stays). In a seed, a job carries its
+ *   completion date, and on the same day comes before the reviews, so a job completed before its review
+ *   is logged before it; in a later append, where every entry carries `now`, the reviews come first: a
+ *   job logged in the same publish as its review was not logged before it.
+ * - A review tied to a job carries the job entry's index (`job`); a live review whose tie changed, and
+ *   nothing else, is updated with `change: "job"`.
+ * - Within one append, entries are ordered by time, then (see above) jobs and reviews, then review id or locator.
  */
 import type { CorrectionReason, WithdrawReason } from './reasons.ts';
-import type { LogEntry, ReviewLogState, UpdateChange } from './entry.ts';
+import type { JobLogEntry, LogEntry, ReviewLogEntry, ReviewLogState, UpdateChange } from './entry.ts';
 import { compareText } from '../text/text-rules.ts';
 
 /**
@@ -26,7 +33,29 @@ import { compareText } from '../text/text-rules.ts';
  * `direct`: the owner collected it (no other platform), so its changes are the owner's own.
  * `parts`: its digestReviewParts, asked only of the reviews that changed.
  */
-export type PublishedForLog = { id: string; date: string; rating: number; digest: string; changed: string; direct: boolean; parts: () => { words: string; reply: string } };
+export type PublishedForLog = {
+  id: string;
+  date: string;
+  rating: number;
+  digest: string;
+  changed: string;
+  direct: boolean;
+  parts: () => { words: string; reply: string };
+  /** The locator of its job (core/log/job.ts), when the content ties it to one. */
+  job?: string | undefined;
+};
+
+/** A job of the content, as its entry would say it (core/log/job.ts), with its completion date. */
+export type JobForLog = Omit<JobLogEntry, 'action' | 'time'> & { completed: string };
+
+/** Where each job stands in the log: its locator's latest entry. */
+export type JobLogState = { index: number; commitment: string };
+
+export function replayJobs(entries: readonly LogEntry[]): Map<string, JobLogState> {
+  const jobs = new Map<string, JobLogState>();
+  entries.forEach((e, index) => e.action === 'job' && jobs.set(e.locator, { index, commitment: e.commitment }));
+  return jobs;
+}
 
 
 export function planLogAppend(input: {
@@ -36,44 +65,77 @@ export function planLogAppend(input: {
   reasons: ReadonlyMap<string, WithdrawReason>;
   /** corrections.json: why the owner changed a review's rating. */
   corrections?: ReadonlyMap<string, CorrectionReason>;
+  /** The content's jobs, and where the log's jobs stand (replayJobs). */
+  jobs?: readonly JobForLog[];
+  jobState?: ReadonlyMap<string, JobLogState>;
+  /** Entries in the log so far: 0 for a new log, which is seeded. */
+  size?: number;
   /** RFC 3339 UTC, no fraction. */
   now: string;
 }): LogEntry[] {
   const { state, published, reasons, now } = input;
   const corrections = input.corrections ?? new Map<string, CorrectionReason>();
-  const seeding = state.size === 0;
-  const added: LogEntry[] = [];
+  const jobState = input.jobState ?? new Map<string, JobLogState>();
+  const size = input.size ?? (state.size === 0 ? 0 : Number.POSITIVE_INFINITY);
+  const seeding = size === 0;
+  const timeOf = (day: string) => (seeding ? minTime(`${day}T00:00:00Z`, now) : now);
+
+  const jobsAdded: JobLogEntry[] = [];
+  for (const { completed, ...job } of input.jobs ?? []) {
+    if (jobState.get(job.locator)?.commitment === job.commitment) continue;
+    jobsAdded.push({ action: 'job', time: timeOf(completed), week: job.week, service: job.service, ...(job.area === undefined ? {} : { area: job.area }), locator: job.locator, commitment: job.commitment });
+  }
+  const relogged = new Set(jobsAdded.map((j) => j.locator));
+
+  // Review entries, each with the locator of its job until the positions are known.
+  const added: { entry: ReviewLogEntry; job?: string | undefined }[] = [];
   const publishing = new Set<string>();
   for (const review of published) {
     publishing.add(review.id);
     const latest = state.get(review.id)?.latest;
     const live = latest !== undefined && latest.action !== 'withdraw';
-    if (live && latest.digest === review.digest) continue;
-    const time = seeding ? minTime(`${review.changed}T00:00:00Z`, now) : now;
+    const sameJob = live && (review.job === undefined ? latest.job === undefined : !relogged.has(review.job) && jobState.get(review.job)?.index === latest.job);
+    if (live && latest.digest === review.digest && sameJob) continue;
+    const time = timeOf(review.changed);
     const base = { review_id: review.id, time, date: review.date, rating: review.rating, digest: review.digest, ...review.parts() };
     if (!live || latest.date !== review.date) {
       // A review's date never changes in the log (npm run verify holds every update to it): a new date is
       // the old review withdrawn and the review published again.
-      if (live) added.push({ action: 'withdraw', review_id: review.id, time, date: latest.date, rating: latest.rating, reason: reasons.get(review.id) ?? 'other' });
-      added.push({ action: 'publish', ...base });
+      if (live) added.push({ entry: { action: 'withdraw', review_id: review.id, time, date: latest.date, rating: latest.rating, reason: reasons.get(review.id) ?? 'other' } });
+      added.push({ entry: { action: 'publish', ...base }, job: review.job });
       continue;
     }
     const ratingChanged = latest.rating !== review.rating;
     const replyOnly = !ratingChanged && latest.words === base.words && latest.reply !== undefined && latest.reply !== base.reply;
-    const change: UpdateChange = replyOnly ? 'reply' : corrections.has(review.id) || review.direct ? 'correction' : 'at_source';
+    const jobOnly = latest.digest === review.digest;
+    const change: UpdateChange = jobOnly ? 'job' : replyOnly ? 'reply' : corrections.has(review.id) || review.direct ? 'correction' : 'at_source';
     added.push({
-      action: 'update',
-      ...base,
-      change,
-      ...(ratingChanged ? { previous_rating: latest.rating } : {}),
-      ...(ratingChanged && change === 'correction' ? { reason: corrections.get(review.id) ?? 'other' } : {}),
+      entry: {
+        action: 'update',
+        ...base,
+        change,
+        ...(ratingChanged ? { previous_rating: latest.rating } : {}),
+        ...(ratingChanged && change === 'correction' ? { reason: corrections.get(review.id) ?? 'other' } : {}),
+      },
+      job: review.job,
     });
   }
   for (const [id, { latest }] of state) {
     if (latest.action === 'withdraw' || publishing.has(id)) continue;
-    added.push({ action: 'withdraw', review_id: id, time: now, date: latest.date, rating: latest.rating, reason: reasons.get(id) ?? 'other' });
+    added.push({ entry: { action: 'withdraw', review_id: id, time: now, date: latest.date, rating: latest.rating, reason: reasons.get(id) ?? 'other' } });
   }
-  return added.sort((a, b) => compareText(a.time, b.time) || compareText(a.review_id, b.review_id));
+
+  const all: { entry: LogEntry; job?: string | undefined }[] = [...jobsAdded.map((entry) => ({ entry })), ...added];
+  const jobFirst = seeding ? -1 : 1;
+  const keyOf = (e: LogEntry) => (e.action === 'job' ? e.locator : e.review_id);
+  all.sort((a, b) => compareText(a.entry.time, b.entry.time) || (a.entry.action === 'job' ? jobFirst : 0) - (b.entry.action === 'job' ? jobFirst : 0) || compareText(keyOf(a.entry), keyOf(b.entry)));
+  // The job entries' positions, new ones after the log so far; then each review's tie.
+  const jobIndex = new Map([...jobState].map(([locator, j]) => [locator, j.index]));
+  all.forEach(({ entry }, i) => entry.action === 'job' && jobIndex.set(entry.locator, (input.size ?? 0) + i));
+  return all.map(({ entry, job }) => {
+    const index = job === undefined ? undefined : jobIndex.get(job);
+    return index === undefined || entry.action === 'job' || entry.action === 'withdraw' ? entry : { ...entry, job: index };
+  });
 }
 
 const minTime = (a: string, b: string) => (a < b ? a : b);
@@ -86,6 +148,7 @@ export function readLogTimes(state: ReadonlyMap<string, ReviewLogState>, added: 
   const times = new Map<string, string>();
   for (const [id, { latest }] of state) if (latest.action !== 'withdraw') times.set(id, latest.time);
   for (const entry of added) {
+    if (entry.action === 'job') continue;
     if (entry.action === 'withdraw') times.delete(entry.review_id);
     else times.set(entry.review_id, entry.time);
   }

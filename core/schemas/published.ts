@@ -2,6 +2,7 @@
  * Shapes the service publishes (CONTRACT.md "Published shapes"). These schemas are the single
  * definition: types are inferred from them and the OpenAPI document is generated from them.
  */
+import { JobTieSchema } from '../log/job-summary.ts';
 import { z } from 'zod';
 import { ReviewAspectSchema } from './aspects.ts';
 import { AddressSchema, IsoDateSchema } from './content.ts';
@@ -63,6 +64,7 @@ export const PublishedReviewSchema = z
         'When the published content of the review (text, rating, title, reply, tags, visibility…) last changed: the time of the content commit that last changed it, never earlier than its date or its reply\'s; outside git, its date or its reply\'s date at midnight UTC. Never moves backwards.',
     }),
     media: z.array(PublishedMediaSchema).meta({ description: 'Photos and videos the customer attached, in order; empty when none.' }),
+    job: JobTieSchema.optional().meta({ description: 'The job this review is tied to in the review log; absent when none.' }),
     aspects: z.array(ReviewAspectSchema).meta({
       description:
         'Aspect-based sentiment: one entry per aspect of the aspect set (punctuality, price, …) the title or text talks about, in the aspect set\'s order, scored on the words of each mention. /insights.json counts exactly these; the `aspect` and `aspect_sentiment` search filters match them.',

@@ -33,6 +33,7 @@ import {
   planLogAppend,
   signerFromSeed,
   readLogTimes,
+  replayJobs,
   replayLog,
   type LogEntry,
   type LogFileReader,
@@ -47,6 +48,9 @@ import { splitNote } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
 import { logProofPath, PATHS } from '../../core/urls.ts';
 import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
+import { demoJobKey, jobForLog, jobKeyFileOf, readJobKey, saveJobKey, type JobKey } from './job-key.ts';
+import { readJobTies, type JobTie } from '../../core/log/job-summary.ts';
+import type { JobContent } from '../../core/schemas/content.ts';
 import { fetchBounded } from './bounded-fetch.ts';
 import type { CorrectionReason, WithdrawReason } from '../../core/schemas/content.ts';
 import { DEFAULT_SOURCE } from '../../core/content/publish-reviews.ts';
@@ -70,6 +74,9 @@ export type ReviewLogOptions = {
   newLog?: boolean;
   /** corrections.json: why the owner changed a review's rating (core/log/plan-append.ts). */
   corrections?: ReadonlyMap<string, CorrectionReason>;
+  /** The content's jobs (jobs/*.json), and the job id of each review tied to one. */
+  jobs?: readonly JobContent[];
+  reviewJobs?: ReadonlyMap<string, string>;
 };
 
 export type ReviewLogStep =
@@ -77,6 +84,8 @@ export type ReviewLogStep =
       ok: true;
       /** Each published review's time in the log, by id (its `updated` before the floor). */
       times: Map<string, string>;
+      /** Each published review's tie to a job (core/log/job-summary.ts), by id. */
+      ties: Map<string, JobTie>;
       entries: LogEntry[];
       /** The entries' bytes, as the log holds them. */
       bytes: Uint8Array[];
@@ -212,6 +221,30 @@ function heldProofsSize(facts: Awaited<ReturnType<typeof gatherReviewLogFacts>>,
   return previous.entries.length;
 }
 
+/**
+ * The content's jobs as the log says them, with the job key they are derived from: the demo's, else the
+ * one in DATA_DIR, else a new one (saved with the build). A log that holds jobs is never continued with a
+ * new job key: every job would be logged again and no receipt printed before would match.
+ */
+async function prepareJobs(options: ReviewLogOptions, keyFile: string, origin: string, previous: OpenedLog | undefined) {
+  const state = replayJobs(previous?.decoded ?? []);
+  const content = options.jobs ?? [];
+  if (content.length === 0 && state.size === 0) return { ok: true as const, key: undefined, forLog: [], state, locators: new Map<string, string>() };
+  const file = jobKeyFileOf(keyFile);
+  let key: JobKey;
+  if (options.demo) key = demoJobKey(origin);
+  else {
+    const read = await readJobKey(file);
+    if (!read.ok) return { ok: false as const, message: `The job key in ${file} cannot be read: ${read.reason}. Put it back from a backup (npm run restore -- <backup made by npm run backup>), then build again.` };
+    if (read.key.created && state.size > 0) {
+      return { ok: false as const, message: `The review log for ${origin} holds ${state.size} jobs, but this machine has no job key (${file}): receipts could not be printed again and every job would be logged twice. Put the key back from a backup (npm run restore -- <backup made by npm run backup>), then build again.` };
+    }
+    key = read.key;
+  }
+  const forLog = content.map((job) => jobForLog(key, job));
+  return { ok: true as const, key, forLog, state, locators: new Map(content.map((job, i) => [job.id, forLog[i]!.locator])) };
+}
+
 export async function prepareReviewLog(
   reviews: readonly PublishedReview[],
   reasons: ReadonlyMap<string, WithdrawReason>,
@@ -226,15 +259,30 @@ export async function prepareReviewLog(
   const created = signer === undefined;
   const key = signer ?? generateSigner(origin);
 
-  const published = reviews.map((r) => ({ id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r) }));
+  const jobs = await prepareJobs(options, keyFile, origin, previous);
+  if (!jobs.ok) return jobs;
+  const published = reviews.map((r) => {
+    const jobId = options.reviewJobs?.get(r.id);
+    return { id: r.id, date: r.date, rating: r.rating, digest: digestReview(r), changed: getLatestChange(r), direct: r.source === DEFAULT_SOURCE, parts: () => digestReviewParts(r), job: jobId === undefined ? undefined : jobs.locators.get(jobId) };
+  });
   const state = replayLog(previous?.decoded ?? []);
-  const added = planLogAppend({ state, published, reasons, corrections: options.corrections, now: formatLogTime((options.now ?? (() => new Date()))()) });
+  const added = planLogAppend({
+    state,
+    published,
+    reasons,
+    corrections: options.corrections,
+    jobs: jobs.forLog,
+    jobState: jobs.state,
+    size: previous?.decoded.length ?? 0,
+    now: formatLogTime((options.now ?? (() => new Date()))()),
+  });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
 
   return {
     ok: true,
     times: readLogTimes(state, added),
+    ties: readJobTies(entries),
     entries,
     bytes,
     added: added.length,
@@ -281,6 +329,7 @@ export async function prepareReviewLog(
       return { tree };
     },
     async commit() {
+      if (jobs.key?.created && !options.demo) await saveJobKey(jobKeyFileOf(keyFile), jobs.key);
       if (!created || options.demo) return undefined;
       await mkdir(path.dirname(keyFile), { recursive: true, mode: 0o700 });
       await replaceFile(keyFile, `${formatPrivateKey(key)}\n`, { mode: 0o600 });

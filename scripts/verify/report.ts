@@ -6,7 +6,7 @@
 import type { LogEntry } from '../../core/log/entry.ts';
 import { summarizeUpdates, type UpdateSummary } from '../../core/log/entry-history.ts';
 
-const CHANGE_WORDS = { reply: "the owner's reply", at_source: 'changed at its source, says the owner', correction: "the owner's correction" } as const;
+const CHANGE_WORDS = { reply: "the owner's reply", at_source: 'changed at its source, says the owner', correction: "the owner's correction", job: 'tied to a job' } as const;
 
 const yesNo = (changed: boolean | null, what: string) => (changed === null ? `${what} changed: unknown (an entry from before the log recorded it)` : `${what} ${changed ? 'changed' : 'unchanged'}`);
 

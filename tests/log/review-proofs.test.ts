@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { digestReview } from '../../core/log/review-digest.ts';
 import { checkReviewProof, parseVerifierKeyText, type ProofTrust } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
-import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry, type ReviewLogEntry } from '../../core/log/index.ts';
 import { formatPrivateKey, parsePrivateKey } from '../../core/log/note.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { logKeyFileOf, prepareReviewLog } from '../../scripts/lib/review-log.ts';
@@ -113,7 +113,7 @@ describe("each review's .tlog-proof", () => {
     const report = await runTlogProofCheck(reviews.map((r) => path.join(dist, 'log', 'proof', `${r.id}.tlog-proof`)), keyFile);
     expect(report.errors).toEqual([]);
     expect(report.ok).toBe(true);
-    expect(report.entries!.map((e) => (JSON.parse(e) as LogEntry).review_id)).toEqual(reviews.map((r) => r.id));
+    expect(report.entries!.map((e) => (JSON.parse(e) as ReviewLogEntry).review_id)).toEqual(reviews.map((r) => r.id));
     // A proof of another index: Go refuses it.
     const text = await readFile(path.join(dist, 'log', 'proof', `${reviews[0]!.id}.tlog-proof`), 'utf8');
     const moved = path.join(dist, '..', 'moved.tlog-proof');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEntryHistory } from '../../core/log/entry-history.ts';
-import { decodeLogEntry, digestReview, digestReviewParts, encodeLogEntry, planLogAppend, replayLog, type LogEntry, type PublishedForLog } from '../../core/log/index.ts';
+import { decodeLogEntry, digestReview, digestReviewParts, encodeLogEntry, planLogAppend, replayLog, type LogEntry, type PublishedForLog, type ReviewLogEntry } from '../../core/log/index.ts';
 
 const T0 = '2026-01-01T00:00:00Z';
 const NOW = '2026-02-01T00:00:00Z';
@@ -43,6 +43,6 @@ describe('planLogAppend: what an update says', () => {
 
   it('withdraws and publishes again a review whose date changed, rather than update its date', () => {
     const added = append(base, { ...base, date: '2024-03-01' });
-    expect(added.map((e) => [e.action, e.date])).toEqual([['withdraw', '2025-03-01'], ['publish', '2024-03-01']]);
+    expect(added.map((e) => [e.action, (e as ReviewLogEntry).date])).toEqual([['withdraw', '2025-03-01'], ['publish', '2024-03-01']]);
   });
 });

@@ -35,7 +35,7 @@ async function publish(reviews: PublishedReview[], options: ReviewLogOptions, re
 }
 
 const openLog = (dir: string, origin = 'reviews.example.com/log') => openLogFiles(async (p) => readFile(path.join(dir, 'log', p)).catch(() => undefined), origin);
-const actions = (entries: LogEntry[]) => entries.map((e) => `${e.action} ${e.review_id}${e.action === 'withdraw' ? ` ${e.reason}` : ''}`);
+const actions = (entries: LogEntry[]) => entries.map((e) => `${e.action} ${e.action === 'job' ? e.locator : e.review_id}${e.action === 'withdraw' ? ` ${e.reason}` : ''}`);
 
 describe('the review log step', () => {
   const base = { publicUrl: 'https://reviews.example.com', demo: false };

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeEntryBundle, decodeLogEntry, digestReview, openLogFiles } from '../../core/log/index.ts';
+import { decodeEntryBundle, decodeLogEntry, digestReview, isReviewEntry, openLogFiles } from '../../core/log/index.ts';
 import type { PublishedReview } from '../../core/schemas/published.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
@@ -57,7 +57,7 @@ describe('the review log served', () => {
     }, 'reviews.example.com/log');
     if (opened.ok !== true) throw new Error(JSON.stringify(opened));
     const { reviews } = (await (await fetch(`${sidecar.url}/reviews.json`)).json()) as { reviews: PublishedReview[] };
-    const byId = new Map(opened.value.decoded.map((e) => [e.review_id, e]));
+    const byId = new Map(opened.value.decoded.filter(isReviewEntry).map((e) => [e.review_id, e]));
     expect(byId.size).toBe(reviews.length);
     for (const review of reviews) {
       const entry = byId.get(review.id)!;
