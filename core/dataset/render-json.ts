@@ -2,8 +2,14 @@
  * Byte-exact JSON rendering of the datasets. The static build and the live sidecar both render
  * through these functions, so a since snapshot and a live since answer are the same bytes (and so
  * the same ETag). Reviews are serialised once each and joined, which keeps large lists cheap.
+ *
+ * The REST lists (search, since) give each review with its `log_entry` (core/dataset/review-log-entry.ts),
+ * /reviews.json without: a listed review is the bytes of `JSON.stringify({ ...review, log_entry })`, made
+ * from the review's cached bytes with the closing brace moved after the entry, never cached itself (the
+ * entry moves with the log, the review's bytes are carried from build to build).
  */
-import type { PublishedReview, ReviewsDataset } from '../schemas/published.ts';
+import type { PublishedReview, ReviewLogEntry, ReviewsDataset } from '../schemas/published.ts';
+import type { LogEntryLookup } from './review-log-entry.ts';
 
 export type ReviewJsonCache = {
   json(index: number): string;
@@ -44,19 +50,39 @@ export function createReviewJsonCache(
   };
 }
 
+/** What follows a listed review's own JSON, less its closing brace: `,"log_entry":{…}}`. */
+function logEntryTail(entry: ReviewLogEntry): string {
+  return `,"log_entry":${JSON.stringify(entry)}}`;
+}
+
+/** The review at `index` as the REST lists give it. */
+export function listedReviewJson(cache: ReviewJsonCache, index: number, logEntryOf: LogEntryLookup): string {
+  const json = cache.json(index);
+  const entry = logEntryOf(cache.reviews[index]!.id);
+  return entry === undefined ? json : `${json.slice(0, -1)}${logEntryTail(entry)}`;
+}
+
 /**
- * `head`, the reviews at `positions` joined by commas, then `tail`, in one buffer: the bytes of
- * `${head}${positions.map(json).join(',')}${tail}`.
+ * `head`, the listed reviews at `positions` joined by commas, then `tail`, in one buffer: the bytes of
+ * `${head}${positions.map(listedReviewJson).join(',')}${tail}`.
  */
-export function joinReviewBytes(cache: ReviewJsonCache, positions: readonly number[], head: string, tail: string): Buffer {
-  const parts = positions.map((pos) => cache.utf8(pos));
+export function joinListedReviewBytes(cache: ReviewJsonCache, positions: readonly number[], logEntryOf: LogEntryLookup, head: string, tail: string): Buffer {
+  const parts = positions.map((pos) => {
+    const entry = logEntryOf(cache.reviews[pos]!.id);
+    return { bytes: cache.utf8(pos), tail: entry === undefined ? undefined : logEntryTail(entry) };
+  });
   let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, parts.length - 1);
-  for (const part of parts) length += part.length;
+  for (const part of parts) length += part.tail === undefined ? part.bytes.length : part.bytes.length - 1 + Buffer.byteLength(part.tail);
   const out = Buffer.allocUnsafe(length);
   let at = out.write(head);
   for (const [i, part] of parts.entries()) {
     if (i > 0) out[at++] = 0x2c;
-    at += part.copy(out, at);
+    if (part.tail === undefined) {
+      at += part.bytes.copy(out, at);
+    } else {
+      at += part.bytes.copy(out, at, 0, part.bytes.length - 1);
+      at += out.write(part.tail, at);
+    }
   }
   out.write(tail, at);
   return out;
@@ -68,15 +94,21 @@ function joinReviews(cache: ReviewJsonCache, from: number, to: number): string {
   return parts.join(',');
 }
 
+function joinListedReviews(cache: ReviewJsonCache, count: number, logEntryOf: LogEntryLookup): string {
+  const parts: string[] = new Array(count);
+  for (let i = 0; i < count; i++) parts[i] = listedReviewJson(cache, i, logEntryOf);
+  return parts.join(',');
+}
+
 /** `/reviews.json`: `{ business, aggregate_rating, reviews }`. */
 export function renderReviewsDataset(dataset: ReviewsDataset, cache = createReviewJsonCache(dataset.reviews)): string {
   return `{"business":${JSON.stringify(dataset.business)},"aggregate_rating":${JSON.stringify(dataset.aggregate_rating)},"reviews":[${joinReviews(cache, 0, cache.reviews.length)}]}`;
 }
 
 /**
- * `/api/reviews/since/{date}`: the reviews dated on or after the date. They are the first `count`
- * reviews of the newest-first list, so the body depends on `count` alone.
+ * `/api/reviews/since/{date}`: the reviews dated on or after the date, listed. They are the first `count`
+ * reviews of the newest-first list, so within a build the body depends on `count` alone.
  */
-export function renderSinceBody(cache: ReviewJsonCache, count: number): string {
-  return `{"reviews":[${joinReviews(cache, 0, count)}],"count":${count},"total":${count}}`;
+export function renderSinceBody(cache: ReviewJsonCache, count: number, logEntryOf: LogEntryLookup): string {
+  return `{"reviews":[${joinListedReviews(cache, count, logEntryOf)}],"count":${count},"total":${count}}`;
 }

@@ -5,12 +5,13 @@
  * date is answered live by the sidecar with the same bytes.
  */
 import { countSince } from '../order.ts';
-import type { ReviewJsonCache } from './render-json.ts';
+import { listedReviewJson, type ReviewJsonCache } from './render-json.ts';
+import type { LogEntryLookup } from './review-log-entry.ts';
 
 export const SNAPSHOT_DAYS = 60;
 export const SNAPSHOT_BUDGET_FACTOR = 2;
 
-export function selectSinceSnapshotDates(cache: ReviewJsonCache, datasetBytes: number): string[] {
+export function selectSinceSnapshotDates(cache: ReviewJsonCache, datasetBytes: number, logEntryOf: LogEntryLookup): string[] {
   const reviews = cache.reviews;
   if (reviews.length === 0) return [];
   const budget = SNAPSHOT_BUDGET_FACTOR * datasetBytes;
@@ -21,7 +22,7 @@ export function selectSinceSnapshotDates(cache: ReviewJsonCache, datasetBytes: n
   let day = reviews[0]!.date;
   for (let i = 0; i < SNAPSHOT_DAYS; i++) {
     const since = countSince(reviews, day);
-    while (count < since) prefixBytes += Buffer.byteLength(cache.json(count++)) + 1;
+    while (count < since) prefixBytes += Buffer.byteLength(listedReviewJson(cache, count++, logEntryOf)) + 1;
     spent += prefixBytes + 40;
     if (spent > budget) break;
     dates.push(day);

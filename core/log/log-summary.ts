@@ -39,6 +39,7 @@ export const LogSummarySchema = z.object({
   rating_changes: z.array(LogRatingChangeSchema).meta({ description: 'Every update that changed a rating, in log order.' }),
   first_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its first entry: in the public log since then.' }),
   first_logged: z.record(z.string(), z.string()).meta({ description: 'For each review in the log, when its first entry was published (RFC 3339).' }),
+  latest_entry: z.record(z.string(), z.int().min(0)).meta({ description: 'For each review in the log, the position of its latest entry: its log_entry\'s index.' }),
   jobs: JobFiguresSchema.meta({ description: 'Jobs logged and the reviews tied to them (core/log/job-summary.ts).' }),
 });
 export type LogSummary = z.infer<typeof LogSummarySchema>;
@@ -70,6 +71,7 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     ),
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
     first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),
+    latest_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.index])),
     jobs: summarizeJobs(entries),
   };
 }

@@ -3,18 +3,19 @@
  * code that builds the real responses (URLs from createServiceUrls, the feed from buildJsonFeed), so the
  * examples show exactly what the service serves. Tests check every example against its schema.
  */
+import { createLogEntryLookup } from '../dataset/review-log-entry.ts';
 import { buildJsonFeed } from '../feeds/render-json-feed.ts';
 import type { JsonFeed } from '../feeds/json-feed-schema.ts';
 import type { ErrorBody } from '../schemas/errors.ts';
-import type { PublishedBusiness, PublishedReview, ReviewList, ReviewsDataset } from '../schemas/published.ts';
-import type { SearchResult } from '../schemas/search.ts';
+import type { PublishedBusiness, PublishedReview, RestReviewList, ReviewsDataset } from '../schemas/published.ts';
+import type { RestSearchResult } from '../schemas/search.ts';
 import type { ServiceUrls } from '../urls.ts';
 
 export type OpenApiExamples = {
   reviewsDataset: ReviewsDataset;
   jsonFeed: JsonFeed;
-  searchResult: SearchResult;
-  reviewList: ReviewList;
+  searchResult: RestSearchResult;
+  reviewList: RestReviewList;
   badDate: ErrorBody;
 };
 
@@ -79,6 +80,8 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
       { aspect: 'cleanliness', polarity: 'positive', score: 0.998, evidence: [{ field: 'text', start: 56, end: 61 }] },
     ],
   };
+  // The REST lists give each review with its log_entry; the sample's latest entry is at position 12.
+  const listed = { ...review, log_entry: createLogEntryLookup(new Map([[review.id, 12]]), urls)(review.id)! };
   return {
     reviewsDataset: {
       business: sampleBusiness,
@@ -92,8 +95,8 @@ export function buildOpenApiExamples(urls: ServiceUrls): OpenApiExamples {
       reviews: [review],
     },
     jsonFeed: buildJsonFeed({ business: sampleBusiness, reviews: [review], urls }),
-    searchResult: { reviews: [review], count: 1, total: 1, limit: 20, next_cursor: null },
-    reviewList: { reviews: [review], count: 1, total: 1 },
+    searchResult: { reviews: [listed], count: 1, total: 1, limit: 20, next_cursor: null },
+    reviewList: { reviews: [listed], count: 1, total: 1 },
     badDate: {
       error: 'invalid_date',
       message: '"2024-02-30" is not a calendar date in the form YYYY-MM-DD.',

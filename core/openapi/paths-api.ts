@@ -13,6 +13,10 @@ import type { OpenApiExamples } from './examples.ts';
 import { ref, type OpenApiObject } from './http-components.ts';
 import { buildReadOperations } from './read-operations.ts';
 
+/** Where a review's log_entry is given (the REST lists here, MCP `get_review`), it is the same. */
+const LOG_ENTRY_SENTENCE =
+  'Each review carries `log_entry` (`index`, `checkpoint_url`, `proof_url`): its latest entry in the review log (/log/) and the URL of its C2SP tlog-proof, as MCP `get_review` gives it; absent for a review not in the log.';
+
 /** A zod schema as a standalone OpenAPI Schema Object: the input side (defaults apply to omitted values). */
 function toParameterSchema(schema: z.ZodType): { description?: string; schema: OpenApiObject } {
   const { $schema: _dialect, description, ...rest } = z.toJSONSchema(schema, { io: 'input' }) as OpenApiObject;
@@ -47,6 +51,7 @@ const SEARCH_DESCRIPTION = [
   '`aspect` takes an aspect id of /insights.json (`price`, `punctuality`, …) and matches the reviews whose `aspects` mention it; `aspect_sentiment` (`positive`, `neutral`, `negative`) keeps those whose opinion of that aspect has that polarity, or, without `aspect`, those with that polarity on any aspect. An unknown technician, service or aspect gives 400 with the known ones listed.',
   `400 with an \`issues\` array for an unknown parameter, a repeated parameter, a malformed or out-of-range value (\`limit\` is 1 to ${SEARCH_LIMIT_MAX}), \`since\` after \`until\`, \`has_response\` or \`has_media\` other than \`true\`/\`false\`, or an unknown \`sort\`.`,
   'More than `limit` matches: the answer\'s `next_cursor` (also in a `Link: rel="next"` header) gives the next page when sent as `cursor` with the same filters; it is null on the last page. The cursor is the one the MCP tool issues.',
+  LOG_ENTRY_SENTENCE,
   'The HTTP equivalent of the MCP tool `search_reviews`, which takes the same arguments. Answers carry an ETag, so a repeated search can be revalidated.',
 ].join('\n\n');
 
@@ -56,8 +61,10 @@ const RANK_DESCRIPTION = [
   'Each entry\'s `filter` lists its reviews on /api/reviews/search. Unknown parameters, an unknown service or aspect, or a bad date give 400 with `issues`. The HTTP equivalent of the MCP tool `rank_technicians`.',
 ].join('\n\n');
 
-const SINCE_DESCRIPTION =
-  'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.';
+const SINCE_DESCRIPTION = [
+  'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.',
+  LOG_ENTRY_SENTENCE,
+].join('\n\n');
 
 const CHANGES_DESCRIPTION = [
   'Every review added, changed or removed since `since`, oldest first: what a copy needs to stay equal to /reviews.json without downloading it again. One entry per review, its last change, read from the review log (/log/): `added` and `changed` carry the review as /reviews.json holds it now, `removed` (deleted, or hidden with `verified: false`) is a tombstone with the id, the time and the owner\'s reason only. Each carries `entry`, its position in the review log.',

@@ -90,7 +90,7 @@ export function buildLogPaths(): Record<string, OpenApiObject> {
       tag: TAG,
       summary: 'One review\'s proof that it is in the log',
       description:
-        'C2SP tlog-proof of the review\'s latest entry against the current checkpoint (its cosignatures included), written by each build: `c2sp.org/tlog-proof@v1`, an `extra` line (base64 of `{"entry":"<the entry\'s text>","review":<the review\'s digest fields>}`), `index <n>`, the inclusion proof\'s base64 hashes, an empty line, then the checkpoint. A reader computes the leaf from the review (docs/verification.md "A proof for every review"). MCP `get_review` gives this URL as `log_entry.proof_url`. 404 for a review not served (never published, or withdrawn).',
+        'C2SP tlog-proof of the review\'s latest entry against the current checkpoint (its cosignatures included), written by each build: `c2sp.org/tlog-proof@v1`, an `extra` line (base64 of `{"entry":"<the entry\'s text>","review":<the review\'s digest fields>}`), `index <n>`, the inclusion proof\'s base64 hashes, an empty line, then the checkpoint. A reader computes the leaf from the review (docs/verification.md "A proof for every review"). MCP `get_review` and each review of /api/reviews/search and /api/reviews/since/{date} give this URL as `log_entry.proof_url`. 404 for a review not served (never published, or withdrawn).',
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]+$' }, description: 'The review\'s id.' }],
       mediaType: 'text/plain',
       schema: { type: 'string', pattern: '^c2sp\\.org/tlog-proof@v1\n' },

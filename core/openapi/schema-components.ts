@@ -7,6 +7,9 @@
  * order), so the set and order of components is fixed and the output deterministic. A nested schema
  * that carries a global `id` but is not listed here (zod puts it under `__shared.$defs`) becomes a
  * component of its own name as well.
+ *
+ * `ReviewList` and `SearchResult` are the REST bodies, whose reviews carry their `log_entry`
+ * (ReviewWithLogEntry); the MCP tools' zod schemas of those names leave it out.
  */
 import { z } from 'zod';
 import { JsonFeedSchema } from '../feeds/json-feed-schema.ts';
@@ -15,10 +18,10 @@ import {
   AggregateRatingSchema,
   PublishedBusinessSchema,
   PublishedReviewSchema,
-  ReviewListSchema,
+  RestReviewListSchema,
   ReviewsDatasetSchema,
 } from '../schemas/published.ts';
-import { SearchResultSchema } from '../schemas/search.ts';
+import { RestSearchResultSchema } from '../schemas/search.ts';
 import { ChangesResultSchema } from '../schemas/changes.ts';
 import { TechnicianRankingSchema } from '../schemas/ranking.ts';
 import { PublishVerdictSchema } from '../schemas/publish-verdict.ts';
@@ -42,8 +45,8 @@ export function buildSchemaComponents(input: { urls: ServiceUrls; insightsSchema
     ['Business', PublishedBusinessSchema],
     ['AggregateRating', AggregateRatingSchema],
     ['ReviewsDataset', ReviewsDatasetSchema],
-    ['ReviewList', ReviewListSchema],
-    ['SearchResult', SearchResultSchema],
+    ['ReviewList', RestReviewListSchema],
+    ['SearchResult', RestSearchResultSchema],
     ['TechnicianRanking', TechnicianRankingSchema],
     ['Changes', ChangesResultSchema],
     ['Error', ErrorBodySchema],

@@ -118,9 +118,36 @@ export const ReviewListSchema = z
   })
   .meta({ id: 'ReviewList' });
 
+/**
+ * Where a review stands in the review log (docs/verification.md "A proof for every review"), given wherever a
+ * review's log_entry is given: MCP `get_review` and each review of the REST lists (core/dataset/review-log-entry.ts).
+ */
+export const ReviewLogEntrySchema = z
+  .object({
+    index: z.int().min(0).meta({ description: 'The position of the review\'s latest entry in the review log.' }),
+    checkpoint_url: z.url().meta({ description: 'The log\'s signed checkpoint (C2SP tlog-checkpoint), whose tree holds that entry.' }),
+    proof_url: z.url().meta({ description: 'The review\'s C2SP tlog-proof: that entry\'s inclusion in the checkpoint, read without anything else.' }),
+  })
+  .meta({ id: 'ReviewLogEntry' });
+
+/** A review as the REST lists (search, since) give it: as published, with its `log_entry` last. */
+export const ReviewWithLogEntrySchema = PublishedReviewSchema.extend({
+  log_entry: ReviewLogEntrySchema.optional().meta({ description: 'Where the review stands in the review log; absent for a review not in the log (a build without one).' }),
+}).meta({ id: 'ReviewWithLogEntry' });
+
+/**
+ * The body of GET /api/reviews/since/{date}: a ReviewList whose reviews carry their log_entry. MCP's lists
+ * leave it out: tools/list has no bytes to spare for it (tests/mcp/budgets.test.ts).
+ */
+export const RestReviewListSchema = ReviewListSchema.extend({
+  reviews: z.array(ReviewWithLogEntrySchema).meta({ description: 'Newest first: date descending, then id ascending.' }),
+});
+
 export type PublishedReview = z.infer<typeof PublishedReviewSchema>;
 export type PublishedMedia = z.infer<typeof PublishedMediaSchema>;
 export type PublishedBusiness = z.infer<typeof PublishedBusinessSchema>;
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
 export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;
 export type ReviewList = z.infer<typeof ReviewListSchema>;
+export type ReviewLogEntry = z.infer<typeof ReviewLogEntrySchema>;
+export type RestReviewList = z.infer<typeof RestReviewListSchema>;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { PolaritySchema } from './aspects.ts';
 import { checkDateRange, IsoDateSchema } from './content.ts';
-import { ReviewListSchema } from './published.ts';
+import { ReviewListSchema, ReviewWithLogEntrySchema } from './published.ts';
 
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 100;
@@ -96,6 +96,12 @@ export const SearchResultSchema = ReviewListSchema.extend({
     .meta({ description: 'Pass as `cursor` (with the same filters) to get the next page; null when this is the last page. Opaque.' }),
 }).meta({ id: 'SearchResult' });
 
+/** The body of GET /api/reviews/search: a SearchResult whose reviews carry their log_entry (RestReviewListSchema says why). */
+export const RestSearchResultSchema = SearchResultSchema.extend({
+  reviews: z.array(ReviewWithLogEntrySchema).meta({ description: 'Newest first unless `sort` says otherwise.' }),
+});
+
 export type SearchQuery = z.output<typeof SearchQuerySchema>;
 export type SearchQueryInput = z.input<typeof SearchQuerySchema>;
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type RestSearchResult = z.infer<typeof RestSearchResultSchema>;

@@ -1,6 +1,7 @@
 /** `GET /api/reviews/search` (interface.md): strict parameters, filters combined with AND, newest first. */
 import type { Router } from 'express';
-import { joinReviewBytes } from '../../core/dataset/render-json.ts';
+import { joinListedReviewBytes } from '../../core/dataset/render-json.ts';
+import { logEntryLookupOf } from '../../core/dataset/review-log-entry.ts';
 import { CURSOR_PARAMETER, runSearchRequest } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError } from '../http/errors.ts';
@@ -22,9 +23,10 @@ export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }
       next.set(CURSOR_PARAMETER, result.nextCursor);
       res.setHeader('Link', `<${build.live.urls.search}?${next}>; rel="next"`);
     }
-    // The reviews as the build's cached JSON bytes (those of JSON.stringify of each, made once per build),
-    // copied into the answer: joined as strings first, a 20 KB answer allocated four times its size (issue 32).
+    // The reviews as the build's cached JSON bytes (those of JSON.stringify of each, made once per build) with
+    // their log_entry, copied into the answer: joined as strings first, a 20 KB answer allocated four times its
+    // size (issue 32).
     const tail = `],${JSON.stringify({ count, total, limit, next_cursor: result.nextCursor }).slice(1)}`;
-    sendJson(req, res, joinReviewBytes(build.reviewJson, positions, '{"reviews":[', tail), build.dataLastModifiedMs);
+    sendJson(req, res, joinListedReviewBytes(build.reviewJson, positions, logEntryLookupOf(build.live), '{"reviews":[', tail), build.dataLastModifiedMs);
   });
 }

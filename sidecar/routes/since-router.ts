@@ -9,6 +9,7 @@ import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { IsoDateSchema } from '../../core/schemas/content.ts';
 import { countSince } from '../../core/order.ts';
 import { renderSinceBody } from '../../core/dataset/render-json.ts';
+import { logEntryLookupOf } from '../../core/dataset/review-log-entry.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError } from '../http/errors.ts';
 import { createReadRoute } from '../http/read-route.ts';
@@ -25,7 +26,7 @@ export function createSinceRouter({ getBuild }: { getBuild: () => LoadedBuild })
     if (!cache) caches.set(build, (cache = new Map()));
     const hit = cache.get(count);
     if (hit) return hit;
-    const body = Buffer.from(renderSinceBody(build.reviewJson, count));
+    const body = Buffer.from(renderSinceBody(build.reviewJson, count, logEntryLookupOf(build.live)));
     const entry = { body, etag: strongEtag(body) };
     let bytes = body.length;
     for (const cached of cache.values()) bytes += cached.body.length;

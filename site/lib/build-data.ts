@@ -9,6 +9,7 @@ import { loadContent } from '../../core/content/load-content.ts';
 import { formatContentProblems } from '../../core/content/problems.ts';
 import { buildPublication, type Publication } from '../../core/dataset/build-dataset.ts';
 import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/render-json.ts';
+import { createLogEntryLookup } from '../../core/dataset/review-log-entry.ts';
 import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
 import type { LogSummary } from '../../core/log/log-summary.ts';
 
@@ -18,7 +19,9 @@ async function loadBuildData() {
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
   const insightsBody = JSON.stringify(insights);
-  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody, log };
+  // The since snapshots list each review with its log_entry, as the live route does from the change log.
+  const logEntryOf = createLogEntryLookup(log && new Map(Object.entries(log.latest_entry)), urls);
+  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody, log, logEntryOf };
 }
 
 /**

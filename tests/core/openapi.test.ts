@@ -243,6 +243,8 @@ describe('OpenAPI schemas and examples', () => {
     AggregateRating: [examples.reviewsDataset.aggregate_rating, { ...examples.reviewsDataset.aggregate_rating, best_rating: 10 }],
     ReviewsDataset: [examples.reviewsDataset, { ...examples.reviewsDataset, reviews: [{ ...review, date: '2024-02-30' }] }],
     ReviewList: [examples.reviewList, { ...examples.reviewList, count: -1 }],
+    ReviewWithLogEntry: [examples.reviewList.reviews[0], { ...examples.reviewList.reviews[0], log_entry: { index: 0, checkpoint_url: urls.absolute('/log/checkpoint') } }],
+    ReviewLogEntry: [examples.reviewList.reviews[0]!.log_entry, { ...examples.reviewList.reviews[0]!.log_entry, index: -1 }],
     SearchResult: [examples.searchResult, { ...examples.searchResult, limit: 101 }],
     Error: [examples.badDate, { message: 'no error code' }],
     JsonFeed: [examples.jsonFeed, { ...examples.jsonFeed, version: 'https://jsonfeed.org/version/1' }],

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { header, rawRequest } from '../helpers/http.ts';
+import { listed, readLogEntries } from '../helpers/listed-reviews.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
@@ -47,11 +48,11 @@ describe('GET /api/reviews/since/{date}', () => {
     }
   });
 
-  it('returns the reviews dated on or after the date, newest first, with count and total', async () => {
+  it('returns the reviews dated on or after the date, newest first, each with its log_entry, with count and total', async () => {
     const all = JSON.parse((await get(sidecar.url, '/reviews.json')).body.toString()).reviews;
     const res = await get(sidecar.url, '/api/reviews/since/2025-01-10');
     const body = JSON.parse(res.body.toString());
-    const expected = all.filter((r: { date: string }) => r.date >= '2025-01-10');
+    const expected = listed(all.filter((r: { date: string }) => r.date >= '2025-01-10'), await readLogEntries(sidecar.url, PUBLIC, all.map((r: { id: string }) => r.id)));
     expect(body.reviews).toEqual(expected);
     expect(body.count).toBe(expected.length);
     expect(body.total).toBe(expected.length);
@@ -59,7 +60,8 @@ describe('GET /api/reviews/since/{date}', () => {
 
   it('returns every review for an old date and none for a future one', async () => {
     const all = JSON.parse((await get(sidecar.url, '/reviews.json')).body.toString()).reviews;
-    expect(JSON.parse((await get(sidecar.url, '/api/reviews/since/1999-01-01')).body.toString()).reviews).toEqual(all);
+    const entries = await readLogEntries(sidecar.url, PUBLIC, all.map((r: { id: string }) => r.id));
+    expect(JSON.parse((await get(sidecar.url, '/api/reviews/since/1999-01-01')).body.toString()).reviews).toEqual(listed(all, entries));
     expect(JSON.parse((await get(sidecar.url, '/api/reviews/since/2099-12-31')).body.toString())).toEqual({ reviews: [], count: 0, total: 0 });
   });
 

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestSite, DEMO_CONTENT, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { header, rawRequest } from '../helpers/http.ts';
+import { listed, readLogEntries } from '../helpers/listed-reviews.ts';
+import type { ReviewLogEntry } from '../../core/schemas/published.ts';
 
 type Review = PublishedReview;
 type Business = PublishedBusiness;
@@ -12,6 +14,7 @@ let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let reviews: Review[];
 let business: Business;
 let aspectIds: string[];
+let logEntries: Map<string, ReviewLogEntry>;
 
 beforeAll(async () => {
   const contentDir = existsSync(`${DEMO_CONTENT}/business.json`) ? DEMO_CONTENT : SMALL_CONTENT;
@@ -22,6 +25,7 @@ beforeAll(async () => {
   business = dataset.business;
   const insights = JSON.parse((await rawRequest(`${sidecar.url}/insights.json`)).body.toString());
   aspectIds = insights.aspects.map((a: { id: string }) => a.id);
+  logEntries = await readLogEntries(sidecar.url, sidecar.config.publicUrl, reviews.map((r) => r.id));
 });
 afterAll(() => sidecar?.close());
 
@@ -49,7 +53,7 @@ function oracle(p: Record<string, string | number>) {
       (aspect === undefined || a.aspect === aspect) && (sentiment === undefined || a.polarity === sentiment)))
     .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1));
   const limit = p.limit === undefined ? 20 : Number(p.limit);
-  return { reviews: matches.slice(0, limit), count: Math.min(limit, matches.length), total: matches.length, limit };
+  return { reviews: listed(matches.slice(0, limit), logEntries), count: Math.min(limit, matches.length), total: matches.length, limit };
 }
 
 function seeded(seed: number) {

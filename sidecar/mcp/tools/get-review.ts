@@ -1,20 +1,8 @@
 /** `get_review`: one review by its id, with the review log entry an agent can cite for it. */
 import { z } from 'zod';
-import type { ChangeLog } from '../../../core/dataset/change-log.ts';
+import { logEntryLookupOf } from '../../../core/dataset/review-log-entry.ts';
 import { PublishedReviewSchema } from '../../../core/schemas/published.ts';
-import { PATHS } from '../../../core/urls.ts';
 import { defineTool } from '../tool.ts';
-
-
-/** Each review's latest entry in the review log, by id, computed once per build. */
-const entryIndexes = new WeakMap<ChangeLog, ReadonlyMap<string, number>>();
-function latestEntryOf(log: ChangeLog, id: string): number | undefined {
-  // A build without a review log (`checks` empty) has positions that are not log entries.
-  if (log.checks === '') return undefined;
-  let byId = entryIndexes.get(log);
-  if (byId === undefined) entryIndexes.set(log, (byId = new Map(log.entries.map((e) => [e.id, e.index]))));
-  return byId.get(id);
-}
 
 export const getReviewTool = defineTool(
   {
@@ -34,7 +22,7 @@ export const getReviewTool = defineTool(
     const live = deps.getLive();
     const review = live.byId.get(args.id);
     if (review === undefined) return { ok: false, issues: [{ path: ['id'], message: 'no published review has this id', code: 'unknown_review' }] };
-    const index = latestEntryOf(live.changes, review.id);
-    return { ok: true, value: { review, ...(index === undefined ? {} : { log_entry: { index, checkpoint_url: live.urls.absolute(PATHS.logCheckpoint), proof_url: live.urls.logProof(review.id) } }) } };
+    const logEntry = logEntryLookupOf(live)(review.id);
+    return { ok: true, value: { review, ...(logEntry === undefined ? {} : { log_entry: logEntry }) } };
   },
 );

@@ -5,11 +5,11 @@ import { selectSinceSnapshotDates } from '../../../../../core/dataset/since-snap
 import { getBuildData, jsonResponse } from '../../../../lib/build-data.ts';
 
 export const getStaticPaths: GetStaticPaths = async () => {
-  const { reviewJson, reviewsBody } = await getBuildData();
-  return selectSinceSnapshotDates(reviewJson, Buffer.byteLength(reviewsBody)).map((date) => ({ params: { date } }));
+  const { reviewJson, reviewsBody, logEntryOf } = await getBuildData();
+  return selectSinceSnapshotDates(reviewJson, Buffer.byteLength(reviewsBody), logEntryOf).map((date) => ({ params: { date } }));
 };
 
 export const GET: APIRoute = async ({ params }) => {
-  const { reviewJson } = await getBuildData();
-  return jsonResponse(renderSinceBody(reviewJson, countSince(reviewJson.reviews, params.date!)));
+  const { reviewJson, logEntryOf } = await getBuildData();
+  return jsonResponse(renderSinceBody(reviewJson, countSince(reviewJson.reviews, params.date!), logEntryOf));
 };
