@@ -33,7 +33,10 @@ const TAGS_SERVICE = 0.35;
 const REPLY_CHANCE = [0, 0.9, 0.85, 0.7, 0.3, 0.29];
 const REPLY_DELAY = [[0, 25], [1, 30], [2, 18], [3, 12], [4, 7], [5, 5], [6, 3]] as const;
 
-export function generateMonthReviews(plan: MonthPlan): ReviewContent[] {
+/** What the review is about, beyond what its content says: the job it came from (jobs.ts). */
+export type ReviewFacts = { service: string; technician: string; area: string | undefined };
+
+export function generateMonthReviews(plan: MonthPlan, facts?: Map<string, ReviewFacts>): ReviewContent[] {
   const { month, count } = plan;
   const rng = createRandom(`${plan.seed}|${month.key}`);
   const words = createRandom(`${plan.seed}|${month.key}|words`);
@@ -48,7 +51,7 @@ export function generateMonthReviews(plan: MonthPlan): ReviewContent[] {
     const id = `r-${month.key}-${String(i + 1).padStart(plan.idWidth, '0')}`;
     const verified = !unverified.has(i);
     const rating = verified ? ratings[i]! : rng.weighted(UNVERIFIED_RATINGS);
-    return generateReview({ id, date, verified, rating, month, end: plan.end }, rng, words);
+    return generateReview({ id, date, verified, rating, month, end: plan.end }, rng, words, facts);
   });
 }
 
@@ -75,7 +78,7 @@ function ratingAt(index: number, progress: number): number {
   return 5;
 }
 
-function generateReview(slot: Slot, rng: Random, words: Random): ReviewContent {
+function generateReview(slot: Slot, rng: Random, words: Random, facts?: Map<string, ReviewFacts>): ReviewContent {
   const { rating } = slot;
   const service = pickService(slot.month, rng);
   const tech = pickTechnician(service, rating, slot.month, rng);
@@ -93,6 +96,7 @@ function generateReview(slot: Slot, rng: Random, words: Random): ReviewContent {
     techIntroduced: false,
     techNamed: false,
   };
+  facts?.set(slot.id, { service: service.id, technician: tech.name, area });
   const { text, points } = writeReview(rating, ctx);
   const author = pickAuthor(words);
   const source = rng.weighted(SOURCES);
@@ -142,7 +146,7 @@ function pickTechnician(service: ServiceProfile, rating: number, month: Month, r
 }
 
 /** `date` plus `days`, never past the end date. */
-function addDays(date: string, days: number, end: string): string {
+export function addDays(date: string, days: number, end: string): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   const result = d.toISOString().slice(0, 10);

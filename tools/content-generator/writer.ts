@@ -8,7 +8,8 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUSINESS } from './business.ts';
 import { apportion, listMonths } from './calendar.ts';
-import { generateMonthReviews } from './reviews.ts';
+import { generateMonthReviews, type ReviewFacts } from './reviews.ts';
+import { generateMonthJobs } from './jobs.ts';
 import { attachDemoMedia } from './demo-media.ts';
 
 export type GenerateOptions = {
@@ -29,9 +30,12 @@ export const DEFAULT_OPTIONS: GenerateOptions = { outDir: 'examples/demo', count
 
 export function generateContent(options: GenerateOptions): GenerateSummary {
   const reviewsDir = join(options.outDir, 'reviews');
-  mkdirSync(reviewsDir, { recursive: true });
-  for (const name of readdirSync(reviewsDir)) {
-    if (name.endsWith('.json')) rmSync(join(reviewsDir, name));
+  const jobsDir = join(options.outDir, 'jobs');
+  for (const dir of [reviewsDir, jobsDir]) {
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith('.json')) rmSync(join(dir, name));
+    }
   }
   writeJson(join(options.outDir, 'business.json'), BUSINESS);
 
@@ -44,9 +48,11 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
   const summary: GenerateSummary = { files: 0, reviews: 0, verified: 0, first: '', last: '' };
   let firstIndex = 0;
   const demo = options.seed === DEFAULT_OPTIONS.seed && options.count === DEFAULT_OPTIONS.count && options.end === DEFAULT_OPTIONS.end;
+  let jobNumber = 1001;
   months.forEach((month, i) => {
     const count = counts[i]!;
     if (count === 0) return;
+    const facts = new Map<string, ReviewFacts>();
     const reviews = generateMonthReviews({
       month,
       count,
@@ -55,8 +61,14 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
       idWidth,
       seed: options.seed,
       end: options.end,
-    });
+    }, facts);
     firstIndex += count;
+    // The demo's jobs (benchmark content has none, so its figures stay comparable).
+    if (demo) {
+      const jobs = generateMonthJobs(month.key, reviews, facts, options.seed, jobNumber);
+      jobNumber += jobs.length;
+      writeJson(join(jobsDir, `${month.key}.json`), jobs);
+    }
     writeJson(join(reviewsDir, `${month.key}.json`), demo ? attachDemoMedia(reviews) : reviews);
     summary.files++;
     summary.reviews += reviews.length;
