@@ -31,6 +31,8 @@ export const PATHS = {
   technicians: '/technicians/',
   services: '/services/',
   about: '/about/',
+  /** How reviews are collected and checked, every figure from the log and the content (issue 42 item 6). */
+  aboutReviews: '/about/reviews/',
   developers: '/developers/',
   apiReference: '/developers/api/',
   searchPage: '/search/',

@@ -235,8 +235,9 @@ async function preparePublication(
   const changeLog = renderChangeLog(createChangeLog(step.entries, step.bytes));
   const logMs = performance.now() - logStarted;
   await mkdir(path.dirname(file), { recursive: true });
-  const log = JSON.stringify(summarizeLog(step.entries));
-  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)},"log":${log}}`);
+  const summary = summarizeLog(step.entries);
+  insights.jobs = summary.jobs;
+  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)},"log":${JSON.stringify(summary)}}`);
   return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog, photos, reviewLog: { step, ms: logMs } };
 }
 

@@ -28,7 +28,7 @@ import { toPrintable } from '../core/text/printable.ts';
 import { checkReviews, parseServedReviews } from './verify/check-reviews.ts';
 import { checkExtends, defaultStateFile, readState, writeState } from './verify/history.ts';
 import { readLog } from './verify/read-log.ts';
-import { reportUpdates, reportWithdrawals } from './verify/report.ts';
+import { reportJobs, reportUpdates, reportWithdrawals } from './verify/report.ts';
 import { createSiteReader, MAX_REVIEWS_JSON_BYTES, RUN_DEADLINE_MS, Unreadable, type SiteReader } from './verify/site-reader.ts';
 
 const USAGE = 'Usage: npm run verify -- <url> [--key <vkey or file>] [--state <file>] [--accept-key <vkey>] [--deadline <seconds>] [--policy <tlog-policy file or url>]';
@@ -100,6 +100,7 @@ async function main(): Promise<number> {
   if (extended.ok) say(`History: ${extended.detail}.`);
   for (const line of reportUpdates(entries, extended.ok && seen !== undefined ? extended.oldSize : undefined)) say(line);
   for (const line of reportWithdrawals(entries)) say(line);
+  if (decoded.length === entries.length) for (const line of reportJobs(decoded)) say(line);
   if (extended.ok) {
     state.logs[base] = { checkpoint: note, seen: new Date().toISOString(), key: formatVerifierKey(verifier) };
     await writeState(stateFile, state);

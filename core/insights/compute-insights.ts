@@ -58,5 +58,6 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
   const faq = computeFaq({ analyzed, model, basis, aspects, entities, businessName, editorial });
   const responses = computeResponses(reviews);
   const summary = computeSummary({ basis, aspects, technicians: entities.technicians, responses, businessName, editorial });
-  return { basis, aspects, entities, topics, faq, responses, summary };
+  // The jobs' figures come from the review log, which the build appends after the insights (scripts/build.ts).
+  return { basis, aspects, entities, topics, faq, responses, summary, jobs: null };
 }

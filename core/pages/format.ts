@@ -114,5 +114,6 @@ export function formatUpdateChange(change: string | null, reason: string | null)
   if (change === 'correction') return reason === null ? 'changed by the business' : `changed by the business (${reasons[reason] ?? reason})`;
   if (change === 'at_source') return 'changed where it was first posted, says the business';
   if (change === 'reply') return "the business's reply changed";
+  if (change === 'job') return 'tied to a job';
   return 'the log does not say who changed it';
 }

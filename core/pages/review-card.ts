@@ -29,7 +29,20 @@ export type ReviewCardOptions = {
   marks?: ReviewMarks;
   /** When the review's first entry in the public log was published (core/log/log-summary.ts), when the page knows it. */
   loggedSince?: string;
+  /** Whether the business logs its jobs: a review tied to none then says so. */
+  jobsLogged?: boolean;
 };
+
+/**
+ * The honest label of a review's tie to a job (issue 42 item 4): a job logged before the review is the
+ * strong case; one logged after it is weaker; a review with none says where it came from instead.
+ */
+export function describeJobTie(review: Pick<PublishedReview, 'job' | 'source'>, jobsLogged: boolean): string | undefined {
+  const { job } = review;
+  if (job === undefined) return jobsLogged ? `${review.source === 'direct' ? 'Sent directly' : `From ${formatSource(review.source)}`}, not linked to a job` : undefined;
+  const [year, week] = job.week.split('-W');
+  return job.logged_before_review ? `Job logged in week ${Number(week)} of ${year}, before this review` : `Linked to a job logged after the review (week ${Number(week)} of ${year})`;
+}
 
 /** The links of every service and technician of the business, by the one slug rule (core/urls.ts). */
 export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
@@ -40,7 +53,7 @@ export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
   };
 }
 
-export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince }: ReviewCardOptions): string {
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, jobsLogged = false }: ReviewCardOptions): string {
   const source = formatSource(review.source);
   const text = foldLongText(review.text);
   let html = `<article${writeAttributes({ class: 'review', id: review.id })}>`;
@@ -74,6 +87,8 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     html += `<div class="reply"><p><strong>Reply from the owner</strong> <span class="meta">· <time${writeAttributes({ datetime: review.response.date })}>${escapeText(formatDate(review.response.date))}</time></span></p>`;
     html += `<p dir="auto">${escapeText(review.response.text)}</p></div>`;
   }
+  const tie = describeJobTie(review, jobsLogged);
+  if (tie !== undefined) html += `<p${writeAttributes({ class: `meta job-tie${review.job?.logged_before_review ? ' before' : ''}` })}>${escapeText(tie)}</p>`;
   if (loggedSince !== undefined) {
     // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
     html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since ${escapeText(formatDate(loggedSince.slice(0, 10)))} — <a${writeAttributes({ href: logCheckPath(review.id) })}>check it<span class="vh"> (this review by <bdi>${escapeText(review.author)}</bdi>)</span></a></p>`;

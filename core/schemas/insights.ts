@@ -3,6 +3,7 @@
  * holds the polarity counted here, so any figure can be recomputed from /reviews.json; `filter`
  * objects are /api/reviews/search parameters that list the reviews behind a figure.
  */
+import { JobFiguresSchema } from '../log/job-summary.ts';
 import { z } from 'zod';
 import { IsoDateSchema } from './content.ts';
 import { PolaritySchema } from './aspects.ts';
@@ -213,6 +214,7 @@ export const InsightsSchema = z
     faq: z.array(FaqEntrySchema),
     responses: ResponseStatsSchema,
     summary: SummarySchema,
+    jobs: JobFiguresSchema.nullable().meta({ description: 'Jobs logged in the review log and the reviews tied to them, overall and per month, as /log/ shows them; null for a build without a review log.' }),
   })
   .meta({
     id: 'Insights',

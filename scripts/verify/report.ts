@@ -5,6 +5,7 @@
  */
 import type { LogEntry } from '../../core/log/entry.ts';
 import { summarizeUpdates, type UpdateSummary } from '../../core/log/entry-history.ts';
+import { summarizeJobs } from '../../core/log/job-summary.ts';
 
 const CHANGE_WORDS = { reply: "the owner's reply", at_source: 'changed at its source, says the owner', correction: "the owner's correction", job: 'tied to a job' } as const;
 
@@ -29,4 +30,16 @@ export function reportUpdates(entries: readonly (LogEntry | undefined)[], from: 
 export function reportWithdrawals(entries: readonly (LogEntry | undefined)[]): string[] {
   const withdrawals = entries.flatMap((e, i) => (e?.action === 'withdraw' ? [{ entry: i, ...e }] : []));
   return [`Withdrawals: ${withdrawals.length}.`, ...withdrawals.map((w) => `  entry ${w.entry}, ${w.time}: a ${w.rating}-star review of ${w.date}, reason: ${w.reason}`)];
+}
+
+/** Jobs logged and the reviews tied to them (core/log/job-summary.ts), computed here from the entries. */
+export function reportJobs(entries: readonly LogEntry[]): string[] {
+  const jobs = summarizeJobs(entries);
+  if (jobs.jobs === 0) return ['Jobs: none logged.'];
+  const count = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  const mean = (r: Record<string, number>) => (count(r) === 0 ? '-' : (Object.entries(r).reduce((s, [k, n]) => s + Number(k) * n, 0) / count(r)).toFixed(2));
+  return [
+    `Jobs: ${jobs.jobs} logged, ${jobs.reviewed} with a published review (${((jobs.share ?? 0) * 100).toFixed(1)}%).`,
+    `  reviews tied to a job: ${count(jobs.tied)} (average ${mean(jobs.tied)}), ${jobs.tied_before} of them to a job logged before the review; tied to none: ${count(jobs.untied)} (average ${mean(jobs.untied)})`,
+  ];
 }

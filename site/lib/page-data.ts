@@ -20,6 +20,11 @@ export async function getReviewLinks(): Promise<ReviewLinks> {
   return getSiteModel();
 }
 
+/** Whether the business logs its jobs (core/log/job-summary.ts): its reviews then say whether they are tied to one. */
+export async function getJobsLogged(): Promise<boolean> {
+  return ((await getBuildData()).log?.jobs.jobs ?? 0) > 0;
+}
+
 /** When each review's first entry in the review log was published (core/log/log-summary.ts). */
 export async function getLogEntries(): Promise<Readonly<Record<string, string>> | undefined> {
   return (await getBuildData()).log?.first_logged;

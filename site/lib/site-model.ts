@@ -110,6 +110,7 @@ async function loadSiteModel() {
     { path: PATHS.services, lastmod: newest },
     ...services.flatMap(listEntityPages),
     { path: PATHS.about, lastmod: null },
+    { path: PATHS.aboutReviews, lastmod: null },
     { path: PATHS.logPrefix, lastmod: null },
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },

@@ -14,6 +14,7 @@ const WRITTEN_IN: [marker: string, declaration: string][] = [
   ['/* roundStars */', `const roundStars = ${roundStars.toString()};`],
   ['/* formatStars */', `const formatStars = ${formatStars.toString()};`],
   ['/* logPath */', `const logPath = ${JSON.stringify(PATHS.logPrefix)};`],
+  ['/* aboutReviewsPath */', `const aboutReviewsPath = ${JSON.stringify(PATHS.aboutReviews)};`],
 ];
 
 export function GET(): Response {

@@ -34,6 +34,7 @@
   /* roundStars */
   /* formatStars */
   /* logPath */
+  /* aboutReviewsPath */
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
   const CSS = `
@@ -213,7 +214,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
       const log =
         this.getAttribute('log') === 'false' || this.hasAttribute('frame')
           ? null
-          : el('p', { class: 'log meta' }, el('a', { href: `${base}${logPath}`, target: '_top' }, 'Every published review is in a public log anyone can check'));
+          : el('p', { class: 'log meta' }, el('a', { href: `${base}${logPath}`, target: '_top' }, 'Every published review is in a public log anyone can check'), ' · ', el('a', { href: `${base}${aboutReviewsPath}`, target: '_top' }, 'How reviews are collected'));
       this.show(el('section', { class: 'box', 'aria-labelledby': 'rw-heading' }, heading, score, hist, list, more, log));
     }
 
