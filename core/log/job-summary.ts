@@ -5,7 +5,8 @@
  * review, the share, and the ratings of tied and untied reviews, overall and per month. Anyone holding the
  * log's entries computes the same (`npm run verify`, /log/, /insights.json, MCP, /about/reviews/).
  *
- * A job counts once however often it was logged (by its `locator`). Its month is that of the Thursday of
+ * A job counts once however often it was logged (by its `locator`). A job counts as logged before a review
+ * when its entry's time is earlier than the review's first entry's (`isLoggedBefore`). Its month is that of the Thursday of
  * its ISO week (the ISO rule for a week's year); a review's month is that of its own date.
  */
 import { z } from 'zod';
@@ -17,7 +18,7 @@ export const JobTieSchema = z
     entry: z.int().min(0).meta({ description: 'The job\'s entry in the review log.' }),
     week: z.string().meta({ description: 'ISO week the job was completed, `2026-W11`.' }),
     service: z.string().meta({ description: 'The job\'s service id.' }),
-    logged_before_review: z.boolean().meta({ description: 'Whether the job entered the log before the review did.' }),
+    logged_before_review: z.boolean().meta({ description: 'Whether the job entered the log before the review did (an earlier time).' }),
   })
   .meta({ id: 'JobTie' });
 export type JobTie = z.infer<typeof JobTieSchema>;
@@ -42,6 +43,12 @@ export const JobFiguresSchema = z
   .meta({ id: 'JobFigures' });
 export type JobFigures = z.infer<typeof JobFiguresSchema>;
 
+/**
+ * Whether a job was logged before a review: its entry's time is earlier than the review's first entry's.
+ * A job and a review logged in one publish share a time, so neither counts as before the other.
+ */
+export const isLoggedBefore = (jobTime: string, reviewFirstTime: string) => Date.parse(jobTime) < Date.parse(reviewFirstTime);
+
 /** Each live review's tie to a job, by review id. */
 export function readJobTies(entries: readonly LogEntry[]): Map<string, JobTie> {
   const ties = new Map<string, JobTie>();
@@ -49,7 +56,7 @@ export function readJobTies(entries: readonly LogEntry[]): Map<string, JobTie> {
     if (latest.action === 'withdraw' || latest.job === undefined) continue;
     const job = entries[latest.job];
     if (job?.action !== 'job') continue;
-    ties.set(id, { entry: latest.job, week: job.week, service: job.service, logged_before_review: latest.job < first_index });
+    ties.set(id, { entry: latest.job, week: job.week, service: job.service, logged_before_review: isLoggedBefore(job.time, entries[first_index]!.time) });
   }
   return ties;
 }

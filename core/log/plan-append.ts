@@ -17,12 +17,12 @@
  *   `now`), so every machine seeds the same log without reading git.
  * - Jobs (issue 42): a job whose commitment is not its locator's latest `job` entry is logged (a job
  *   edited after it was logged is logged again; the first entry stays). In a seed, a job carries its
- *   completion date, and on the same day comes before the reviews, so a job completed before its review
- *   is logged before it; in a later append, where every entry carries `now`, the reviews come first: a
- *   job logged in the same publish as its review was not logged before it.
+ *   completion date, so a job completed before its review is logged before it. At one time, jobs come
+ *   first, so a review's entry only ever names a job entry before it; a job counts as logged before its
+ *   review only when its time is earlier (core/log/job-summary.ts), never when both came in one publish.
  * - A review tied to a job carries the job entry's index (`job`); a live review whose tie changed, and
  *   nothing else, is updated with `change: "job"`.
- * - Within one append, entries are ordered by time, then (see above) jobs and reviews, then review id or locator.
+ * - Within one append, entries are ordered by time, then jobs before reviews, then locator or review id.
  */
 import type { CorrectionReason, WithdrawReason } from './reasons.ts';
 import type { JobLogEntry, LogEntry, ReviewLogEntry, ReviewLogState, UpdateChange } from './entry.ts';
@@ -126,9 +126,9 @@ export function planLogAppend(input: {
   }
 
   const all: { entry: LogEntry; job?: string | undefined }[] = [...jobsAdded.map((entry) => ({ entry })), ...added];
-  const jobFirst = seeding ? -1 : 1;
   const keyOf = (e: LogEntry) => (e.action === 'job' ? e.locator : e.review_id);
-  all.sort((a, b) => compareText(a.entry.time, b.entry.time) || (a.entry.action === 'job' ? jobFirst : 0) - (b.entry.action === 'job' ? jobFirst : 0) || compareText(keyOf(a.entry), keyOf(b.entry)));
+  const rank = (e: LogEntry) => (e.action === 'job' ? 0 : 1);
+  all.sort((a, b) => compareText(a.entry.time, b.entry.time) || rank(a.entry) - rank(b.entry) || compareText(keyOf(a.entry), keyOf(b.entry)));
   // The job entries' positions, new ones after the log so far; then each review's tie.
   const jobIndex = new Map([...jobState].map(([locator, j]) => [locator, j.index]));
   all.forEach(({ entry }, i) => entry.action === 'job' && jobIndex.set(entry.locator, (input.size ?? 0) + i));

@@ -8,6 +8,7 @@
  */
 import type { LogEntry, ReviewLogEntry } from '../../core/log/entry.ts';
 import { digestReview, digestReviewParts } from '../../core/log/review-digest.ts';
+import { isLoggedBefore } from '../../core/log/job-summary.ts';
 
 export type ServedReview = { id: string } & Record<string, unknown>;
 
@@ -49,7 +50,8 @@ function checkJobTie(review: ServedReview, tie: number | undefined, firstIndex: 
   const job = entries[tie];
   if (job?.action !== 'job') return `is tied to entry ${tie}, which is not a job`;
   if (served.week !== job.week || served.service !== job.service) return `is served with the job's week and service as ${String(served.week)}, ${String(served.service)}, but entry ${tie} says ${job.week}, ${job.service}`;
-  if (served.logged_before_review !== tie < firstIndex) return `says its job was logged ${served.logged_before_review ? 'before' : 'after'} it, but the job is entry ${tie} and the review's first entry ${firstIndex}`;
+  const first = entries[firstIndex]!;
+  if (served.logged_before_review !== isLoggedBefore(job.time, first.time)) return `says its job was logged ${served.logged_before_review ? 'before' : 'after'} it, but the job's entry ${tie} is of ${job.time} and the review's first entry ${firstIndex} of ${first.time}`;
   return undefined;
 }
 
