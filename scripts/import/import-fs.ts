@@ -25,13 +25,17 @@ const LOCK = '.import.lock';
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
+/** A file of reviews/ or jobs/: its text and its objects. */
+export type ArrayFile = { name: string; text: string; items: Record<string, unknown>[] };
+
 /** Every `reviews/*.json` (sorted by name), each as text and parsed; a folder without reviews/ has none. */
-export function readReviewFiles(contentDir: string): Promise<ReadResult<ExistingFile[]>> {
-  return readArrayFiles(contentDir, 'reviews');
+export async function readReviewFiles(contentDir: string): Promise<ReadResult<ExistingFile[]>> {
+  const read = await readArrayFiles(contentDir, 'reviews');
+  return read.ok ? { ok: true, value: read.value.map(({ name, text, items }) => ({ name, text, reviews: items })) } : read;
 }
 
 /** Every `<folder>/*.json` (sorted by name), each a JSON array of objects, as text and parsed; none without the folder. */
-export async function readArrayFiles(contentDir: string, folder: ImportFolder): Promise<ReadResult<ExistingFile[]>> {
+export async function readArrayFiles(contentDir: string, folder: ImportFolder): Promise<ReadResult<ArrayFile[]>> {
   const noun = folder === 'reviews' ? 'review' : 'job';
   let names: string[];
   try {
@@ -40,7 +44,7 @@ export async function readArrayFiles(contentDir: string, folder: ImportFolder): 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: [] };
     return { ok: false, problems: [`${folder}/: cannot read: ${(error as Error).message}`] };
   }
-  const files: ExistingFile[] = [];
+  const files: ArrayFile[] = [];
   const problems: string[] = [];
   for (const name of names) {
     // The content folder is untrusted: a FIFO or a link out of it is named, never read (core/read-content-file.ts).
@@ -61,7 +65,7 @@ export async function readArrayFiles(contentDir: string, folder: ImportFolder): 
       problems.push(`${folder}/${name}: must be a JSON array of ${noun} objects; fix it before importing`);
       continue;
     }
-    files.push({ name, text, reviews: data as Record<string, unknown>[] });
+    files.push({ name, text, items: data as Record<string, unknown>[] });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
 }
