@@ -1,6 +1,7 @@
 /**
- * The job exports `npm run import -- jobs` knows, by the headers their CSV files carry (as the tools'
- * help pages describe them when this was written; a renamed column is mapped with `--column`). A layout
+ * The job exports `npm run import -- jobs` knows, by the headers their CSV files carry (as we know the tools'
+ * exports when this was written: Housecall Pro documents its columns, Jobber's and ServiceTitan's reports let
+ * the owner pick them; a renamed column is mapped with `--column`). A layout
  * names only the columns a job is made of: the customer's name, address lines other than the city,
  * telephone, e-mail and the totals are never read (docs/import.md "Jobs").
  *
