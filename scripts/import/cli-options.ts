@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { IMPORT_FORMATS } from './formats.ts';
 import type { CommonOptions, Flag, FormatReader, ImportFormat } from './import-format.ts';
+import { JOB_FLAGS } from './job-mapping.ts';
 import { isTimeZone } from './values.ts';
 
 /** The flags every format takes (and, but for --prune, every sync). */
@@ -31,20 +32,26 @@ const CommonFlagsSchema = z.object({
 });
 
 const FORMAT_NAMES = IMPORT_FORMATS.map((f) => f.name);
+/** `npm run import -- jobs` (import-jobs.ts): not a review format, but named beside them. */
+export const JOBS_COMMAND = 'jobs';
+const COMMAND_NAMES = [...FORMAT_NAMES, JOBS_COMMAND];
 /** "google, csv or json"; a single name alone. */
 export const listNames = (names: readonly string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
 const usageLine = (left: string, help: string) => `  ${left.padEnd(25)} ${help}`;
 export const flagLine = (flag: Flag) => usageLine(`--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`, flag.help);
 
 export const USAGE = [
-  `usage: npm run import -- <${FORMAT_NAMES.join('|')}> <file…> [options]`,
+  `usage: npm run import -- <${COMMAND_NAMES.join('|')}> <file…> [options]`,
   '',
   ...IMPORT_FORMATS.map((f) => `  ${f.name.padEnd(8)} ${f.summary}`),
+  `  ${JOBS_COMMAND.padEnd(8)} completed jobs from Jobber, Housecall Pro, ServiceTitan or any CSV export, into jobs/`,
   '',
   ...COMMON_FLAGS.map(flagLine),
   ...IMPORT_FORMATS.filter((f) => f.flags.length > 0).flatMap((f) => [`  ${f.name} only:`, ...f.flags.map(flagLine)]),
+  `  ${JOBS_COMMAND}: --dry-run and --strict of the flags above, and only for jobs:`,
+  ...JOB_FLAGS.map(flagLine),
   '',
-  'The reviews are written into CONTENT_DIR (default content/).',
+  'Reviews and jobs are written into CONTENT_DIR (default content/).',
 ].join('\n');
 
 export type ImportOptions = CommonOptions & {
@@ -84,7 +91,7 @@ export async function parseImportArgs(argv: readonly string[]): Promise<{ ok: tr
   const [name, ...files] = positionals;
   const format = IMPORT_FORMATS.find((f) => f.name === name);
   const problems: string[] = [];
-  if (!format) problems.push(name === undefined ? `name a format: ${listNames(FORMAT_NAMES)}` : `unknown format "${name}": ${listNames(FORMAT_NAMES)}`);
+  if (!format) problems.push(name === undefined ? `name a format: ${listNames(COMMAND_NAMES)}` : `unknown format "${name}": ${listNames(COMMAND_NAMES)}`);
   if (files.length === 0) problems.push('name at least one file to import');
   const common = parseCommonFlags(values);
   if (!common.ok) problems.push(...common.problems);

@@ -52,10 +52,30 @@ export const CSV_FLAGS: readonly Flag[] = [
   { name: 'day-first', type: 'boolean', help: 'read 03/04/2026 as 3 April' },
 ];
 
-type CsvFlags = { source?: string; mapping?: string; column?: string[]; delimiter?: string; 'day-first'?: boolean };
+/** The flags every column mapping takes (the reviews' CSV and the jobs'), besides its own. */
+export type MappingFlags = { mapping?: string; column?: string[]; delimiter?: string; 'day-first'?: boolean };
+
+type CsvFlags = MappingFlags & { source?: string };
 
 /** The mapping from a mapping file and the flags, the flags winning; every problem at once. */
 export async function readCsvMapping(f: CsvFlags): Promise<{ ok: true; mapping: CsvMapping } | { ok: false; message: string }> {
+  const sourceMissing = 'required for csv (yelp, angi, facebook, direct…)';
+  return readMapping(CsvMappingSchema, f, {
+    example: 'text="Review Text"',
+    own: { ...(f.source !== undefined && { source: f.source }) },
+    message: (issue) => (issue.path[0] === 'source' && issue.code === 'invalid_type' ? sourceMissing : issue.message),
+  });
+}
+
+/**
+ * A mapping file (`f.mapping`) with the flags over it (`--column`, `--delimiter`, `--day-first`, and the
+ * format's `own` values), parsed by `schema`; every problem named by the flag that gives it.
+ */
+export async function readMapping<S extends z.ZodType>(
+  schema: S,
+  f: MappingFlags,
+  options: { example: string; own: Record<string, unknown>; message?: (issue: { path: readonly PropertyKey[]; code: string; message: string }) => string },
+): Promise<{ ok: true; mapping: z.output<S> } | { ok: false; message: string }> {
   let base: Record<string, unknown> = {};
   if (f.mapping !== undefined) {
     try {
@@ -68,23 +88,22 @@ export async function readCsvMapping(f: CsvFlags): Promise<{ ok: true; mapping: 
   const columns: Record<string, string> = { ...(base.columns as Record<string, string> | undefined) };
   for (const entry of f.column ?? []) {
     const eq = entry.indexOf('=');
-    if (eq <= 0) return { ok: false, message: `--column ${entry}: must be <field>=<header>, e.g. --column text="Review Text"` };
+    if (eq <= 0) return { ok: false, message: `--column ${entry}: must be <field>=<header>, e.g. --column ${options.example}` };
     columns[entry.slice(0, eq).trim()] = entry.slice(eq + 1);
   }
   const merged = {
     ...base,
     columns,
-    ...(f.source !== undefined && { source: f.source }),
+    ...options.own,
     ...(f.delimiter !== undefined && { delimiter: f.delimiter === 'tab' ? '\t' : f.delimiter }),
     ...(f['day-first'] && { day_first: true }),
   };
-  const parsed = parseWithIssues(CsvMappingSchema, merged);
+  const parsed = parseWithIssues(schema, merged);
   if (parsed.ok) return { ok: true, mapping: parsed.value };
   const where = f.mapping === undefined ? '' : ` (with --mapping ${f.mapping})`;
-  const flag = (p: readonly (string | number)[]) => (p[0] === 'columns' ? `--column ${String(p[1])}` : p[0] === 'day_first' ? '--day-first' : `--${String(p[0])}`);
-  const sourceMissing = 'required for csv (yelp, angi, facebook, direct…)';
+  const flag = (p: readonly PropertyKey[]) => (p[0] === 'columns' ? `--column ${String(p[1])}` : p[0] === 'day_first' ? '--day-first' : `--${String(p[0])}`);
   return {
     ok: false,
-    message: formatIssues(parsed.issues.map((i) => ({ path: [`${flag(i.path)}${where}`], message: i.path[0] === 'source' && i.code === 'invalid_type' ? sourceMissing : i.message }))),
+    message: formatIssues(parsed.issues.map((i) => ({ path: [`${flag(i.path)}${where}`], message: options.message?.(i) ?? i.message }))),
   };
 }

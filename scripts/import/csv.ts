@@ -7,7 +7,7 @@
  * headers. A row's id is the id column when there is one; without it, the row's date and author, so
  * one customer's two reviews on one day would count as one (the later row wins).
  */
-import { parse, type CsvError } from 'csv-parse/sync';
+import { normaliseHeader, readCsvRows } from './csv-rows.ts';
 import { COLUMN_FIELDS, CSV_FLAGS, readCsvMapping, type ColumnField, type CsvMapping } from './csv-mapping.ts';
 import type { ImportFormat } from './import-format.ts';
 import {
@@ -44,30 +44,14 @@ const USUAL_HEADERS: Record<ColumnField, string[]> = {
   photos: ['photos', 'photo', 'photo urls', 'images', 'image', 'image urls', 'media', 'pictures', 'attachments'],
 };
 
-/** "Date Posted:" → "date posted"; "owner's_response" → "owner s response". */
-function normaliseHeader(header: string): string {
-  return header.trim().toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
 const REQUIRED: readonly ColumnField[] = ['rating', 'date', 'text', 'author'];
 
 const ANONYMOUS = 'Anonymous';
 
 export function mapCsvExport(text: string, file: string, mapping: CsvMapping, options: MapOptions): MappedExport | FileFailure {
-  let rows: { record: string[]; info: { records: number } }[];
-  try {
-    rows = parse(text, {
-      bom: true,
-      delimiter: mapping.delimiter ?? guessDelimiter(text),
-      info: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as unknown as typeof rows;
-  } catch (error) {
-    return { ok: false, file, message: `is not valid CSV: ${(error as CsvError).message}` };
-  }
-  const [header, ...records] = rows;
-  if (!header) return { ok: false, file, message: 'is empty: expected a header row and one row per review' };
+  const rows = readCsvRows(text, file, { delimiter: mapping.delimiter, empty: 'a header row and one row per review' });
+  if ('ok' in rows) return rows;
+  const { header, records } = rows;
   const columns = findColumns(header.record, mapping);
   if (!columns.ok) return { ok: false, file, message: columns.message };
 
@@ -158,18 +142,6 @@ function readPhotosCell(cell: string, file: string): RemoteMedia[] {
     .map((entry) =>
       /^https?:\/\//i.test(entry) ? { kind: 'photo', url: entry } : { kind: 'photo', url: entry, localCopy: path.resolve(path.dirname(file), entry), localOnly: true },
     );
-}
-
-/** The candidate that occurs most often in the header line, outside quotes; a comma when none does. */
-function guessDelimiter(text: string): string {
-  const firstLine = /^\uFEFF?([^\r\n]*)/.exec(text)![1]!.replace(/"[^"]*"/g, '');
-  let best = ',';
-  let bestCount = 0;
-  for (const candidate of [',', ';', '\t', '|']) {
-    const count = firstLine.split(candidate).length - 1;
-    if (count > bestCount) [best, bestCount] = [candidate, count];
-  }
-  return best;
 }
 
 function findColumns(header: string[], mapping: CsvMapping): { ok: true; value: Partial<Record<ColumnField, number>> } | { ok: false; message: string } {

@@ -1,8 +1,8 @@
 /**
- * The import's disk side: reading the content folder's review files and business.json, and writing a
- * merge plan all or nothing.
+ * The import's disk side: reading the content folder's review files (reviews/), job files (jobs/) and
+ * business.json, and writing a merge plan into one of those folders all or nothing.
  *
- * All or nothing: the new reviews folder is staged beside the old one (unchanged files hard-linked,
+ * All or nothing: the new folder is staged beside the old one (unchanged files hard-linked,
  * changed ones written and flushed), then swapped in with two renames, as the build swaps dist/. A
  * crash leaves either the old folder or the new one; a crash between the two renames leaves the old
  * one aside, and the next import puts it back. A lock file keeps two imports from interleaving.
@@ -16,29 +16,41 @@ import path from 'node:path';
 import type { ExistingFile } from './merge.ts';
 import { takePidLock } from '../lib/pid-lock.ts';
 
-const REVIEWS = 'reviews';
-const STAGING_PREFIX = '.reviews-staging-';
-const RETIRED_PREFIX = '.reviews-retired-';
+/** The folders an import writes: the reviews, and the jobs (`npm run import -- jobs`). */
+export type ImportFolder = 'reviews' | 'jobs';
+const FOLDERS: readonly ImportFolder[] = ['reviews', 'jobs'];
+const stagingPrefix = (folder: ImportFolder) => `.${folder}-staging-`;
+const retiredPrefix = (folder: ImportFolder) => `.${folder}-retired-`;
 const LOCK = '.import.lock';
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
+/** A file of reviews/ or jobs/: its text and its objects. */
+export type ArrayFile = { name: string; text: string; items: Record<string, unknown>[] };
+
 /** Every `reviews/*.json` (sorted by name), each as text and parsed; a folder without reviews/ has none. */
 export async function readReviewFiles(contentDir: string): Promise<ReadResult<ExistingFile[]>> {
+  const read = await readArrayFiles(contentDir, 'reviews');
+  return read.ok ? { ok: true, value: read.value.map(({ name, text, items }) => ({ name, text, reviews: items })) } : read;
+}
+
+/** Every `<folder>/*.json` (sorted by name), each a JSON array of objects, as text and parsed; none without the folder. */
+export async function readArrayFiles(contentDir: string, folder: ImportFolder): Promise<ReadResult<ArrayFile[]>> {
+  const noun = folder === 'reviews' ? 'review' : 'job';
   let names: string[];
   try {
-    names = (await readdir(path.join(contentDir, REVIEWS))).filter((n) => n.endsWith('.json')).sort();
+    names = (await readdir(path.join(contentDir, folder))).filter((n) => n.endsWith('.json')).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, value: [] };
-    return { ok: false, problems: [`${REVIEWS}/: cannot read: ${(error as Error).message}`] };
+    return { ok: false, problems: [`${folder}/: cannot read: ${(error as Error).message}`] };
   }
-  const files: ExistingFile[] = [];
+  const files: ArrayFile[] = [];
   const problems: string[] = [];
   for (const name of names) {
     // The content folder is untrusted: a FIFO or a link out of it is named, never read (core/read-content-file.ts).
-    const read = await readContentFile(contentDir, `${REVIEWS}/${name}`, MAX_CONTENT_JSON_BYTES);
+    const read = await readContentFile(contentDir, `${folder}/${name}`, MAX_CONTENT_JSON_BYTES);
     if (!read.ok) {
-      problems.push(`${REVIEWS}/${name}: ${read.reason}; fix it before importing`);
+      problems.push(`${folder}/${name}: ${read.reason}; fix it before importing`);
       continue;
     }
     const text = read.bytes.toString('utf8');
@@ -46,14 +58,14 @@ export async function readReviewFiles(contentDir: string): Promise<ReadResult<Ex
     try {
       data = JSON.parse(text);
     } catch (error) {
-      problems.push(`${REVIEWS}/${name}: not valid JSON (${(error as Error).message}); fix it before importing`);
+      problems.push(`${folder}/${name}: not valid JSON (${(error as Error).message}); fix it before importing`);
       continue;
     }
     if (!Array.isArray(data) || !data.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
-      problems.push(`${REVIEWS}/${name}: must be a JSON array of review objects; fix it before importing`);
+      problems.push(`${folder}/${name}: must be a JSON array of ${noun} objects; fix it before importing`);
       continue;
     }
-    files.push({ name, text, reviews: data as Record<string, unknown>[] });
+    files.push({ name, text, items: data as Record<string, unknown>[] });
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, value: files };
 }
@@ -77,30 +89,38 @@ export async function lockContentFolder(contentDir: string): Promise<{ ok: true;
   return { ok: true, release: lock.release, recovered: await recoverInterrupted(contentDir) };
 }
 
-/** Puts back a reviews folder set aside by an import that died between its two renames; drops stale staging. */
+/** Puts back a reviews or jobs folder set aside by an import that died between its two renames; drops stale staging. */
 async function recoverInterrupted(contentDir: string): Promise<string[]> {
   const notes: string[] = [];
   const entries = await readdir(contentDir);
-  const hasReviews = entries.includes(REVIEWS);
-  for (const name of entries.filter((n) => n.startsWith(RETIRED_PREFIX)).sort()) {
-    if (!hasReviews && notes.length === 0) {
-      await rename(path.join(contentDir, name), path.join(contentDir, REVIEWS));
-      notes.push(`an earlier import was interrupted: ${REVIEWS}/ is back as it was before it`);
-    } else await rm(path.join(contentDir, name), { recursive: true, force: true });
-  }
-  for (const name of entries.filter((n) => n.startsWith(STAGING_PREFIX))) {
-    await rm(path.join(contentDir, name), { recursive: true, force: true });
+  for (const folder of FOLDERS) {
+    let restored = entries.includes(folder);
+    for (const name of entries.filter((n) => n.startsWith(retiredPrefix(folder))).sort()) {
+      if (!restored) {
+        await rename(path.join(contentDir, name), path.join(contentDir, folder));
+        restored = true;
+        notes.push(`an earlier import was interrupted: ${folder}/ is back as it was before it`);
+      } else await rm(path.join(contentDir, name), { recursive: true, force: true });
+    }
+    for (const name of entries.filter((n) => n.startsWith(stagingPrefix(folder)))) {
+      await rm(path.join(contentDir, name), { recursive: true, force: true });
+    }
   }
   return notes;
 }
 
 /** Writes the plan's files (null deletes) into reviews/, all or nothing. */
-export async function writeReviewFiles(contentDir: string, writes: ReadonlyMap<string, string | null>): Promise<void> {
+export function writeReviewFiles(contentDir: string, writes: ReadonlyMap<string, string | null>): Promise<void> {
+  return writeFolderFiles(contentDir, 'reviews', writes);
+}
+
+/** Writes the plan's files (null deletes) into reviews/ or jobs/, all or nothing. */
+export async function writeFolderFiles(contentDir: string, folder: ImportFolder, writes: ReadonlyMap<string, string | null>): Promise<void> {
   if (writes.size === 0) return;
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const staging = path.join(contentDir, `${STAGING_PREFIX}${tag}`);
-  const current = path.join(contentDir, REVIEWS);
-  const retired = path.join(contentDir, `${RETIRED_PREFIX}${tag}`);
+  const staging = path.join(contentDir, `${stagingPrefix(folder)}${tag}`);
+  const current = path.join(contentDir, folder);
+  const retired = path.join(contentDir, `${retiredPrefix(folder)}${tag}`);
   try {
     await mkdir(staging);
     const entries = await readdir(current, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {

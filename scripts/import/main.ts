@@ -1,7 +1,8 @@
 /**
  * `npm run import -- <format> <file…> [options]`: reviews from where they live into the
  * content folder (CONTENT_DIR), safe to run again and again. The formats are the table in formats.ts;
- * see USAGE in cli-options.ts and docs/import.md.
+ * see USAGE in cli-options.ts and docs/import.md. `npm run import -- jobs <file…>` brings completed
+ * jobs in the same way (import-jobs.ts).
  *
  * Exit 0 when the import was written (or, with --dry-run, planned), 1 when it was refused (a file
  * that is not its format, a review folder that cannot be read, --strict with an invalid review), 2 for
@@ -9,7 +10,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
+import { COMMON_FLAGS, JOBS_COMMAND, parseFlags, parseImportArgs, USAGE, type ImportOptions } from './cli-options.ts';
+import { IMPORT_FORMATS } from './formats.ts';
+import { JOB_FLAGS } from './job-mapping.ts';
+import { parseJobImportArgs, runJobImport } from './import-jobs.ts';
 import { applyImport, importSettingsOf, REFUSED_EMPTY, type ImportIo } from './apply-import.ts';
 import type { FileFailure, MappedExport } from './record.ts';
 import { formatSummary } from './report.ts';
@@ -49,19 +53,29 @@ async function mapFile(file: string, options: ImportOptions): Promise<MappedExpo
   return options.reader.map(text, file, options);
 }
 
+/** The command's first word: a review format, or `jobs` (read with every flag known, so a flag's value is not taken for it). */
+function commandOf(argv: readonly string[]): string | undefined {
+  const parsed = parseFlags(argv, [...COMMON_FLAGS, ...IMPORT_FORMATS.flatMap((f) => f.flags), ...JOB_FLAGS]);
+  return parsed.ok ? parsed.positionals[0] : undefined;
+}
+
 if (import.meta.main) {
-  const parsed = await parseImportArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const jobs = commandOf(argv) === JOBS_COMMAND;
+  const parsed = jobs ? await parseJobImportArgs(argv) : await parseImportArgs(argv);
   if (!parsed.ok) {
     console.error(`${parsed.message}\n\n${USAGE}`);
     process.exit(2);
   }
   const contentDir = path.resolve(readEntryConfig().config.contentDir);
+  const io = { contentDir, out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   try {
-    const code = await runImport(parsed.options, { contentDir, out: (line) => console.log(line), err: (line) => console.error(line) });
+    const options = parsed.options;
+    const code = 'format' in options ? await runImport(options, io) : await runJobImport(options, io);
     process.exit(code);
   } catch (error) {
-    // A disk that refuses (permissions, a full disk): the staged folder is gone and reviews/ is as it was.
-    console.error(`Import failed: ${(error as Error).message}. ${contentDir}/reviews is as it was before.`);
+    // A disk that refuses (permissions, a full disk): the staged folder is gone and the folder is as it was.
+    console.error(`Import failed: ${(error as Error).message}. ${contentDir}/${jobs ? 'jobs' : 'reviews'} is as it was before.`);
     process.exit(1);
   }
 }

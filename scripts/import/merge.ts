@@ -64,7 +64,12 @@ export function combineExports(exports: readonly MappedExport[]): CombinedImport
 }
 
 export function describeOrigin(origin: Origin): string {
-  return [origin.file, origin.row === undefined ? undefined : `row ${origin.row}`, origin.review === undefined ? undefined : `review ${origin.review}`]
+  return [
+    origin.file,
+    origin.row === undefined ? undefined : `row ${origin.row}`,
+    origin.review === undefined ? undefined : `review ${origin.review}`,
+    origin.job === undefined ? undefined : `job ${origin.job}`,
+  ]
     .filter(Boolean)
     .join(', ');
 }

@@ -20,8 +20,11 @@ export const REVIEW_FIELDS = Object.keys(ReviewContentSchema.shape) as ReviewFie
  */
 export const OWNER_FIELDS: readonly ReviewField[] = ['verified', 'technicians', 'services', 'service_area'];
 
-/** Where a review came from, for messages: a file and a row (CSV: the header is row 1) or the review's id in the export. */
-export type Origin = { file: string; row?: number; review?: string };
+/**
+ * Where a review (or a job) came from, for messages: a file and a row (CSV: the header is row 1) or the
+ * review's id (the job's number) in the export.
+ */
+export type Origin = { file: string; row?: number; review?: string; job?: string };
 
 /** One review of an export, valid under the content model. */
 export type ImportedReview = {
@@ -40,10 +43,11 @@ export type ImportedReview = {
 };
 
 /**
- * Why a review was left out. `invalid` is bad data (and what `--strict` refuses the import for);
- * the others are reviews the content model cannot hold or that the export lists twice.
+ * Why a review (or a job) was left out. `invalid` is bad data (and what `--strict` refuses the import
+ * for); the others are reviews the content model cannot hold, jobs not completed yet, or what the export
+ * lists twice.
  */
-export type SkipReason = 'invalid' | 'no-text' | 'duplicate';
+export type SkipReason = 'invalid' | 'no-text' | 'not-completed' | 'duplicate';
 
 export type Skip = { origin: Origin; reason: SkipReason; field?: string; message: string };
 

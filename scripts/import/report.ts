@@ -1,10 +1,11 @@
-/** What an import prints: skipped reviews with where and why, changes (dry run), and the closing summary. */
+/** What an import prints: skipped reviews (or jobs) with where and why, changes, and the closing summary. */
 import { describeOrigin, type Change } from './merge.ts';
 import type { Skip, SkipReason } from './record.ts';
 
 const REASONS: Record<SkipReason, string> = {
   invalid: 'invalid',
   'no-text': 'rating without text',
+  'not-completed': 'not completed',
   duplicate: 'listed twice',
 };
 
@@ -13,8 +14,8 @@ export function formatSkip(skip: Skip): string {
   return `skipped ${describeOrigin(skip.origin)}${field}: ${skip.message}`;
 }
 
-export function formatChange(change: Change): string {
-  const file = `reviews/${change.file}`;
+export function formatChange(change: Change, folder: 'reviews' | 'jobs' = 'reviews'): string {
+  const file = `${folder}/${change.file}`;
   if (change.kind === 'added') return `+ ${change.id}  added to ${file}`;
   if (change.kind === 'removed') return `- ${change.id}  removed from ${file} (no longer in the export)`;
   return `~ ${change.id}  ${change.fields.join(', ')} changed in ${file}`;

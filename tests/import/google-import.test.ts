@@ -194,8 +194,8 @@ describe('npm run import with bad input', () => {
     const folder = await emptyFolder();
     const run = await runImport(folder, ['gogle', TAKEOUT, '--author-style', 'nicknames']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown format "gogle": google, csv or json');
+    expect(run.stderr).toContain('unknown format "gogle": google, csv, json or jobs');
     expect(run.stderr).toContain('--author-style');
-    expect(run.stderr).toContain('usage: npm run import -- <google|csv|json> <file…> [options]');
+    expect(run.stderr).toContain('usage: npm run import -- <google|csv|json|jobs> <file…> [options]');
   });
 });

@@ -6,7 +6,7 @@ import { ZOD_DEFAULT_PHRASES } from '../../core/schemas/issues.ts';
 
 describe('IMPORT_FORMATS', () => {
   it('has one usage line per row, and every format flag under its format', () => {
-    expect(USAGE.split('\n')[0]).toBe(`usage: npm run import -- <${IMPORT_FORMATS.map((f) => f.name).join('|')}> <file…> [options]`);
+    expect(USAGE.split('\n')[0]).toBe(`usage: npm run import -- <${[...IMPORT_FORMATS.map((f) => f.name), 'jobs'].join('|')}> <file…> [options]`);
     for (const format of IMPORT_FORMATS) {
       expect(USAGE).toContain(`  ${format.name.padEnd(8)} ${format.summary}`);
       for (const flag of format.flags) expect(USAGE).toContain(`--${flag.name}`);
@@ -31,7 +31,7 @@ describe('IMPORT_FORMATS', () => {
     expect(parsed.ok).toBe(false);
     const message = parsed.ok ? '' : parsed.message;
     expect(message.split('\n')).toEqual([
-      'unknown format "gogle": google, csv or json',
+      'unknown format "gogle": google, csv, json or jobs',
       'name at least one file to import',
       '--author-style: must be one of full, initials',
       '--time-zone: is not a time zone name (e.g. America/Chicago)',
