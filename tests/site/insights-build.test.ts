@@ -53,7 +53,7 @@ function countAspects(reviews: ReviewsDataset['reviews']) {
 describe('the served /insights.json', () => {
   it('is the full document, valid against InsightsSchema, over every published review', () => {
     expect(InsightsSchema.safeParse(insights).success).toBe(true);
-    expect(Object.keys(insights)).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'responses', 'summary']);
+    expect(Object.keys(insights)).toEqual(['basis', 'aspects', 'entities', 'topics', 'faq', 'responses', 'summary', 'jobs']);
     const dates = dataset.reviews.map((r) => r.date).sort();
     expect(insights.basis).toMatchObject({ review_count: dataset.reviews.length, first_date: dates[0], last_date: dates.at(-1) });
     expect(insights.aspects.length).toBeGreaterThanOrEqual(10);
