@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { replayLog, type LogEntry } from './entry.ts';
 import { datesOfIsoWeek } from './job.ts';
+import { compareText } from '../text/text-rules.ts';
 
 export const JobTieSchema = z
   .object({
@@ -101,7 +102,7 @@ export function summarizeJobs(entries: readonly LogEntry[]): JobFigures {
   return {
     ...withShare(all),
     tied_before: tiedBefore,
-    by_month: [...months].sort(([a], [b]) => (a < b ? -1 : 1)).map(([m, f]) => ({ month: m, ...withShare(f) })),
+    by_month: [...months].sort(([a], [b]) => compareText(a, b)).map(([m, f]) => ({ month: m, ...withShare(f) })),
   };
 }
 

@@ -237,6 +237,8 @@ describe('OpenAPI schemas and examples', () => {
     phrase: 'water heater', reviews: 3, positive: 2, neutral: 0, negative: 1, net_score: 33, average_rating: 4,
     aspects: ['quality'], review_ids: ['r-1', 'r-2', 'r-3'], filter: { query: 'water heater' },
   };
+  const ratings = { '1': 0, '2': 1, '3': 0, '4': 2, '5': 9 };
+  const jobFigures = { jobs: 20, reviewed: 12, share: 0.6, tied: ratings, untied: ratings, tied_before: 11, by_month: [{ month: '2026-03', jobs: 20, reviewed: 12, share: 0.6, tied: ratings, untied: ratings }] };
   const samples: Record<string, [valid: unknown, invalid: unknown]> = {
     Review: [review, { ...review, rating: 6 }],
     Business: [examples.reviewsDataset.business, { ...examples.reviewsDataset.business, services: [{ id: 'x' }] }],
@@ -268,6 +270,8 @@ describe('OpenAPI schemas and examples', () => {
     InsightTopic: [topic, { ...topic, phrase: 3 }],
     FaqEntry: [insights.faq[0], { ...insights.faq[0], source: 'guess' }],
     InsightsSummary: [insights.summary, { ...insights.summary, stale: 'no' }],
+    JobTie: [{ entry: 412, week: '2026-W11', service: 'water-heater', logged_before_review: true }, { entry: -1, week: '2026-W11', service: 'water-heater', logged_before_review: true }],
+    JobFigures: [jobFigures, { ...jobFigures, share: 'most' }],
     TechnicianRanking: [
       {
         filters: { mentions_service: 'water-heater' },

@@ -15,6 +15,8 @@ export const VERIFY_FILES = [
   'core/log/checkpoint.ts',
   'core/log/entry.ts',
   'core/log/entry-history.ts',
+  'core/log/job.ts',
+  'core/log/job-summary.ts',
   'core/log/log-bounds.ts',
   'core/log/merkle.ts',
   'core/log/note.ts',

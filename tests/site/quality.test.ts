@@ -126,8 +126,10 @@ describe('the widget on another origin', () => {
     expect(await items.count()).toBe(3);
     expect(await items.first().locator('a').getAttribute('href')).toBe(site.dataset.reviews[0]!.url);
     expect(await widget.locator('.more a').getAttribute('href')).toBe(`${site.sidecar.url}/search/`);
-    expect(await widget.locator('.log a').getAttribute('href')).toBe(`${site.sidecar.url}${PATHS.logPrefix}`);
+    expect(await widget.locator('.log a').first().getAttribute('href')).toBe(`${site.sidecar.url}${PATHS.logPrefix}`);
     expect((await fetch(`${site.sidecar.url}${PATHS.logPrefix}`)).status).toBe(200);
+    expect(await widget.locator('.log a').last().getAttribute('href')).toBe(`${site.sidecar.url}${PATHS.aboutReviews}`);
+    expect((await fetch(`${site.sidecar.url}${PATHS.aboutReviews}`)).status).toBe(200);
     expect(await runAxe(page)).toEqual([]);
     const width = await widget.evaluate((el) => el.getBoundingClientRect().width);
     expect(width).toBeGreaterThan(200);

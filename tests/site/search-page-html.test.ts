@@ -1,7 +1,8 @@
 /**
  * The search page is the same HTML, byte for byte, as the service rendered it at 45dc3ce with the build's
  * own page code, for every query of tests/fixtures/search-page/queries.ts: now the build makes a shell and
- * the service fills it (core/pages/search-page.ts). The pages of 45dc3ce are in pages.json (capture.ts).
+ * the service fills it (core/pages/search-page.ts). The pages of 45dc3ce are in pages.json (capture.ts). A
+ * review tied to a job (issue 42) has one line more, its label, which the comparison leaves out.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -28,6 +29,7 @@ describe.each(SITES)('the search page of $name', (site) => {
     const res = await fetch(`${sidecar.url}${searchPathOf(site.publicUrl, query)}`, { headers: { Accept: 'text/html' } });
     const before = captured[`${site.name} ${query}`]!;
     expect(res.status).toBe(before.status);
-    expect(await res.text()).toBe(before.html);
+    // The one change since: a review tied to a job says so (issue 42); the demo's reviews name their jobs now.
+    expect((await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '')).toBe(before.html);
   });
 });

@@ -8,6 +8,7 @@ import type { JobContent, ReviewContent } from '../../core/schemas/content.ts';
 import { createRandom } from './prng.ts';
 import { addDays, type ReviewFacts } from './reviews.ts';
 import { BUSINESS } from './business.ts';
+import { compareText } from '../../core/text/text-rules.ts';
 
 /** Of the verified reviews, the share that names its job. */
 const TIED = 0.86;
@@ -37,5 +38,5 @@ export function generateMonthJobs(month: string, reviews: ReviewContent[], facts
     const area = rng.chance(0.87) ? rng.pick(BUSINESS.service_areas) : undefined;
     jobs.push({ id: `J-${number++}`, completed, service, technician: rng.pick(BUSINESS.technicians).name, ...(area === undefined ? {} : { area }), customer: customer(), total: rng.int(90, 2400) });
   }
-  return jobs.sort((a, b) => (a.completed < b.completed ? -1 : a.completed > b.completed ? 1 : 0));
+  return jobs.sort((a, b) => compareText(a.completed, b.completed));
 }
