@@ -51,6 +51,17 @@ describe('a job entry', () => {
     expect(formatReceiptCode(jobSecretOf(key, job.id))).toBe(byHand.code(secret));
   });
 
+  it("gives docs/verification.md's worked example", () => {
+    const secret = byHand.secret('J-1001');
+    expect(key.bytes.toString('base64')).toBe('e8SMEVWwoH8IzuW4Xkt1l3JMYH2vgkL5HwYsUz+tbUU=');
+    expect(secret.toString('hex')).toBe('d0cc41bcbf133158f8f4');
+    expect(byHand.code(secret)).toBe('T364-3F5Z-2CRN-HY7M-J');
+    expect(byHand.locator(secret)).toBe('b8f6c197571b94162bc408971f4a552e');
+    expect(jobForLog(key, { id: 'J-1001', completed: '2023-03-03', service: 'drain-cleaning', area: 'Oak Ridge' })).toMatchObject({
+      week: '2023-W09', locator: 'b8f6c197571b94162bc408971f4a552e', commitment: 'CV+2ub9gn054xBYJa2cFAr4qQyZt1rorpfveGDyBcvA=',
+    });
+  });
+
   it('holds only the week, the service and the area beside the commitment', () => {
     const entry = entryOf(byHand.locator(byHand.secret('J-1001')));
     expect(Object.keys(entry).sort()).toEqual(['action', 'area', 'commitment', 'locator', 'service', 'time', 'week']);
