@@ -126,6 +126,10 @@ describe('the build', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
     expect(Object.keys(await response.json()).every((locator) => shard.endsWith(`/${locator.slice(0, 2)}.json`))).toBe(true);
     expect((await fetch(`${sidecar.url}/log/jobs/zz.json`)).status).toBe(404);
+    // One block for every shard in `_headers`, for a static host, as for the review proofs.
+    const hostHeaders = await readFile(path.join(distDir, '_headers'), 'utf8');
+    expect(hostHeaders).toContain('/log/jobs/*\n  Content-Type: application/json; charset=utf-8\n  Cache-Control: public, max-age=60, stale-while-revalidate=300');
+    expect(hostHeaders).not.toMatch(/^\/log\/jobs\/[0-9a-f]{2}\.json$/m);
   });
 
   it("holds no job id, customer's name or invoice total of the owner's jobs, in any file", async () => {
