@@ -64,6 +64,10 @@ export const PATHS = {
   logProofPrefix: '/log/proof/',
   /** The page that checks one review in the browser, `?review={id}` (site/pages/log/check/). */
   logCheck: '/log/check/',
+  /** The page that finds a job in the log by its receipt code, `?code={code}` (site/pages/log/job/). */
+  logJob: '/log/job/',
+  /** The receipt page's look-up files, `{first two hex characters of a locator}.json` (core/log/job-lookup.ts). */
+  logJobsPrefix: '/log/jobs/',
   /** The sidecar as a witness of other review logs (C2SP tlog-witness; sidecar/witness/witness.ts). */
   witnessAddCheckpoint: '/witness/add-checkpoint',
   witnessVkey: '/witness/vkey',
@@ -80,6 +84,16 @@ export function logProofPath(id: string): string {
 /** The page that checks one review in the browser. */
 export function logCheckPath(id: string): string {
   return `${PATHS.logCheck}?${new URLSearchParams({ review: id })}`;
+}
+
+/** The receipt page for a customer's receipt code (core/log/job.ts). */
+export function logJobPath(code: string): string {
+  return `${PATHS.logJob}?${new URLSearchParams({ code })}`;
+}
+
+/** The look-up file of a job locator's shard (core/log/job-lookup.ts). */
+export function logJobsShardPath(shard: string): string {
+  return `${PATHS.logJobsPrefix}${shard}.json`;
 }
 
 /** Path of one encoded photo file (`3f9a…-640.webp`); its name carries the hash of its source, so it never changes. */
@@ -220,6 +234,8 @@ export function createServiceUrls(base: string) {
     feedsIndex: at(PATHS.feedsIndex),
     /** A review's tlog-proof (its `log_entry.proof_url`). */
     logProof: (id: string) => at(logProofPath(id)),
+    /** The receipt page for a customer's receipt code. */
+    logJob: (code: string) => at(logJobPath(code)),
     /** The witness's submission prefix (C2SP tlog-witness), as other instances list it in LOG_WITNESSES. */
     witness: at(PATHS.witnessAddCheckpoint.replace(/\/add-checkpoint$/, '')),
     /** An encoded photo file, by name (core/media/media-variants.ts). */

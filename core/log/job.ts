@@ -7,8 +7,8 @@
  *   nothing about the job can be learnt from it, and the key prints the same receipt again.
  * - The receipt code: the secret in Crockford's base32 (16 characters, grouped by 4), then one check
  *   character (Luhn mod 32), so a mistyped character or two swapped neighbours are caught before any look-up.
- * - The entry's `locator`: the first 16 bytes of SHA-256("reviews-job-locator/v1\n" + secret in hex), in
- *   hex; a receipt finds its entry by it.
+ * - The entry's `locator`: the first 16 bytes of SHA-256("reviews-job-locator/v1\n" + secret in lowercase
+ *   hex + "\n"), in hex; a receipt finds its entry by it (core/log/job-lookup.ts).
  * - The entry's `commitment`: base64 SHA-256 of the UTF-8 lines
  *   "reviews-job/v1", the secret in lowercase hex, `completed` (YYYY-MM-DD), the service id, the area (empty
  *   when none), each ended by "\n". Anyone holding the receipt recomputes it: the week, service and area

@@ -102,8 +102,8 @@ export function renderHostHeadersFile(paths: readonly string[], urls: ServiceUrl
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const path of [...paths].sort()) {
-    // The since snapshots and the review proofs, one file per date or review, share their headers.
-    const prefix = [PATHS.sincePrefix, PATHS.logProofPrefix].find((p) => path.startsWith(p));
+    // The since snapshots, the review proofs and the job look-ups, one file per date, review or shard, share their headers.
+    const prefix = [PATHS.sincePrefix, PATHS.logProofPrefix, PATHS.logJobsPrefix].find((p) => path.startsWith(p));
     const pattern = prefix === undefined ? path : `${prefix}*`;
     if (seen.has(pattern)) continue;
     seen.add(pattern);

@@ -46,7 +46,8 @@ import type { PublishedReview } from '../../core/schemas/published.ts';
 import type { MerkleTree } from '../../core/log/merkle.ts';
 import { splitNote } from '../../core/log/proof-check.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
-import { logProofPath, PATHS } from '../../core/urls.ts';
+import { logJobsShardPath, logProofPath, PATHS } from '../../core/urls.ts';
+import { buildJobLookup } from '../../core/log/job-lookup.ts';
 import { decideReviewLog, type ReviewLogFacts } from './review-log-decision.ts';
 import { demoJobKey, jobForLog, jobKeyFileOf, readJobKey, saveJobKey, type JobKey } from './job-key.ts';
 import { readJobTies, type JobTie } from '../../core/log/job-summary.ts';
@@ -301,6 +302,8 @@ export async function prepareReviewLog(
         else writeFileSync(file, data!);
       };
       for (const [rel, data] of files) place(rel, data);
+      // The receipt page's look-ups (core/log/job-lookup.ts), from the entries alone.
+      for (const [shard, text] of buildJobLookup(entries)) place(logJobsShardPath(shard).slice(PATHS.logPrefix.length), Buffer.from(text, 'utf8'));
       // Each served review's proof (core/log/review-proofs.ts), against the checkpoint of the build that logged
       // its latest entry. One the build in service holds (an entry older than its log) is linked, not made
       // again: a publish then writes a file per changed review, not one per review (a new file cost 0.04 to

@@ -27,9 +27,9 @@ const pages = new Map<string, string>();
  * Not pages of the site: the 404 page and the widget's iframe page are not indexed, listed or linked
  * (tests/site/search-page.test.ts, accessibility.test.ts and quality.test.ts check them); the review check
  * page is a tool that needs a review's id and runs a script, so it is not indexed or listed either
- * (tests/site/log-check.test.ts checks it).
+ * (tests/site/log-check.test.ts checks it), and so is the receipt page (tests/site/job-receipt.test.ts).
  */
-const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed, PATHS.logCheck]);
+const NOT_SITE_PAGES = new Set<string>([PATHS.notFoundPage, PATHS.embed, PATHS.logCheck, PATHS.logJob]);
 
 beforeAll(async () => {
   const built = await buildTestSite({ contentDir: DEMO_CONTENT, publicUrl: PUBLIC });
