@@ -170,7 +170,7 @@ describe('rooms of the project', () => {
     }
     expect(parsing).toEqual([]);
     // backup and restore through their shared prologue, readHubFileCommand (scripts/lib/hub-backup.ts).
-    expect(entries.sort()).toEqual(['scripts/build.ts', 'scripts/hooks/install.ts', 'scripts/import/main.ts', 'scripts/init.ts', 'scripts/lib/hub-backup.ts',
+    expect(entries.sort()).toEqual(['scripts/build.ts', 'scripts/hooks/install.ts', 'scripts/import/main.ts', 'scripts/init.ts', 'scripts/jobs.ts', 'scripts/lib/hub-backup.ts',
       'scripts/publish.ts', 'scripts/serve.ts', 'scripts/start.ts', 'scripts/strip-photos.ts', 'scripts/sync/main.ts', 'scripts/witness-request.ts']);
   });
 
