@@ -25,6 +25,7 @@ export const JsonFeedReviewExtensionSchema = PublishedReviewSchema.pick({
   service_area: true,
   source: true,
   response: true,
+  job: true,
 })
   .extend({
     about: z.url().meta({ description: 'Where the extension is described: this service\'s OpenAPI document.' }),

@@ -61,6 +61,7 @@ function buildItem(review: PublishedReview, business: PublishedBusiness, urls: S
       service_area: review.service_area,
       source: review.source,
       response: review.response,
+      ...(review.job === undefined ? {} : { job: review.job }),
     },
   };
 }

@@ -38,7 +38,7 @@ let content: string;
 let distDir: string;
 let copy: StaticServer;
 let first: { code: number | null; stdout: string };
-type Served = { id: string; rating: number; job?: { entry: number; week: string; service: string; logged_before_review: boolean } };
+type Served = { id: string; url: string; rating: number; job?: { entry: number; week: string; service: string; logged_before_review: boolean } };
 let served: Served[];
 
 const verify = (url: string) => runScript(process.execPath, ['scripts/verify.ts', url, '--state', path.join(work, 'reader.json')], { env: { PATH: process.env.PATH ?? '' } });
@@ -118,6 +118,10 @@ describe('jobs logged before their reviews', () => {
     expect(byId.get('r-0005')!.job).toMatchObject({ week: '2025-W07', service: 'ac-repair', logged_before_review: false });
     expect(byId.get('r-0006')!.job).toMatchObject({ week: '2025-W07', service: 'ac-repair', logged_before_review: true });
     expect(served.filter((r) => r.job).map((r) => r.id).sort()).toEqual(Object.keys(TIES).sort());
+    // The JSON Feed's structured fields carry the tie too.
+    const feed = JSON.parse(await readFile(path.join(await realpath(distDir), 'api/feed.json'), 'utf8')) as { items: { id: string; _review: { job?: unknown } }[] };
+    const item = feed.items.find((i) => i.id === served.find((r) => r.id === 'r-0006')!.url);
+    expect(item?._review.job).toEqual(byId.get('r-0006')!.job);
     const page = await pageText('index.html');
     expect(page).toContain('Job logged in week 7 of 2025, before this review');
     expect(page).toContain('Linked to a job logged after the review (week 7 of 2025)');
