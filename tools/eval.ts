@@ -6,8 +6,8 @@
  *    targets of tests/insights/corpus-targets.test.ts.
  * 2. The 408 hand-labelled sentences (tools/insights-eval/), beside whole-sentence AFINN.
  *
- * 3. The measured error per aspect on the dev split, written to core/insights/aspect-accuracy.json
- *    (the table the build corrects counts with), and the corrected counts checked on the test split:
+ * 3. The measured error per aspect on the dev split and the cross-fitted train split, written to
+ *    core/insights/aspect-accuracy.json (the table the build corrects counts with), and the corrected counts checked on the test split:
  *    each aspect's count error, raw and estimated, and how often the 95% range holds the true count.
  *
  * Options: `--errors train|dev` lists every miss of that split (never of test: its reviews are not
@@ -25,6 +25,7 @@ import type { ReviewEvalReport } from './insights-corpus/evaluate-reviews.ts';
 import { CORPUS_TARGETS, checkCorpusTargets } from './insights-corpus/targets.ts';
 import { loadCorpusSplit, loadCorpusTechnicians } from './insights-corpus/load-corpus.ts';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
+import { AspectConfigSchema } from '../core/schemas/aspect-config.ts';
 import { CORPUS_SPLITS } from './insights-corpus/split.ts';
 import { evaluateCounts, MIN_TRUTH } from './insights-corpus/evaluate-counts.ts';
 import type { CountEvalReport } from './insights-corpus/evaluate-counts.ts';
@@ -39,13 +40,15 @@ if (errorsOf !== undefined && errorsOf !== 'train' && errorsOf !== 'dev') {
   process.exit(2);
 }
 
-const parsedModel = parseAspectModel(JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8')));
+const aspectsJson: unknown = JSON.parse(readFileSync(DEFAULT_ASPECTS_FILE, 'utf8'));
+const parsedModel = parseAspectModel(aspectsJson);
 if (!parsedModel.ok) {
   console.error(`${DEFAULT_ASPECTS_FILE} is invalid:`);
   for (const issue of parsedModel.issues) console.error(`  ${issue.path.join('.')}: ${issue.message}`);
   process.exit(1);
 }
-const model = withTechnicians(parsedModel.model, loadCorpusTechnicians());
+const technicians = loadCorpusTechnicians();
+const model = withTechnicians(parsedModel.model, technicians);
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
@@ -66,8 +69,8 @@ if (test !== undefined) {
   }
 }
 
-const table = writeAspectAccuracy(model);
-console.log(`\n== measured error per aspect (dev split, ${table.reviews} reviews): written to ${ACCURACY_FILE} ==`);
+const table = writeAspectAccuracy({ model, config: AspectConfigSchema.parse(aspectsJson), technicians });
+console.log(`\n== measured error per aspect (${table.split}, ${table.reviews} reviews): written to ${ACCURACY_FILE} ==`);
 const counts: Record<string, CountEvalReport> = {};
 for (const split of ['dev', 'test'] as const) {
   counts[split] = evaluateCounts(loadCorpusSplit(split), (review) => analyzeCorpusReview(review, model), table);
@@ -117,7 +120,7 @@ function printCorpusReport(split: CorpusSplit, r: ReviewEvalReport) {
 }
 
 function printCountReport(split: 'dev' | 'test', r: CountEvalReport) {
-  const role = split === 'test' ? 'held out: the rates were measured on dev' : 'the split the rates were measured on';
+  const role = split === 'test' ? 'held out: the rates were measured on dev and train' : 'part of the rates were measured on it';
   console.log(`\n== corrected counts, corpus ${split} (${role}): ${r.reviews} reviews as one business ==`);
   console.log('  aspect           part      true    raw   error   estimate (95% range)   error');
   const err = (value: number, truth: number) => (truth === 0 ? '' : `${value >= truth ? '+' : ''}${(((value - truth) / truth) * 100).toFixed(0)}%`);

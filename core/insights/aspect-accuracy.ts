@@ -1,6 +1,7 @@
 /**
  * The analyser's measured error per aspect, as data the build reads: for each aspect, the confusion of
- * the analyser against the labels of the realistic corpus's dev split (tools/insights-corpus/),
+ * the analyser against the labels of the realistic corpus (tools/insights-corpus/: its dev split, and
+ * its train split cross-fitted, as measure-accuracy.ts says),
  * rows labelled and columns found, in the class order of count-estimate.ts (not mentioned, positive,
  * neutral, negative). `npm run eval` and `npm run train` rewrite aspect-accuracy.json; a test fails
  * while it is stale. An aspect it does not list (one an owner added) gets neither an estimate nor an

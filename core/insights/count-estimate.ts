@@ -39,9 +39,7 @@ export type CountEstimator = (
  * classification draws are seeded by its own `key`.
  */
 export function createCountEstimator(rows: readonly (readonly number[])[], aspectKey: string): CountEstimator {
-  const means = rows.map((row) => normalize(row));
-  const inverse = invert(transpose(means));
-  const solve = (q: readonly number[]) => clipCounts(inverse === null ? [...q] : multiply(inverse, q), q);
+  const solve = createCountSolver(rows);
   const confusionRandom = createRandom(aspectKey);
   const confusions = Array.from({ length: REPLICATES }, () => rows.map((row) => confusionRandom.dirichlet(row)));
   return (observed, reviews, key) => {
@@ -72,7 +70,15 @@ export function createCountEstimator(rows: readonly (readonly number[])[], aspec
   };
 }
 
-/** The counts p ≥ 0 with Σp = Σq that best explain q = Cᵀp, given (Cᵀ)⁻¹. */
+/**
+ * The point estimate alone: the true counts p that explain the found counts q = Cᵀp for the mean
+ * confusion of `rows`, clipped to what is possible.
+ */
+export function createCountSolver(rows: readonly (readonly number[])[]): (q: readonly number[]) => number[] {
+  const inverse = invert(transpose(rows.map((row) => normalize(row))));
+  return (q) => clipCounts(inverse === null ? [...q] : multiply(inverse, q), q);
+}
+
 /** The unconstrained solution clipped at zero and rescaled to the number of reviews (Forman's clipping). */
 function clipCounts(solution: readonly number[], q: readonly number[]): number[] {
   const total = q.reduce((sum, x) => sum + x, 0);

@@ -64,7 +64,7 @@ export const AspectAccuracySchema = z
     }),
   })
   .nullable()
-  .meta({ id: 'AspectAccuracy', description: 'The analyser\'s accuracy for this aspect, measured on the labelled dev split of the review corpus; null for an aspect added by the owner.' });
+  .meta({ id: 'AspectAccuracy', description: 'The analyser\'s accuracy for this aspect, measured on the labelled review corpus (its dev split, and its train split cross-fitted); null for an aspect added by the owner.' });
 
 export const QuarterSchema = z
   .string()

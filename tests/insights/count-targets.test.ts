@@ -1,5 +1,6 @@
 /**
- * Issue 44's check of the corrected counts on the held-out test split (the rates were measured on dev):
+ * Issue 44's check of the corrected counts on the held-out test split (the rates were measured on dev
+ * and on the train split, cross-fitted):
  * the split taken as one business, each aspect figure with at least 10 true reviews. Aggregates only.
  * docs/insights.md "Corrected counts" has the figures; `npm run eval` prints them per aspect.
  */
@@ -22,10 +23,12 @@ describe('corrected counts on the held-out test split', () => {
     expect(summary.range_holds / summary.figures).toBeGreaterThanOrEqual(0.9);
   });
 
-  // Not met when last measured: the issue asks every estimate within 10% (or 3 reviews). This floor
-  // guards what is reached (20 of 30; raw counts 19 of 30), and the mean error no worse than raw's.
+  // Not met when last measured: the issue asks every estimate within 10% (or 3 reviews), which a sample
+  // of 629 reviews does not allow at this analyser's error rates even with exactly known rates
+  // (docs/insights.md, "Corrected counts"). This floor guards what is reached (23 of 30; raw counts 19
+  // of 30), and the mean error no worse than raw's.
   it('keeps the estimates as close as reached, on average no further off than the raw counts', () => {
-    expect(summary.estimate_close).toBeGreaterThanOrEqual(20);
+    expect(summary.estimate_close).toBeGreaterThanOrEqual(23);
     expect(summary.estimate_mean_abs_error).toBeLessThanOrEqual(summary.raw_mean_abs_error + 0.01);
   });
 });

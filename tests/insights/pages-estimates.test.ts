@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Insights } from '../../core/schemas/insights.ts';
+import { formatCount } from '../../core/text/text-rules.ts';
 import { buildTestSite, DEMO_CONTENT } from '../helpers/site-build.ts';
 
 let dist: string;
@@ -38,7 +39,7 @@ describe('the home page aspect rows', () => {
     const punctuality = insights.aspects.find((a) => a.id === 'punctuality')!;
     const { recall, false_alarm_rate, n } = punctuality.accuracy!.detection;
     expect(text).toContain(
-      `the analyser finds ${Math.round(recall! * 100)}% of the reviews that judge punctuality and wrongly flags ${Math.round(false_alarm_rate! * 100)}% of the others (measured on ${n} hand-labelled reviews)`,
+      `the analyser finds ${Math.round(recall! * 100)}% of the reviews that judge punctuality and wrongly flags ${Math.round(false_alarm_rate! * 100)}% of the others (measured on ${formatCount(n)} hand-labelled reviews)`,
     );
     expect(text).toContain(`It found ${punctuality.mentions} reviews: ${punctuality.positive} positive, ${punctuality.negative} negative.`);
     expect(html).toContain('href="/about/#figures"');
