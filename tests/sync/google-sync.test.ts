@@ -156,7 +156,9 @@ describe('npm run sync -- google', () => {
     google.revoked = true;
     const run = await sync(content);
     expect(run.code).toBe(1);
-    expect(run.last).toContain('Google refused the refresh token (invalid_grant: Token has been expired or revoked.)');
+    expect(run.last).toContain('Google refused the refresh token (invalid_grant): the refresh token was revoked, it expired');
+    // Google's own error_description is free text from the network: never printed.
+    expect(run.last).not.toContain('Token has been expired or revoked.');
     expect(run.last).toContain('npm run sync -- google --authorize');
     expect(await snapshot(content)).toEqual(before);
   });
