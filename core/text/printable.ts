@@ -6,7 +6,7 @@
  * overrides that reorder it. Each such character is shown as its code (`\u001b`), so what was sent is
  * still visible and nothing acts on the terminal.
  *
- * Into the content (issue 43 item 5): a review's words as an export or an API sends them keep their
+ * Into the content (issue 43 item 5): a review's words as Google sends them keep their
  * line breaks and tabs and lose every other control character (C0, DEL, C1) and any unpaired UTF-16
  * surrogate, which no JSON, HTML or XML file we publish can carry faithfully.
  */

@@ -17,7 +17,6 @@ import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createOutboundClient } from '../../sidecar/outbound/outbound-client.ts';
 import { MEDIA_LIMITS } from '../../core/media/media-variants.ts';
-import { removeControlCharacters } from '../../core/text/printable.ts';
 import type { MediaContent } from '../../core/schemas/content.ts';
 import { sniffImageExtension } from '../lib/media/image-format.ts';
 import { stripPhotoMetadata } from '../lib/media/strip-metadata.ts';
@@ -102,9 +101,8 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
     // same photo imported again finds its file, and the content repository never holds the metadata.
     const file = `media/${reviewId}/${createHash('sha256').update(result.bytes).digest('hex').slice(0, 16)}.${extension}`;
     if (await writeIfMissing(path.join(contentDir, file), () => stripPhotoMetadata(result.bytes))) out.written++;
-    // Cleaned after the cut, which may split a surrogate pair.
-    const described = item.alt === undefined ? '' : removeControlCharacters(item.alt.trim().slice(0, 1000)).trim();
-    const alt = described === '' ? {} : { alt: described };
+    // The cut may split a surrogate pair: its lone first half goes too.
+    const alt = item.alt === undefined || item.alt.trim() === '' ? {} : { alt: item.alt.trim().slice(0, 1000).replace(/[\uD800-\uDBFF]$/, '') };
     out.media.push(item.kind === 'photo' ? { file, ...alt } : { video_url: item.url, poster: file, ...alt });
   }
   return out;

@@ -7,7 +7,6 @@ import { createHash } from 'node:crypto';
 import { ReviewContentSchema, type ReviewContent } from '../../core/schemas/content.ts';
 import type { z } from 'zod';
 import { formatIssues, parseWithIssues } from '../../core/schemas/issues.ts';
-import { removeControlCharacters } from '../../core/text/printable.ts';
 import type { RemoteMedia } from './media-download.ts';
 
 export type ReviewField = keyof ReviewContent;
@@ -95,26 +94,16 @@ export function applyAuthorStyle(name: string, style: MapOptions['authorStyle'])
 /**
  * Validates a candidate with the content model. A failure names the export's own field
  * (`fieldNames` maps a content field to it: `rating` → `starRating`, or a CSV column header).
- * Every string in it (text, author, title, the reply…) is an export's untrusted text: its control
- * characters and lone surrogates are removed here, the one door into the content (issue 43 item 5).
  */
 export function toImportedReview(
   candidate: Record<string, unknown>,
   context: { origin: Origin; supplied: readonly ReviewField[]; fieldNames: Partial<Record<ReviewField, string>>; version?: string },
 ): { ok: true; value: ImportedReview } | { ok: false; skip: Skip } {
-  const parsed = parseItem(ReviewContentSchema, withCleanText(candidate), context.origin, (field) => context.fieldNames[field as ReviewField] ?? field);
+  const parsed = parseItem(ReviewContentSchema, candidate, context.origin, (field) => context.fieldNames[field as ReviewField] ?? field);
   if (!parsed.ok) return parsed;
   const value: ImportedReview = { origin: context.origin, review: parsed.value, supplied: context.supplied };
   if (context.version !== undefined) value.version = context.version;
   return { ok: true, value };
-}
-
-/** `value` with removeControlCharacters applied to every string within it. */
-function withCleanText(value: unknown): unknown {
-  if (typeof value === 'string') return removeControlCharacters(value);
-  if (Array.isArray(value)) return value.map(withCleanText);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withCleanText(inner)]));
-  return value;
 }
 
 /**
