@@ -6,6 +6,10 @@
  *
  * A file may hold one API page or Takeout file (`{ "reviews": [...] }`), an array of such pages, or an
  * array of reviews. Pure: the caller reads the file and passes the parsed JSON.
+ *
+ * What Google sends is untrusted (issue 43 item 5): every text of a review (the comment, the reviewer's
+ * name, the reply, a photo's description) loses its control characters and unpaired surrogates here,
+ * before anything else reads it, so none reaches the content or the published files.
  */
 import { z } from 'zod';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
@@ -23,6 +27,7 @@ import {
 } from './record.ts';
 import { defineJsonFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
+import { removeControlCharacters as clean } from '../../core/text/printable.ts';
 import type { RemoteMedia } from './media-download.ts';
 
 export const GOOGLE_SOURCE = 'google';
@@ -89,7 +94,7 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
     const id = deriveReviewId(GOOGLE_SOURCE, sourceId);
     mapped.listedIds.push(id);
 
-    const text = keepOriginalText(g.comment ?? '');
+    const text = keepOriginalText(clean(g.comment ?? ''));
     if (text === '') {
       mapped.skipped.push({ origin, reason: 'no-text', message: 'a rating without text: the content model requires text' });
       return;
@@ -97,13 +102,14 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
     const date = dateOfTimestamp(g.createTime, options.timeZone);
     if (!date.ok) return void mapped.skipped.push({ origin, reason: 'invalid', field: 'createTime', message: date.message });
     let response: { text: string; date: string } | undefined;
-    if (g.reviewReply && keepOriginalText(g.reviewReply.comment) !== '') {
+    const reply = g.reviewReply && keepOriginalText(clean(g.reviewReply.comment));
+    if (g.reviewReply && reply) {
       const replied = dateOfTimestamp(g.reviewReply.updateTime ?? g.createTime, options.timeZone);
       if (!replied.ok) return void mapped.skipped.push({ origin, reason: 'invalid', field: 'reviewReply.updateTime', message: replied.message });
       // A reply cannot precede its review; the dates can only cross through time-zone rounding.
-      response = { text: keepOriginalText(g.reviewReply.comment), date: replied.value < date.value ? date.value : replied.value };
+      response = { text: reply, date: replied.value < date.value ? date.value : replied.value };
     }
-    const named = !g.reviewer?.isAnonymous && g.reviewer?.displayName?.trim();
+    const named = !g.reviewer?.isAnonymous && clean(g.reviewer?.displayName ?? '').trim();
     const candidate = withoutUndefined({
       id,
       rating: STARS[g.starRating],
@@ -133,7 +139,7 @@ function readRemoteMedia(items: readonly unknown[]): { media: RemoteMedia[]; pro
     const parsed = parseWithIssues(GoogleMediaItemSchema, item);
     if (!parsed.ok) return void problems.push(...parsed.issues.map((issue) => formatIssue({ ...issue, path: ['reviewMediaItems', i, ...issue.path] })));
     const { googleUrl, thumbnailUrl, mediaFormat, description } = parsed.value;
-    const alt = description === undefined ? {} : { alt: description };
+    const alt = description === undefined ? {} : { alt: clean(description) };
     if (mediaFormat !== 'VIDEO') return void media.push({ kind: 'photo', url: googleUrl, ...alt });
     // A video is kept as a link with its thumbnail as the poster.
     if (thumbnailUrl === undefined) return void problems.push(`reviewMediaItems.${i}: a video without a thumbnailUrl has no poster to show`);

@@ -101,7 +101,8 @@ export async function storeRemoteMedia(contentDir: string, reviewId: string, ite
     // same photo imported again finds its file, and the content repository never holds the metadata.
     const file = `media/${reviewId}/${createHash('sha256').update(result.bytes).digest('hex').slice(0, 16)}.${extension}`;
     if (await writeIfMissing(path.join(contentDir, file), () => stripPhotoMetadata(result.bytes))) out.written++;
-    const alt = item.alt === undefined || item.alt.trim() === '' ? {} : { alt: item.alt.trim().slice(0, 1000) };
+    // The cut may split a surrogate pair: its lone first half goes too.
+    const alt = item.alt === undefined || item.alt.trim() === '' ? {} : { alt: item.alt.trim().slice(0, 1000).replace(/[\uD800-\uDBFF]$/, '') };
     out.media.push(item.kind === 'photo' ? { file, ...alt } : { video_url: item.url, poster: file, ...alt });
   }
   return out;

@@ -10,8 +10,10 @@
 import { z } from 'zod';
 import { createOutboundClient, type OutboundClient } from '../../sidecar/outbound/outbound-client.ts';
 import { describeZodIssue } from '../../core/schemas/issues.ts';
+import { toPrintable } from '../../core/text/printable.ts';
+import { AUTHORIZE_COMMAND, describeTokenRefusal, readOAuthErrorCode } from './oauth-errors.ts';
 
-export const AUTHORIZE_COMMAND = 'npm run sync -- google --authorize';
+export { AUTHORIZE_COMMAND };
 export const API_ACCESS_FORM = 'https://support.google.com/business/contact/api_default';
 export const API_PREREQUISITES = 'https://developers.google.com/my-business/content/prereqs';
 
@@ -30,8 +32,10 @@ export type GoogleApi = {
 };
 
 const TokenAnswer = z.looseObject({ access_token: z.string().min(1) });
-const OAuthError = z.looseObject({ error: z.string(), error_description: z.string().optional() });
 const ApiError = z.looseObject({ error: z.looseObject({ code: z.number().optional(), message: z.string().optional(), status: z.string().optional() }) });
+
+/** The most one answer of Google's may weigh: a page of 50 long reviews with replies and photos is well under 1 MB. */
+export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** The outbound client the sync uses for Google's endpoints. */
 export function createGoogleClient(options: { ca?: string }): OutboundClient {
@@ -41,7 +45,7 @@ export function createGoogleClient(options: { ca?: string }): OutboundClient {
     ca: options.ca,
     connectTimeoutMs: 10_000,
     responseTimeoutMs: 60_000,
-    maxResponseBytes: 32 * 1024 * 1024,
+    maxResponseBytes: MAX_ANSWER_BYTES,
     userAgent: 'reviews-service-sync/1.0',
   });
 }
@@ -55,15 +59,16 @@ export async function sendWithRetries(
   request: Parameters<OutboundClient['send']>[0],
   what: string,
   retryBaseMs: number,
+  describe: (body: Buffer) => string = apiErrorText,
 ): Promise<ApiResult<{ status: number; body: Buffer }>> {
   for (let attempt = 0; ; attempt++) {
     const result = await client.send(request);
     const transient = result.ok ? result.response.status === 429 || result.response.status >= 500 : result.reason !== 'invalid-url' && result.reason !== 'refused';
     if (!transient && result.ok) {
-      if (result.response.truncated) return { ok: false, message: `${what}: Google's answer is over the size limit` };
+      if (result.response.truncated) return { ok: false, message: `${what}: Google's answer is over ${MAX_ANSWER_BYTES / (1024 * 1024)} MB, more than any page of reviews; stopped` };
       return { ok: true, value: { status: result.response.status, body: result.response.body } };
     }
-    const why = result.ok ? `Google answered ${result.response.status}${apiErrorText(result.response.body)}` : result.message;
+    const why = result.ok ? `Google answered ${result.response.status}${describe(result.response.body)}` : result.message;
     if (!transient) return { ok: false, message: `${what}: ${why}` };
     const wait = result.ok ? retryAfterMs(result.response.retryAfter) : undefined;
     if (wait !== undefined && wait > MAX_RETRY_AFTER_MS) {
@@ -95,6 +100,7 @@ export function createGoogleApi(credentials: GoogleCredentials, options: { ca?: 
       { method: 'POST', url: credentials.tokenUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(body.toString()) },
       'getting an access token',
       retryBaseMs,
+      oauthErrorText,
     );
     if (!answer.ok) return answer;
     const json = parseJson(answer.value.body);
@@ -102,18 +108,7 @@ export function createGoogleApi(credentials: GoogleCredentials, options: { ca?: 
       const token = TokenAnswer.safeParse(json);
       return token.success ? { ok: true, value: token.data.access_token } : { ok: false, message: "getting an access token: Google's answer has no access_token" };
     }
-    const error = OAuthError.safeParse(json);
-    if (error.success && error.data.error === 'invalid_grant') {
-      return {
-        ok: false,
-        message: `Google refused the refresh token (invalid_grant${error.data.error_description ? `: ${error.data.error_description}` : ''}): it was revoked, it expired, or it belongs to another OAuth client. Authorise again with \`${AUTHORIZE_COMMAND}\``,
-      };
-    }
-    if (error.success && error.data.error === 'invalid_client') {
-      return { ok: false, message: `Google does not know this OAuth client (invalid_client): check GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET` };
-    }
-    const text = error.success ? `${error.data.error}${error.data.error_description ? `: ${error.data.error_description}` : ''}` : `${answer.value.status}`;
-    return { ok: false, message: `getting an access token: Google answered ${text}` };
+    return { ok: false, message: describeTokenRefusal('refresh', answer.value.status, json) };
   }
 
   async function getJson(url: string): Promise<ApiResult<unknown>> {
@@ -152,16 +147,33 @@ function refusalMessage(status: number, body: Buffer, url: string): string {
   return `reading ${url}: Google answered ${status}${text}`;
 }
 
-/** ` PERMISSION_DENIED: The caller does not have permission`, from Google's JSON error, or nothing. */
+/** Longer than this, Google's own explanation of a refusal is cut. */
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * ` PERMISSION_DENIED: The caller does not have permission`, from an API's JSON error, or nothing:
+ * Google's message (it names the API to enable) printable and bounded, its status only if it is a code.
+ */
 function apiErrorText(body: Buffer): string {
-  const json = parseJson(body);
-  const api = ApiError.safeParse(json, { error: describeZodIssue });
-  if (api.success) return ` ${[api.data.error.status, api.data.error.message].filter(Boolean).join(': ')}`.trimEnd();
-  const oauth = OAuthError.safeParse(json);
-  return oauth.success ? ` ${oauth.data.error}` : '';
+  const api = ApiError.safeParse(parseJson(body), { error: describeZodIssue });
+  if (!api.success) return '';
+  const status = /^[A-Z_]{1,64}$/.test(api.data.error.status ?? '') ? api.data.error.status : undefined;
+  const message = api.data.error.message === undefined ? undefined : toPrintable(cut(api.data.error.message, MAX_ERROR_TEXT));
+  return ` ${[status, message].filter(Boolean).join(': ')}`.trimEnd();
 }
 
-function parseJson(body: Buffer): unknown {
+/** ` invalid_client` when a token endpoint's answer names a documented OAuth error, else nothing: its free text is never printed. */
+export function oauthErrorText(body: Buffer): string {
+  const code = readOAuthErrorCode(parseJson(body));
+  return code === undefined ? '' : ` ${code}`;
+}
+
+/** At most `max` characters of `text`, a cut marked with an ellipsis. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export function parseJson(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {

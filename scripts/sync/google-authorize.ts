@@ -1,6 +1,7 @@
 /**
  * `npm run sync -- google --authorize`: the OAuth 2.0 flow for installed apps, once. It prints Google's
- * consent URL, listens on a loopback port for the redirect that brings the code back, exchanges the
+ * consent URL, listens on a loopback port for the redirect that brings the code back (on a server
+ * reached over SSH, the owner forwards that port with `ssh -L`, as the command says), exchanges the
  * code with its PKCE verifier (S256), and stores the refresh token in DATA_DIR (mode 0600): never in
  * the content folder, which is committed and published. Then it lists the locations the token sees.
  *
@@ -15,7 +16,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../../core/config.ts';
-import { AUTHORIZE_COMMAND, createGoogleApi, createGoogleClient, sendWithRetries, type GoogleCredentials } from './google-api.ts';
+import { AUTHORIZE_COMMAND, createGoogleApi, createGoogleClient, oauthErrorText, parseJson, sendWithRetries, type GoogleCredentials } from './google-api.ts';
+import { describeConsentError, describeTokenRefusal } from './oauth-errors.ts';
 import type { SyncContext } from './sync-source.ts';
 
 export const SCOPE = 'https://www.googleapis.com/auth/business.manage';
@@ -58,7 +60,8 @@ export async function authorizeGoogle(context: SyncContext): Promise<0 | 1> {
   const received = waitForRedirect(state);
   const server = await received.listening;
   try {
-    const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const port = (server.address() as AddressInfo).port;
+    const redirectUri = `http://127.0.0.1:${port}`;
     const consent = new URL(authUrl);
     for (const [key, value] of Object.entries({
       client_id: clientId,
@@ -73,6 +76,8 @@ export async function authorizeGoogle(context: SyncContext): Promise<0 | 1> {
     })) {
       consent.searchParams.set(key, value);
     }
+    // The browser comes back to 127.0.0.1 of the machine it runs on: over SSH, that port is forwarded here.
+    context.out(`On a server reached over SSH, first forward port ${port} from your own computer: ssh -N -L ${port}:127.0.0.1:${port} <you>@<server>`);
     context.out('Open this address in a browser, sign in with the Google account that manages the business, and allow access:');
     context.out(consent.href);
     const code = await received.code;
@@ -87,10 +92,16 @@ export async function authorizeGoogle(context: SyncContext): Promise<0 | 1> {
       { method: 'POST', url: tokenUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(form.toString()) },
       'exchanging the code',
       context.retryBaseMs ?? 1_000,
+      oauthErrorText,
     ).finally(() => client.close());
-    const token = answer.ok ? z.looseObject({ refresh_token: z.string().min(1) }).safeParse(JSON.parse(answer.value.body.toString() || '{}')) : undefined;
-    if (!answer.ok || answer.value.status !== 200 || !token?.success) {
-      context.err(`authorisation failed: Google did not give a refresh token (${answer.ok ? `${answer.value.status} ${answer.value.body.toString().slice(0, 200)}` : answer.message})`);
+    if (!answer.ok) {
+      context.err(`authorisation failed: ${answer.message}`);
+      return 1;
+    }
+    const json = parseJson(answer.value.body);
+    const token = z.looseObject({ refresh_token: z.string().min(1) }).safeParse(json);
+    if (answer.value.status !== 200 || !token.success) {
+      context.err(`authorisation failed: ${answer.value.status === 200 ? 'Google gave no refresh token' : describeTokenRefusal('code', answer.value.status, json)}`);
       return 1;
     }
     const file = await storeRefreshToken(context.config.dataDir, token.data.refresh_token);
@@ -114,8 +125,8 @@ function waitForRedirect(state: string): { listening: Promise<Server>; code: Pro
     const error = query.get('error');
     const value = query.get('code');
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
-    res.end(error || !value ? `Authorisation refused (${error ?? 'no code'}). You can close this tab.` : 'Authorised. You can close this tab and go back to the terminal.');
-    settle(error || !value ? { ok: false, message: `Google answered ${error ?? 'without a code'}` } : { ok: true, value });
+    res.end(error !== null || !value ? 'Authorisation refused: the terminal says why. You can close this tab.' : 'Authorised. You can close this tab and go back to the terminal.');
+    settle(error !== null ? { ok: false, message: describeConsentError(error) } : !value ? { ok: false, message: 'Google answered without a code' } : { ok: true, value });
   });
   const timer = setTimeout(() => settle({ ok: false, message: `no answer from the browser within ${CONSENT_WAIT_MS / 60_000} minutes` }), CONSENT_WAIT_MS).unref();
   void code.then(() => clearTimeout(timer));

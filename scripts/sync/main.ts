@@ -9,7 +9,8 @@
  * them, so a CI runner needs no other state.
  *
  * Every run ends with one line an operator's monitoring can catch: `sync google: 3 added, …` on
- * stdout, or `sync google failed: …` on stderr with exit 1 (2 for a bad command line).
+ * stdout, or `sync google failed: …` on stderr with exit 1 (2 for a bad command line; `--help` prints the
+ * usage, exit 0). Every line is printed through toPrintable: what Google sends never acts on the terminal.
  */
 import path from 'node:path';
 import { readContentFile } from '../../core/read-content-file.ts';
@@ -24,6 +25,7 @@ import { commitSync } from './commit.ts';
 import { recordWithdrawals } from './withdraw.ts';
 import type { SyncContext, SyncSource } from './sync-source.ts';
 import { plural } from '../../core/text/text-rules.ts';
+import { toPrintable } from '../../core/text/printable.ts';
 
 const SHARED_FLAGS = COMMON_FLAGS.filter((flag) => flag.name !== 'prune');
 const SYNC_FLAGS: readonly Flag[] = [
@@ -40,9 +42,16 @@ export const USAGE = [
   '',
   ...SYNC_FLAGS.map(flagLine),
   ...SHARED_FLAGS.map(flagLine),
+  flagLine({ name: 'help', type: 'boolean', help: 'print this usage' }),
   '',
   'The reviews are written into CONTENT_DIR (default content/).',
 ].join('\n');
+
+/** `--help` or `-h` anywhere before a `--`: the usage, whatever else the line holds. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
 
 export type SyncOptions = CommonRunOptions & { source: SyncSource; full: boolean; commit: boolean; authorize: boolean; locations: boolean };
 
@@ -138,7 +147,14 @@ async function readState(contentDir: string, file: string): Promise<{ ok: true; 
   }
 }
 
+/** One line of output as the terminal gets it: whatever Google's text holds, nothing acts on the terminal. */
+const printable = (line: string) => line.split('\n').map(toPrintable).join('\n');
+
 if (import.meta.main) {
+  if (wantsHelp(process.argv.slice(2))) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   const parsed = parseSyncArgs(process.argv.slice(2));
   if (!parsed.ok) {
     console.error(`${parsed.message}\n\n${USAGE}`);
@@ -146,11 +162,11 @@ if (import.meta.main) {
   }
   const { config } = readEntryConfig();
   const contentDir = path.resolve(config.contentDir);
-  const io: SyncIo = { config, contentDir, out: (line) => console.log(line), err: (line) => console.error(line) };
+  const io: SyncIo = { config, contentDir, out: (line) => console.log(printable(line)), err: (line) => console.error(printable(line)) };
   try {
     process.exit(await runSync(parsed.options, io));
   } catch (error) {
-    console.error(`sync ${parsed.options.source.name} failed: ${(error as Error).message}; ${contentDir}/reviews is as it was before`);
+    console.error(printable(`sync ${parsed.options.source.name} failed: ${(error as Error).message}; ${contentDir}/reviews is as it was before`));
     process.exit(1);
   }
 }

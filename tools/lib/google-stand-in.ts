@@ -3,7 +3,7 @@
  * tokens, and authorisation codes checked against their PKCE challenge), the consent page (a redirect
  * back to the loopback address it was given), `accounts.locations.reviews.list` v4 (newest change first,
  * pages by offset, `totalReviewCount`), and the account and location lists. Tests change its reviews and
- * queue faults (`failNext`) the way the real API behaves.
+ * queue faults (`failNext`) the way the real API behaves, and make its paging hostile (`paging`).
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -30,8 +30,13 @@ export type GoogleStandIn = {
   server: HttpsCallbackServer;
   /** The location's reviews, in any order (listed newest `updateTime` first). */
   reviews: GoogleReview[];
-  /** What `totalReviewCount` says, when not the number of reviews. */
-  countOverride?: number;
+  /** What `totalReviewCount` says, when not the number of reviews; null leaves it out. */
+  countOverride?: number | null;
+  /**
+   * `forever`: every page names a next one, past the last review (empty pages); `loop`: the last page
+   * names the second page again. Unset: the listing ends on its last page.
+   */
+  paging?: 'forever' | 'loop';
   /** Photos served at their path (`/photos/…`), as `reviewMediaItems[].googleUrl` names them. */
   photos: Map<string, Buffer>;
   /** A refresh token Google no longer honours gives invalid_grant. */
@@ -127,10 +132,12 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
     if (!req.path.startsWith(`/v4/${LOCATION}/`)) return apiError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
     const sorted = [...standIn.reviews].sort((a, b) => Date.parse(b.updateTime) - Date.parse(a.updateTime));
     const from = Number(req.query.get('pageToken') ?? '0');
-    const body: Record<string, unknown> = { averageRating: 4.5, totalReviewCount: standIn.countOverride ?? sorted.length };
+    const body: Record<string, unknown> = { averageRating: 4.5 };
+    if (standIn.countOverride !== null) body.totalReviewCount = standIn.countOverride ?? sorted.length;
     const slice = sorted.slice(from, from + 50);
     if (slice.length > 0) body.reviews = slice.map((r) => ({ name: `${LOCATION}/reviews/${r.reviewId}`, ...r }));
-    if (from + 50 < sorted.length) body.nextPageToken = String(from + 50);
+    if (from + 50 < sorted.length || standIn.paging === 'forever') body.nextPageToken = String(from + 50);
+    else if (standIn.paging === 'loop') body.nextPageToken = '50';
     json(res, 200, body);
     if (expireAfterPage) [expireAfterPage] = [false, validTokens.clear()];
   };
