@@ -1,0 +1,105 @@
+/**
+ * Locations end to end (issue 43): a real build of the small test content with two locations added,
+ * served by the real sidecar. Every figure is checked against an independent count of the content files.
+ */
+import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSidecar } from '../../sidecar/server.ts';
+import { startTestSidecar } from '../helpers/sidecar.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+
+const PUBLIC = 'https://reviews.example.com';
+const LOCATIONS = [
+  {
+    id: 'springfield',
+    name: 'Springfield shop',
+    address: { street: '12 Elm St', locality: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
+    telephone: '+1-555-010-2000',
+    service_areas: ['Springfield', 'Rochester'],
+    google_location: 'accounts/1/locations/10',
+  },
+  { id: 'chatham', name: 'Chatham shop', telephone: '+1-555-010-3000' },
+];
+/** Which review is where; r-0004 is unverified, r-0007 and r-0008 name no location. */
+const PLACED: Record<string, string> = { 'r-0001': 'springfield', 'r-0003': 'springfield', 'r-0004': 'springfield', 'r-0005': 'springfield', 'r-0002': 'chatham', 'r-0006': 'chatham' };
+const TIMEOUT = 240_000;
+
+type ContentReview = { id: string; rating: number; verified: boolean; location?: string };
+type Figures = { rating_value: number; review_count: number; distribution: Record<string, number> };
+
+let service: RunningSidecar;
+let contentReviews: ContentReview[];
+const get = (p: string, init?: RequestInit) => fetch(`${service.url}${p}`, init);
+const getJson = async <T>(p: string) => (await (await get(p)).json()) as T;
+
+/** The figures counted straight from the content files: verified reviews, mean rounded to 2 decimals. */
+function countContent(filter: (r: ContentReview) => boolean): Figures {
+  const reviews = contentReviews.filter((r) => r.verified && filter(r));
+  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } as Record<string, number>;
+  for (const r of reviews) distribution[String(r.rating)]!++;
+  const mean = reviews.length === 0 ? 0 : reviews.reduce((s, r) => s + r.rating, 0) / reviews.length;
+  return { rating_value: Math.round(mean * 100) / 100, review_count: reviews.length, distribution };
+}
+
+beforeAll(async () => {
+  const contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'locations-')), 'content');
+  await cp(SMALL_CONTENT, contentDir, { recursive: true });
+  const businessFile = path.join(contentDir, 'business.json');
+  await writeFile(businessFile, JSON.stringify({ ...JSON.parse(await readFile(businessFile, 'utf8')), locations: LOCATIONS }));
+  contentReviews = [];
+  for (const name of await readdir(path.join(contentDir, 'reviews'))) {
+    const file = path.join(contentDir, 'reviews', name);
+    const reviews = (JSON.parse(await readFile(file, 'utf8')) as ContentReview[]).map((r) => (PLACED[r.id] ? { ...r, location: PLACED[r.id] } : r));
+    await writeFile(file, JSON.stringify(reviews));
+    contentReviews.push(...reviews);
+  }
+  const { distDir } = await buildTestSite({ contentDir, publicUrl: PUBLIC });
+  service = await startTestSidecar({ distDir, publicUrl: PUBLIC });
+}, TIMEOUT);
+
+afterAll(async () => {
+  await service?.close();
+});
+
+describe('/reviews.json of a business with locations', () => {
+  it("gives each location's count, average and histogram, equal to a count of the content, in business.json order", async () => {
+    const dataset = await getJson<{ aggregate_rating: Figures; locations: { id: string; name: string; aggregate_rating: Figures }[] }>('/reviews.json');
+    expect(dataset.locations.map((l) => [l.id, l.name])).toEqual(LOCATIONS.map((l) => [l.id, l.name]));
+    for (const location of dataset.locations) expect(location.aggregate_rating).toMatchObject(countContent((r) => r.location === location.id));
+    expect(dataset.locations.map((l) => l.aggregate_rating.review_count)).toEqual([3, 2]);
+  });
+
+  it("counts the business's figures as its locations' plus the reviews that name none", async () => {
+    const dataset = await getJson<{ aggregate_rating: Figures; locations: { aggregate_rating: Figures }[] }>('/reviews.json');
+    const none = countContent((r) => r.location === undefined);
+    expect(none.review_count).toBe(2);
+    const parts = [...dataset.locations.map((l) => l.aggregate_rating), none];
+    expect(dataset.aggregate_rating.review_count).toBe(parts.reduce((s, f) => s + f.review_count, 0));
+    for (const star of ['1', '2', '3', '4', '5']) expect(dataset.aggregate_rating.distribution[star]).toBe(parts.reduce((s, f) => s + f.distribution[star]!, 0));
+    expect(dataset.aggregate_rating).toMatchObject(countContent(() => true));
+  });
+
+  it('publishes the locations without their Google names, and each review with its location only when it has one', async () => {
+    const dataset = await getJson<{ business: { locations: Record<string, unknown>[] }; reviews: { id: string; location?: string }[] }>('/reviews.json');
+    expect(dataset.business.locations).toEqual(LOCATIONS.map(({ google_location: _, ...l }) => l));
+    for (const review of dataset.reviews) {
+      if (PLACED[review.id]) expect(review.location).toBe(PLACED[review.id]);
+      else expect(review).not.toHaveProperty('location');
+    }
+  });
+});
+
+describe('/insights.json of a business with locations', () => {
+  it('gives each location the same count and average, with a filter that lists its reviews', async () => {
+    const insights = await getJson<{ basis: { review_count: number }; entities: { locations: { id: string; name: string; reviews: number; average_rating: number | null; filter: Record<string, string> }[] } }>('/insights.json');
+    expect(insights.entities.locations.map((l) => l.id)).toEqual(['springfield', 'chatham']);
+    for (const location of insights.entities.locations) {
+      const counted = countContent((r) => r.location === location.id);
+      expect(location).toMatchObject({ reviews: counted.review_count, average_rating: counted.rating_value, filter: { location: location.id } });
+    }
+    const counted = insights.entities.locations.reduce((s, l) => s + l.reviews, 0) + countContent((r) => r.location === undefined).review_count;
+    expect(insights.basis.review_count).toBe(counted);
+  });
+});
