@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSidecar } from '../../sidecar/server.ts';
+import { connectClient } from '../mcp/mcp-fixture.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 
@@ -101,5 +102,51 @@ describe('/insights.json of a business with locations', () => {
     }
     const counted = insights.entities.locations.reduce((s, l) => s + l.reviews, 0) + countContent((r) => r.location === undefined).review_count;
     expect(insights.basis.review_count).toBe(counted);
+  });
+});
+
+/** The ids of the verified reviews of a location, from the content files, in the search's order (newest first, then id). */
+function idsOf(location: string): string[] {
+  return contentReviews
+    .filter((r) => r.verified && r.location === location)
+    .sort((a, b) => ((b as { date?: string }).date ?? '').localeCompare((a as { date?: string }).date ?? '') || a.id.localeCompare(b.id))
+    .map((r) => r.id);
+}
+
+describe('the location filter', () => {
+  it.each(['springfield', 'chatham'])('gives GET /api/reviews/search exactly the reviews of %s', async (id) => {
+    const body = await getJson<{ reviews: { id: string; location?: string }[]; total: number }>(`/api/reviews/search?location=${id}&limit=100`);
+    expect(body.reviews.map((r) => r.id)).toEqual(idsOf(id));
+    expect(body.total).toBe(idsOf(id).length);
+    // Combined with AND.
+    const fives = await getJson<{ reviews: { id: string; rating: number }[] }>(`/api/reviews/search?location=${id}&rating=5`);
+    expect(fives.reviews.map((r) => r.id)).toEqual(idsOf(id).filter((rid) => contentReviews.find((r) => r.id === rid)!.rating === 5));
+  });
+
+  it('answers an unknown location with a 400 that names the known ids', async () => {
+    const response = await get('/api/reviews/search?location=Springfield');
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { issues: { path: string[]; code: string; message: string }[] };
+    expect(body.issues).toEqual([{ path: ['location'], code: 'unknown_location', message: 'no location has the id "Springfield"; known locations: springfield, chatham' }]);
+  });
+
+  it('gives MCP search_reviews the same reviews, lists the argument for this business, and refuses an unknown id naming the known ones', async () => {
+    const { client } = await connectClient(new URL(`${service.url}/mcp`));
+    try {
+      const { tools } = await client.listTools();
+      const search = tools.find((t) => t.name === 'search_reviews')!;
+      expect(search.inputSchema.properties).toHaveProperty('location');
+      // The budget of tools/list (tests/mcp/budgets.test.ts) holds for a business with locations too.
+      expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(12 * 1024);
+      for (const id of ['springfield', 'chatham']) {
+        const result = await client.callTool({ name: 'search_reviews', arguments: { location: id, limit: 100 } });
+        expect((result.structuredContent as { reviews: { id: string }[] }).reviews.map((r) => r.id)).toEqual(idsOf(id));
+      }
+      const bad = await client.callTool({ name: 'search_reviews', arguments: { location: 'nampa' } });
+      expect(bad.isError).toBe(true);
+      expect((bad.content as { text: string }[])[0]!.text).toContain('location: no location has the id "nampa"; known locations: springfield, chatham');
+    } finally {
+      await client.close();
+    }
   });
 });
