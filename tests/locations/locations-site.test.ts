@@ -8,6 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSidecar } from '../../sidecar/server.ts';
 import { connectClient } from '../mcp/mcp-fixture.ts';
+import { createServiceUrls } from '../../core/urls.ts';
+import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
+import { startSubscriber, type Subscriber } from '../websub/subscriber.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 
@@ -32,6 +35,10 @@ type Figures = { rating_value: number; review_count: number; distribution: Recor
 
 let service: RunningSidecar;
 let contentReviews: ContentReview[];
+let contentDir: string;
+let distDir: string;
+let ca: TestCa;
+let sub: Subscriber;
 const get = (p: string, init?: RequestInit) => fetch(`${service.url}${p}`, init);
 const getJson = async <T>(p: string) => (await (await get(p)).json()) as T;
 
@@ -45,7 +52,9 @@ function countContent(filter: (r: ContentReview) => boolean): Figures {
 }
 
 beforeAll(async () => {
-  const contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'locations-')), 'content');
+  const work = await mkdtemp(path.join(tmpdir(), 'locations-'));
+  contentDir = path.join(work, 'content');
+  distDir = path.join(work, 'dist');
   await cp(SMALL_CONTENT, contentDir, { recursive: true });
   const businessFile = path.join(contentDir, 'business.json');
   await writeFile(businessFile, JSON.stringify({ ...JSON.parse(await readFile(businessFile, 'utf8')), locations: LOCATIONS }));
@@ -56,13 +65,25 @@ beforeAll(async () => {
     await writeFile(file, JSON.stringify(reviews));
     contentReviews.push(...reviews);
   }
-  const { distDir } = await buildTestSite({ contentDir, publicUrl: PUBLIC });
-  service = await startTestSidecar({ distDir, publicUrl: PUBLIC });
+  await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+  ca = createTestCa();
+  sub = await startSubscriber(ca);
+  service = await startTestSidecar({
+    distDir,
+    publicUrl: PUBLIC,
+    env: { CONTENT_DIR: contentDir, DATA_DIR: path.join(work, 'data'), WEBSUB_ALLOW_PRIVATE_CALLBACKS: 'true', WEBSUB_RETRY_DELAYS_MS: '50,100' },
+    sidecar: { callbackClient: { ca: ca.certPem } },
+  });
 }, TIMEOUT);
 
 afterAll(async () => {
   await service?.close();
+  await sub?.close();
+  ca?.remove();
 });
+
+const hubPost = (form: Record<string, string> | URLSearchParams) =>
+  get('/api/websub/hub', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
 
 describe('/reviews.json of a business with locations', () => {
   it("gives each location's count, average and histogram, equal to a count of the content, in business.json order", async () => {
@@ -149,4 +170,87 @@ describe('the location filter', () => {
       await client.close();
     }
   });
+});
+
+describe('the location pages', () => {
+  /** The text of an HTML page with tags and white space collapsed. */
+  const textOf = async (p: string) => {
+    const response = await get(p, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    return (await response.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').replace(/ ,/g, ',');
+  };
+
+  it.each(LOCATIONS.map((l) => [l.id, l.name]))("/locations/%s/ shows that location's count and average, equal to a count of the content", async (id, name) => {
+    const counted = countContent((r) => r.location === id);
+    const text = await textOf(`/locations/${id}/`);
+    expect(text).toContain(name);
+    expect(text).toMatch(new RegExp(`${counted.rating_value.toFixed(1)} average of (only )?${counted.review_count} reviews`));
+    // Exactly its reviews, each as a card with its anchor.
+    const html = await (await get(`/locations/${id}/`)).text();
+    const cards = [...html.matchAll(/<article[^>]* id="(r-\d+)"/g)].map((m) => m[1]);
+    expect(cards).toEqual(idsOf(id));
+  });
+
+  it('lists every location on /locations/, with its own figures', async () => {
+    const text = await textOf('/locations/');
+    for (const { id, name } of LOCATIONS) {
+      const counted = countContent((r) => r.location === id);
+      expect(text).toContain(`${name} ★ ${counted.rating_value.toFixed(1)} average · ${counted.review_count} reviews`);
+    }
+  });
+
+  it("shows the location's address, histogram and technicians", async () => {
+    const text = await textOf('/locations/springfield/');
+    expect(text).toContain('12 Elm St, Springfield, IL 62701');
+    expect(text).toContain('Areas served: Springfield, Rochester');
+    const html = await (await get('/locations/springfield/')).text();
+    expect(html).toContain('href="/search/?location=springfield&amp;rating=5"');
+    expect(html).toMatch(/<h2 id="technicians-title">Technicians<\/h2>/);
+  });
+});
+
+describe('the feeds of each location', () => {
+  it.each(['springfield', 'chatham'])('%s has an Atom feed and a JSON Feed of exactly its reviews, listed in /feeds.json and served as WebSub topics', async (id) => {
+    const json = await get(`/feeds/locations/${id}.json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get('link')).toContain('rel="hub"');
+    const feed = (await json.json()) as { items: { id: string }[] };
+    expect(feed.items.map((item) => item.id.slice(item.id.lastIndexOf('#') + 1))).toEqual(idsOf(id));
+    const atom = await get(`/feeds/locations/${id}.xml`);
+    expect(atom.status).toBe(200);
+    expect(atom.headers.get('content-type')).toContain('application/atom+xml');
+    const index = await getJson<{ feeds: { kind: string; key: string | null; atom_url: string; json_url: string; page_url: string }[] }>('/feeds.json');
+    expect(index.feeds.filter((f) => f.kind === 'location' && f.key === id)).toEqual([
+      expect.objectContaining({ atom_url: `${PUBLIC}/feeds/locations/${id}.xml`, json_url: `${PUBLIC}/feeds/locations/${id}.json`, page_url: `${PUBLIC}/locations/${id}/` }),
+    ]);
+    // The hub takes a subscription to each (an unknown topic is refused with 400).
+    for (const format of ['xml', 'json']) {
+      const callback = `/sub/${id}.${format}`;
+      const subscribed = await hubPost({ 'hub.mode': 'subscribe', 'hub.topic': `${PUBLIC}/feeds/locations/${id}.${format}`, 'hub.callback': sub.callback(callback) });
+      expect(subscribed.status).toBe(202);
+      await sub.waitForVerification(callback);
+    }
+    const unknown = await hubPost({ 'hub.mode': 'subscribe', 'hub.topic': `${PUBLIC}/feeds/locations/nampa.xml`, 'hub.callback': sub.callback('/sub/nampa') });
+    expect(unknown.status).toBe(400);
+  });
+});
+
+describe('a change of one review', () => {
+  it("notifies the subscribers of its location's feeds, and not the other location's", async () => {
+    const before = { springfield: sub.notifications('/sub/springfield.xml').length, chatham: sub.notifications('/sub/chatham.xml').length };
+    const file = path.join(contentDir, 'reviews', '2025-02.json');
+    const reviews = JSON.parse(await readFile(file, 'utf8')) as (ContentReview & { text: string })[];
+    reviews.find((r) => r.id === 'r-0006')!.text += ' Edited later: the part came the next day.';
+    await writeFile(file, JSON.stringify(reviews));
+    await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
+    const form = new URLSearchParams({ 'hub.mode': 'publish' });
+    for (const topic of createServiceUrls(PUBLIC).topics()) form.append('hub.url', topic);
+    expect((await hubPost(form)).status).toBe(202);
+    const notified = await sub.waitForNotification('/sub/chatham.xml', () => true, 30_000);
+    expect(notified.body.toString()).toContain('Edited later');
+    await sub.waitForNotification('/sub/chatham.json', () => true, 30_000);
+    await service.hub.drained();
+    expect(sub.notifications('/sub/chatham.xml').length).toBe(before.chatham + 1);
+    expect(sub.notifications('/sub/springfield.xml').length).toBe(before.springfield);
+  }, TIMEOUT);
 });
