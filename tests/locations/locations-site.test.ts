@@ -235,6 +235,37 @@ describe('the feeds of each location', () => {
   });
 });
 
+describe('JSON-LD of a business with locations', () => {
+  const jsonLdOf = async (p: string) =>
+    [...(await (await get(p)).text()).matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+
+  it('describes each location as a department of the business, with its address and telephone when it has them', async () => {
+    const business = (await jsonLdOf('/')).find((o) => o['@id'] === `${PUBLIC}/#business`)!;
+    expect(business.department).toEqual([
+      {
+        '@type': 'HomeAndConstructionBusiness',
+        '@id': `${PUBLIC}/locations/springfield/#location`,
+        name: 'Springfield shop',
+        url: `${PUBLIC}/locations/springfield/`,
+        telephone: '+1-555-010-2000',
+        address: { '@type': 'PostalAddress', streetAddress: '12 Elm St', addressLocality: 'Springfield', addressRegion: 'IL', postalCode: '62701', addressCountry: 'US' },
+        areaServed: [{ '@type': 'Place', name: 'Springfield' }, { '@type': 'Place', name: 'Rochester' }],
+        parentOrganization: { '@id': `${PUBLIC}/#business` },
+      },
+      {
+        '@type': 'HomeAndConstructionBusiness',
+        '@id': `${PUBLIC}/locations/chatham/#location`,
+        name: 'Chatham shop',
+        url: `${PUBLIC}/locations/chatham/`,
+        telephone: '+1-555-010-3000',
+        parentOrganization: { '@id': `${PUBLIC}/#business` },
+      },
+    ]);
+    const page = await jsonLdOf('/locations/chatham/');
+    expect(page).toContainEqual(expect.objectContaining({ '@context': 'https://schema.org', '@id': `${PUBLIC}/locations/chatham/#location`, parentOrganization: { '@id': `${PUBLIC}/#business` } }));
+  });
+});
+
 describe('a change of one review', () => {
   it("notifies the subscribers of its location's feeds, and not the other location's", async () => {
     const before = { springfield: sub.notifications('/sub/springfield.xml').length, chatham: sub.notifications('/sub/chatham.xml').length };
