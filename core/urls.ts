@@ -30,6 +30,8 @@ export const PATHS = {
   reviewsIndex: '/reviews/',
   technicians: '/technicians/',
   services: '/services/',
+  /** The business's locations (issue 43), only for a business that lists them. */
+  locations: '/locations/',
   about: '/about/',
   /** How reviews are collected and checked, every figure from the log and the content (issue 42 item 6). */
   aboutReviews: '/about/reviews/',
@@ -101,10 +103,11 @@ export function mediaPath(name: string): string {
   return `${PATHS.mediaPrefix}${name}`;
 }
 
-/** A slice of the reviews with feeds of its own: a technician, a service, one aspect's complaints, or all complaints. */
+/** A slice of the reviews with feeds of its own: a technician, a service, a location, one aspect's complaints, or all complaints. */
 export type FeedSliceRef =
   | { kind: 'technician'; key: string }
   | { kind: 'service'; key: string }
+  | { kind: 'location'; key: string }
   | { kind: 'aspect-complaints'; key: string }
   | { kind: 'complaints' };
 
@@ -118,6 +121,8 @@ export function sliceFeedPath(slice: FeedSliceRef, format: FeedFormat): string {
       return `${PATHS.feedsPrefix}technicians/${slice.key}${extension}`;
     case 'service':
       return `${PATHS.feedsPrefix}services/${slice.key}${extension}`;
+    case 'location':
+      return `${PATHS.feedsPrefix}locations/${slice.key}${extension}`;
     case 'aspect-complaints':
       return `${PATHS.feedsPrefix}complaints/${slice.key}${extension}`;
     case 'complaints':
@@ -192,6 +197,10 @@ export function technicianPath(slug: string, page = 1): string {
 
 export function servicePath(id: string, page = 1): string {
   return pagedPath(`${PATHS.services}${id}/`, page);
+}
+
+export function locationPath(id: string, page = 1): string {
+  return pagedPath(`${PATHS.locations}${id}/`, page);
 }
 
 /**

@@ -35,6 +35,7 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
   const technicianMatcher = business && createMentionMatcher(technicianEntities(business));
   const serviceMatcher = business && createMentionMatcher(serviceEntities(business));
   const areas = new Map(business?.service_areas.map((a) => [a.toLowerCase(), a]));
+  const locations = business?.locations?.map((l) => l.id) ?? [];
 
   const reviews: ReviewContent[] = [];
   const firstFileOfId = new Map<string, string>();
@@ -58,7 +59,7 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
       }
       firstFileOfId.set(review.id, file);
       if (technicianMatcher && serviceMatcher) {
-        checkReferences(review, { technicianMatcher, serviceMatcher, areas }, (field, message) =>
+        checkReferences(review, { technicianMatcher, serviceMatcher, areas, locations }, (field, message) =>
           problems.push({ file, review: review.id, field, message }),
         );
       }
@@ -66,7 +67,7 @@ export function parseContent(raw: RawContent): ContentResult<Content> {
     });
   }
 
-  const jobs = technicianMatcher && serviceMatcher ? parseJobs(raw.jobFiles ?? [], { technicianMatcher, serviceMatcher, areas }, problems) : [];
+  const jobs = technicianMatcher && serviceMatcher ? parseJobs(raw.jobFiles ?? [], { technicianMatcher, serviceMatcher, areas, locations }, problems) : [];
   checkJobLinks(reviews, jobs, firstFileOfId, problems);
 
   if (problems.length > 0 || !business || !technicianMatcher || !serviceMatcher) return { ok: false, problems };
@@ -91,6 +92,16 @@ function parseBusiness(raw: RawFile, problems: ContentProblem[]): BusinessConten
   for (const id of new Set(ids.filter((id, i) => ids.indexOf(id) !== i))) {
     problems.push({ file: raw.file, field: 'services', message: `duplicate service id "${id}"` });
   }
+  const locations = business.locations ?? [];
+  for (const key of ['id', 'google_location'] as const) {
+    const seen = new Set<string>();
+    locations.forEach((location, i) => {
+      const value = location[key];
+      if (value === undefined) return;
+      if (seen.has(value)) problems.push({ file: raw.file, field: `locations.${i}.${key}`, message: `duplicate location ${key === 'id' ? 'id' : 'google_location'} "${value}"` });
+      seen.add(value);
+    });
+  }
   return problems.length === before ? business : undefined;
 }
 
@@ -110,12 +121,20 @@ function checkReferences(
   if (review.service_area !== undefined && !known.areas.has(review.service_area.toLowerCase())) {
     report('service_area', `unknown service area "${review.service_area}" (not in business.json service_areas)`);
   }
+  if (review.location !== undefined && !known.locations.includes(review.location)) {
+    report(
+      'location',
+      known.locations.length === 0
+        ? `unknown location "${review.location}": business.json lists no locations`
+        : `unknown location "${review.location}" (the locations in business.json: ${known.locations.join(', ')})`,
+    );
+  }
   if (review.response && review.response.date < review.date) {
     report('response.date', `reply dated ${review.response.date} is before the review (${review.date})`);
   }
 }
 
-type Known = { technicianMatcher: MentionMatcher; serviceMatcher: MentionMatcher; areas: Map<string, string> };
+type Known = { technicianMatcher: MentionMatcher; serviceMatcher: MentionMatcher; areas: Map<string, string>; locations: readonly string[] };
 
 /** jobs/*.json: arrays of jobs, each id once, naming only services, technicians and areas of business.json. */
 function parseJobs(files: readonly RawFile[], known: Known, problems: ContentProblem[]): JobContent[] {

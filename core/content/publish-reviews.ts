@@ -72,6 +72,7 @@ export function publishReviews(
       technicians: technicianOrder.filter((name) => technicians.has(name)),
       services: serviceOrder.filter((id) => services.has(id)),
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
+      ...(review.location === undefined ? {} : { location: review.location }),
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
       url: urls.review(review),
       media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),

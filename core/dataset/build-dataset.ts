@@ -8,7 +8,8 @@ import type { LoadedContent } from '../content/load-content.ts';
 import { publishReviews } from '../content/publish-reviews.ts';
 import { aggregateRatings } from '../aggregate.ts';
 import type { Insights } from '../schemas/insights.ts';
-import type { PublishedBusiness, PublishedReview, ReviewsDataset } from '../schemas/published.ts';
+import type { LocationInfo, PublishedBusiness, PublishedReview, ReviewsDataset } from '../schemas/published.ts';
+import type { Location } from '../schemas/content.ts';
 import type { ServiceUrls } from '../urls.ts';
 import { buildInsights } from './build-insights.ts';
 import type { MediaCatalog } from '../media/media-variants.ts';
@@ -37,7 +38,13 @@ export function buildReviewsDataset(content: LoadedContent, urls: ServiceUrls, c
 }
 
 function toDataset(content: Content, reviews: PublishedReview[]): ReviewsDataset {
-  return { business: publishBusiness(content), aggregate_rating: aggregateRatings(reviews), reviews };
+  const locations = content.business.locations;
+  return {
+    business: publishBusiness(content),
+    aggregate_rating: aggregateRatings(reviews),
+    ...(locations === undefined ? {} : { locations: locations.map(({ id, name }) => ({ id, name, aggregate_rating: aggregateRatings(reviews.filter((r) => r.location === id)) })) }),
+    reviews,
+  };
 }
 
 function publishBusiness({ business }: Content): PublishedBusiness {
@@ -49,6 +56,12 @@ function publishBusiness({ business }: Content): PublishedBusiness {
     services: business.services.map((s) => ({ id: s.id, name: s.name, aliases: s.aliases })),
     technicians: business.technicians.map((t) => ({ name: t.name, aliases: t.aliases })),
     service_areas: [...business.service_areas],
+    ...(business.locations === undefined ? {} : { locations: business.locations.map(publishLocation) }),
   };
+}
+
+/** What a location publishes: all but `google_location`, which is the sync's. */
+function publishLocation({ google_location: _, ...location }: Location): LocationInfo {
+  return structuredClone(location);
 }
 

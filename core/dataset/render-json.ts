@@ -100,9 +100,10 @@ function joinListedReviews(cache: ReviewJsonCache, count: number, logEntryOf: Lo
   return parts.join(',');
 }
 
-/** `/reviews.json`: `{ business, aggregate_rating, reviews }`. */
+/** `/reviews.json`: `{ business, aggregate_rating, locations?, reviews }`. */
 export function renderReviewsDataset(dataset: ReviewsDataset, cache = createReviewJsonCache(dataset.reviews)): string {
-  return `{"business":${JSON.stringify(dataset.business)},"aggregate_rating":${JSON.stringify(dataset.aggregate_rating)},"reviews":[${joinReviews(cache, 0, cache.reviews.length)}]}`;
+  const locations = dataset.locations === undefined ? '' : `,"locations":${JSON.stringify(dataset.locations)}`;
+  return `{"business":${JSON.stringify(dataset.business)},"aggregate_rating":${JSON.stringify(dataset.aggregate_rating)}${locations},"reviews":[${joinReviews(cache, 0, cache.reviews.length)}]}`;
 }
 
 /**

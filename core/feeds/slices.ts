@@ -7,7 +7,7 @@
  * complaints are the reviews with a negative opinion on that aspect (`aspect_sentiment=negative`).
  */
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
-import { assignTechnicianSlugs, sliceFeedPath, technicianPath, servicePath, PATHS, type FeedSliceRef, type ServiceUrls } from '../urls.ts';
+import { assignTechnicianSlugs, sliceFeedPath, technicianPath, servicePath, locationPath, PATHS, type FeedSliceRef, type ServiceUrls } from '../urls.ts';
 import { describeFeed, FEED_ITEM_COUNT, type FeedChannel } from './feed-entries.ts';
 
 /** Ratings that make a review a complaint whatever its words say. */
@@ -15,9 +15,9 @@ const COMPLAINT_MAX_RATING = 2;
 
 export type FeedSlice = {
   ref: FeedSliceRef;
-  /** `technician`, `service`, `aspect-complaints` or `complaints`. */
+  /** `technician`, `service`, `location`, `aspect-complaints` or `complaints`. */
   kind: FeedSliceRef['kind'];
-  /** The technician's name, the service's name, the aspect's label, or "All complaints". */
+  /** The technician's name, the service's or the location's name, the aspect's label, or "All complaints". */
   name: string;
   /** The human page that lists the same reviews, where the feeds are announced. */
   pagePath: string;
@@ -35,7 +35,10 @@ function complainsAbout(review: PublishedReview, aspect: string): boolean {
   return review.aspects.some((a) => a.aspect === aspect && a.polarity === 'negative');
 }
 
-/** Every slice of the business, in a fixed order: technicians, services (the business's order), aspects, then all complaints. */
+/**
+ * Every slice of the business, in a fixed order: technicians, services, locations (the business's order),
+ * aspects, then all complaints. A business without locations has no location slices.
+ */
 export function listFeedSlices(business: PublishedBusiness, aspects: readonly { id: string; label: string }[]): FeedSlice[] {
   const slugs = assignTechnicianSlugs(business.technicians.map((t) => t.name));
   const make = (ref: FeedSliceRef, name: string, pagePath: string, includes: FeedSlice['includes']): FeedSlice => ({
@@ -53,6 +56,7 @@ export function listFeedSlices(business: PublishedBusiness, aspects: readonly { 
       return make({ kind: 'technician', key: slug }, t.name, technicianPath(slug), (r) => r.technicians.includes(t.name));
     }),
     ...business.services.map((s) => make({ kind: 'service', key: s.id }, s.name, servicePath(s.id), (r) => r.services.includes(s.id))),
+    ...(business.locations ?? []).map((l) => make({ kind: 'location', key: l.id }, l.name, locationPath(l.id), (r) => r.location === l.id)),
     ...aspects.map((a) =>
       make({ kind: 'aspect-complaints', key: a.id }, `Complaints about ${a.label.toLowerCase()}`, PATHS.home, (r) => complainsAbout(r, a.id)),
     ),
@@ -65,6 +69,7 @@ export function describeSliceChannel(slice: FeedSlice, business: PublishedBusine
   const what: Record<FeedSlice['kind'], string> = {
     technician: `that mention ${slice.name}`,
     service: `about ${slice.name}`,
+    location: `of ${slice.name}`,
     'aspect-complaints': `with a complaint about ${slice.name.replace(/^Complaints about /, '')}`,
     complaints: 'with a complaint (rated 1 or 2 stars, or with a negative opinion on any aspect)',
   };

@@ -11,7 +11,7 @@ import { getQuarter } from './figures.ts';
 export type InsightsReview = Pick<
   PublishedReview,
   'id' | 'rating' | 'date' | 'text' | 'title' | 'technicians' | 'services' | 'service_area'
-> & { response?: PublishedReview['response'] };
+> & { response?: PublishedReview['response']; location?: PublishedReview['location'] };
 
 export type AnalyzedReview = {
   review: InsightsReview;

@@ -18,6 +18,8 @@ export type BusinessEntities = {
   services: readonly { id: string; name: string }[];
   technicians: readonly { name: string; aliases?: readonly string[] }[];
   service_areas: readonly string[];
+  /** A business's locations (issue 43); without them the insights have no `locations` entities. */
+  locations?: readonly { id: string; name: string }[];
 };
 
 const RECENT_REVIEWS = 5;
@@ -43,7 +45,7 @@ export function computeEntityInsights(
   quarters: readonly string[],
   business: BusinessEntities | undefined,
   corrector: CountCorrector,
-): { technicians: EntityInsight[]; services: EntityInsight[]; service_areas: EntityInsight[] } {
+): { technicians: EntityInsight[]; services: EntityInsight[]; service_areas: EntityInsight[]; locations?: EntityInsight[] } {
   const create = (kind: string, name: string, id: string | null, filter: Record<string, string> | null): Accumulator => ({
     key: `${kind}:${id ?? name}`,
     name,
@@ -67,6 +69,8 @@ export function computeEntityInsights(
   for (const t of business?.technicians ?? []) technicianOf(t.name);
   for (const s of business?.services ?? []) serviceOf(s.id);
   for (const a of business?.service_areas ?? []) areaOf(a);
+  // Keyed by id, in business.json order; a location is counted only from the reviews that name it.
+  const locations = new Map((business?.locations ?? []).map((l) => [l.id, create('location', l.name, l.id, { location: l.id })]));
 
   for (const item of analyzed) {
     const { review } = item;
@@ -74,6 +78,7 @@ export function computeEntityInsights(
       ...new Set(review.technicians.map(technicianOf)),
       ...new Set(review.services.map(serviceOf)),
       ...(review.service_area === null ? [] : [areaOf(review.service_area)]),
+      ...(review.location === undefined || !locations.has(review.location) ? [] : [locations.get(review.location)!]),
     ];
     for (const entity of targets) {
       entity.reviews++;
@@ -96,7 +101,9 @@ export function computeEntityInsights(
     [...map.values()]
       .sort((a, b) => b.reviews - a.reviews || compareText(a.name, b.name))
       .map((entity) => toEntityInsight(entity, model, corrector));
-  return { technicians: finish(technicians), services: finish(services), service_areas: finish(areas) };
+  const entities = { technicians: finish(technicians), services: finish(services), service_areas: finish(areas) };
+  if (business?.locations === undefined) return entities;
+  return { ...entities, locations: [...locations.values()].map((entity) => toEntityInsight(entity, model, corrector)) };
 }
 
 function toEntityInsight(entity: Accumulator, model: AspectModel, corrector: CountCorrector): EntityInsight {

@@ -7,9 +7,11 @@ import { canonicalizeJson } from './canonical-json.ts';
 /**
  * The fields of a served review that are the review itself. The build derives the rest (`url`, `updated`,
  * `technicians`, `services`, `media`, `aspects`), so an analysis or layout change rewrites no digest.
+ * `source_url` and `location` are served only when the review has them, and an absent field is left out,
+ * so adding a field of that kind changes no existing review's digest.
  * The build, `npm run verify` and the browser's check all read this list.
  */
-export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'response'] as const;
+export const REVIEW_DIGEST_FIELDS = ['id', 'rating', 'date', 'text', 'title', 'author', 'source', 'source_url', 'verified', 'service_area', 'location', 'response'] as const;
 
 /** The fields in RFC 8785 member order (all ASCII, so code-unit order is plain string order). */
 const SORTED_FIELDS = [...REVIEW_DIGEST_FIELDS].sort();

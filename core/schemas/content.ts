@@ -63,6 +63,26 @@ export const TechnicianSchema = z.strictObject({
   aliases: z.array(NonEmptyTextSchema).default([]),
 });
 
+/** A Business Profile location's resource name: `accounts/{account}/locations/{location}` (or `locations/{location}`). */
+export const GoogleLocationNameSchema = z
+  .string()
+  .regex(/^(?:accounts\/[^/\s]+\/)?locations\/[^/\s]+$/, 'must be a Business Profile location name, accounts/{account}/locations/{location}');
+
+/**
+ * One of the business's locations (a shop, a branch), each with its own reviews and figures. A business
+ * that lists none is one place, as before.
+ */
+export const LocationSchema = z.strictObject({
+  /** Stable id: the `location` of a review, the `location` search filter, the page `/locations/<id>/`. */
+  id: SlugSchema,
+  name: NonEmptyTextSchema,
+  address: AddressSchema.optional(),
+  telephone: NonEmptyTextSchema.optional(),
+  service_areas: z.array(NonEmptyTextSchema).optional(),
+  /** The Business Profile location it syncs from: a Google review's `name` says its location. */
+  google_location: GoogleLocationNameSchema.optional(),
+});
+
 export const BusinessContentSchema = z.strictObject({
   name: NonEmptyTextSchema,
   /** The business's own site, linked from every page: http(s) only (a `javascript:` URL would run on click). */
@@ -72,6 +92,8 @@ export const BusinessContentSchema = z.strictObject({
   services: z.array(ServiceSchema).min(1),
   technicians: z.array(TechnicianSchema),
   service_areas: z.array(NonEmptyTextSchema),
+  /** The business's locations, when it has more than one place; absent for a business that is one place. */
+  locations: z.array(LocationSchema).min(1).optional(),
 });
 
 export const OwnerResponseSchema = z.strictObject({
@@ -124,6 +146,8 @@ export const ReviewContentSchema = z.strictObject({
   /** Service ids tagged explicitly. */
   services: z.array(SlugSchema).optional(),
   service_area: NonEmptyTextSchema.optional(),
+  /** The id of one of business.json's `locations`: the place the review is about. */
+  location: SlugSchema.optional(),
   response: OwnerResponseSchema.optional(),
   /** Photos and videos the customer attached, in the order shown. */
   media: z.array(MediaContentSchema).max(MAX_MEDIA_PER_REVIEW).optional(),
@@ -156,3 +180,4 @@ export type JobContent = z.infer<typeof JobContentSchema>;
 export type MediaContent = z.infer<typeof MediaContentSchema>;
 export type Service = z.infer<typeof ServiceSchema>;
 export type Technician = z.infer<typeof TechnicianSchema>;
+export type Location = z.infer<typeof LocationSchema>;

@@ -114,7 +114,7 @@ export const EntityTrendPointSchema = z.object({
 export const EntityInsightSchema = z
   .object({
     name: z.string(),
-    id: z.string().nullable().meta({ description: 'Service id for services; null for technicians and areas.' }),
+    id: z.string().nullable().meta({ description: 'Service id for services, location id for locations; null for technicians and areas.' }),
     reviews: CountSchema.meta({ description: 'Reviews that mention this technician, service or area.' }),
     average_rating: z.number().nullable().meta({ description: 'Mean rating of those reviews, 2 decimals.' }),
     first_date: IsoDateSchema.nullable(),
@@ -209,6 +209,10 @@ export const InsightsSchema = z
       technicians: z.array(EntityInsightSchema),
       services: z.array(EntityInsightSchema),
       service_areas: z.array(EntityInsightSchema),
+      locations: z
+        .array(EntityInsightSchema)
+        .optional()
+        .meta({ description: 'Per location (`id` is its id), in business.json order; present only for a business that lists locations. `basis` counts these and the reviews that name no location.' }),
     }),
     topics: z.array(TopicSchema).meta({ description: 'Recurring key phrases, most frequent first.' }),
     faq: z.array(FaqEntrySchema),

@@ -57,6 +57,10 @@ export const PublishedReviewSchema = z
       .meta({ description: 'Canonical names of every technician the review tags or names in its text.' }),
     services: z.array(z.string()).meta({ description: 'Ids of every service the review tags or names in its text.' }),
     service_area: z.string().nullable(),
+    location: z
+      .string()
+      .optional()
+      .meta({ description: 'The id of the business location the review is about (`locations` of the dataset); present only when the content names one.' }),
     response: PublishedResponseSchema.nullable(),
     url: z.url().meta({ description: 'Human page that shows this review.' }),
     updated: z.iso.datetime().meta({
@@ -72,6 +76,16 @@ export const PublishedReviewSchema = z
   })
   .meta({ id: 'Review' });
 
+export const LocationInfoSchema = z
+  .object({
+    id: z.string().meta({ description: 'Location id: the `location` of its reviews and of the search filter.' }),
+    name: z.string(),
+    address: AddressSchema.optional(),
+    telephone: z.string().optional(),
+    service_areas: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'Location', description: 'One place of the business; `address`, `telephone` and `service_areas` only when business.json gives them.' });
+
 export const PublishedBusinessSchema = z
   .object({
     name: z.string(),
@@ -81,6 +95,10 @@ export const PublishedBusinessSchema = z
     services: z.array(z.object({ id: z.string(), name: z.string(), aliases: z.array(z.string()) })),
     technicians: z.array(z.object({ name: z.string(), aliases: z.array(z.string()) })),
     service_areas: z.array(z.string()),
+    locations: z
+      .array(LocationInfoSchema)
+      .optional()
+      .meta({ description: 'The business\'s locations, in business.json order; present only for a business that lists them.' }),
   })
   .meta({ id: 'Business' });
 
@@ -102,10 +120,25 @@ export const AggregateRatingSchema = z
   })
   .meta({ id: 'AggregateRating' });
 
+export const LocationRatingSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    aggregate_rating: AggregateRatingSchema.meta({ description: 'The figures of the reviews whose `location` is this one.' }),
+  })
+  .meta({ id: 'LocationRating' });
+
 export const ReviewsDatasetSchema = z
   .object({
     business: PublishedBusinessSchema,
     aggregate_rating: AggregateRatingSchema,
+    locations: z
+      .array(LocationRatingSchema)
+      .optional()
+      .meta({
+        description:
+          'Each location\'s own aggregate rating, in business.json order; present only for a business that lists locations. `aggregate_rating` counts these and the reviews that name no location.',
+      }),
     reviews: z.array(PublishedReviewSchema).meta({ description: 'Every verified review, newest first.' }),
   })
   .meta({ id: 'ReviewsDataset' });
@@ -147,6 +180,8 @@ export type PublishedReview = z.infer<typeof PublishedReviewSchema>;
 export type PublishedMedia = z.infer<typeof PublishedMediaSchema>;
 export type PublishedBusiness = z.infer<typeof PublishedBusinessSchema>;
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;
+export type LocationInfo = z.infer<typeof LocationInfoSchema>;
+export type LocationRating = z.infer<typeof LocationRatingSchema>;
 export type ReviewsDataset = z.infer<typeof ReviewsDatasetSchema>;
 export type ReviewList = z.infer<typeof ReviewListSchema>;
 export type ReviewLogEntry = z.infer<typeof ReviewLogEntrySchema>;

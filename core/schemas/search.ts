@@ -47,6 +47,7 @@ export const SearchFiltersShape = {
     .max(200)
     .optional()
     .meta({ description: 'Service id; only reviews that mention the service.' }),
+  location: z.string().min(1, 'must not be empty').max(200).optional().meta({ description: 'Location id, exact; only the reviews of that location.' }),
   aspect: z
     .string()
     .min(1, 'must not be empty')

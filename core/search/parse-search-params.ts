@@ -54,7 +54,8 @@ function conversionsOf(shape: Readonly<Record<string, z.ZodType>>): ReadonlyMap<
   return conversions;
 }
 
-export function parseSearchParams(params: URLSearchParams, shape: Readonly<Record<string, z.ZodType>> = SearchFiltersShape): SearchParams {
+/** `listed`: the names an unknown parameter's message lists, when not all of the shape's (search-request.ts). */
+export function parseSearchParams(params: URLSearchParams, shape: Readonly<Record<string, z.ZodType>> = SearchFiltersShape, listed?: readonly string[]): SearchParams {
   const conversions = conversionsOf(shape);
   const issues: ErrorIssue[] = [];
   const input: Record<string, unknown> = {};
@@ -63,7 +64,7 @@ export function parseSearchParams(params: URLSearchParams, shape: Readonly<Recor
     if (seen.has(name)) continue;
     seen.add(name);
     if (!conversions.has(name)) {
-      issues.push(describeUnknownParameter(name, [...conversions.keys()]));
+      issues.push(describeUnknownParameter(name, listed ?? [...conversions.keys()]));
       continue;
     }
     const values = params.getAll(name);

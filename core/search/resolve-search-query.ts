@@ -1,8 +1,8 @@
 /**
  * The one way into the search engine, and the one judge of search input, for REST and MCP alike: the
  * schema check (search-issues.ts), then the names only the data can judge: `mentions_technician` (name
- * or alias) becomes the canonical name, `mentions_service` must be a known service id, `aspect` an id of
- * the aspect set. Issues found before (REST's unknown and repeated names) are merged in front, so the
+ * or alias) becomes the canonical name, `mentions_service` must be a known service id, `location` a
+ * location id of business.json (exactly), `aspect` an id of the aspect set. Issues found before (REST's unknown and repeated names) are merged in front, so the
  * same bad input gives the same issues over REST and MCP, every problem at once.
  */
 import type { ErrorIssue } from '../schemas/errors.ts';
@@ -51,6 +51,14 @@ function resolveService(index: ReviewIndex, id: string): string | ErrorIssue {
   };
 }
 
+/** A location id, exactly as business.json has it. */
+function resolveLocation(index: ReviewIndex, id: string): string | ErrorIssue {
+  const ids = (index.business.locations ?? []).map((l) => l.id);
+  if (ids.includes(id)) return id;
+  const known = ids.length === 0 ? 'this business lists no locations' : `known locations: ${ids.join(', ')}`;
+  return { path: ['location'], message: `no location has the id ${JSON.stringify(id)}; ${known}`, code: 'unknown_location' };
+}
+
 /** Aspect ids are lowercase slugs, so case and surrounding white space do not matter. */
 function resolveAspect(index: ReviewIndex, id: string): string | ErrorIssue {
   const wanted = normalizeTerm(id);
@@ -77,6 +85,10 @@ export function resolveSearchQuery(input: unknown, index: ReviewIndex, earlierIs
     const resolved = resolveService(index, raw.mentions_service);
     if (typeof resolved === 'string') service = resolved;
     else issues.push(resolved);
+  }
+  if (typeof raw.location === 'string' && !flagged.has('location')) {
+    const resolved = resolveLocation(index, raw.location);
+    if (typeof resolved !== 'string') issues.push(resolved);
   }
   let aspect: string | undefined;
   if (typeof raw.aspect === 'string' && !flagged.has('aspect')) {

@@ -28,6 +28,8 @@ export type ReviewIndex = {
   readonly byTechnician: ReadonlyMap<string, Int32Array>;
   /** Service id → positions. */
   readonly byService: ReadonlyMap<string, Int32Array>;
+  /** Location id → positions (issue 43); empty for a business without locations. */
+  readonly byLocation: ReadonlyMap<string, Int32Array>;
   /** The aspect ids the `aspect` filter accepts. */
   readonly aspects: readonly string[];
   /** aspectListKey(aspect, polarity) → positions. */
@@ -79,6 +81,7 @@ export function createReviewIndex(
     byRating: ratingLists.map((list) => (list.length === 0 ? EMPTY_LIST : Int32Array.from(list))),
     byTechnician: buildPostingLists(n, (pos) => reviews[pos]!.technicians),
     byService: buildPostingLists(n, (pos) => reviews[pos]!.services),
+    byLocation: buildPostingLists(n, (pos) => (reviews[pos]!.location === undefined ? [] : [reviews[pos]!.location!])),
     aspects: options.aspects ?? listReviewAspects(reviews),
     byAspect: buildPostingLists(n, (pos) => listAspectKeys(reviews[pos]!)),
     byResponse: { true: Int32Array.from(replied), false: Int32Array.from(unreplied) },

@@ -17,6 +17,12 @@ import { searchReviews, type SearchPage } from './search-reviews.ts';
 export { CURSOR_PARAMETER };
 /** The search parameters plus the cursor, which parseSearchParams then reads like any other (given once). */
 const SEARCH_REQUEST_SHAPE = { ...SearchFiltersShape, [CURSOR_PARAMETER]: z.string() };
+/**
+ * What an unknown parameter's message lists: `location` only for a business with locations (issue 43),
+ * so the others' answers stay as they were. `location` is judged either way (resolveSearchQuery).
+ */
+const LISTED = Object.keys(SEARCH_REQUEST_SHAPE);
+const LISTED_WITHOUT_LOCATION = LISTED.filter((name) => name !== 'location');
 
 export type SearchRequest =
   | { ok: true; query: ResolvedSearchQuery; page: SearchPage; nextCursor: string | null }
@@ -24,7 +30,7 @@ export type SearchRequest =
 
 /** A search given as a query string: REST and the search page. */
 export function runSearchRequest(index: ReviewIndex, params: URLSearchParams): SearchRequest {
-  const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE);
+  const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE, index.business.locations === undefined ? LISTED_WITHOUT_LOCATION : LISTED);
   return runSearch(index, input, issues);
 }
 

@@ -119,6 +119,7 @@ export function searchReviews(index: ReviewIndex, query: ResolvedSearchQuery, pa
   const named: Int32Array[] = [];
   if (query.mentions_technician !== undefined) named.push(index.byTechnician.get(query.mentions_technician) ?? EMPTY_LIST);
   if (query.mentions_service !== undefined) named.push(index.byService.get(query.mentions_service) ?? EMPTY_LIST);
+  if (query.location !== undefined) named.push(index.byLocation.get(query.location) ?? EMPTY_LIST);
   const aspectKey = aspectListKey(query.aspect, query.aspect_sentiment);
   if (aspectKey !== undefined) named.push(index.byAspect.get(aspectKey) ?? EMPTY_LIST);
   if (query.has_response !== undefined) named.push(index.byResponse[`${query.has_response}`]);

@@ -11,6 +11,7 @@ import { attachRemoteMedia, formatMediaOutcome } from './import-media.ts';
 import { createMediaDownloader, type MediaDownloader } from './media-download.ts';
 import { combineExports, describeOrigin, planImport, type MergeOptions } from './merge.ts';
 import type { MappedExport } from './record.ts';
+import { placeInLocations } from './review-locations.ts';
 import { formatChange, formatSkip, formatSummary, type Summary } from './report.ts';
 import { plural } from '../../core/text/text-rules.ts';
 
@@ -60,7 +61,7 @@ export async function applyImport(
     io.out(formatSummary(REFUSED_EMPTY));
     return { code: 1, summary: REFUSED_EMPTY };
   };
-  const combined = combineExports(input.mapped);
+  const exported = combineExports(input.mapped);
   const lock = settings.dryRun ? undefined : await lockContentFolder(io.contentDir);
   if (lock && !lock.ok) {
     io.err(lock.message);
@@ -74,13 +75,14 @@ export async function applyImport(
       io.err('Nothing was imported.');
       return refused();
     }
+    const business = (await readBusinessFile(io.contentDir)) ?? input.restoredBusiness;
+    const combined = { ...exported, reviews: placeInLocations(exported.reviews, business) };
     const photos = await attachRemoteMedia(combined.reviews, existing.value, {
       contentDir: io.contentDir,
       dryRun: settings.dryRun,
       downloader: io.downloader ?? (() => createMediaDownloader({ allowPrivate: settings.allowPrivateDownloads })),
       out: io.out,
     });
-    const business = (await readBusinessFile(io.contentDir)) ?? input.restoredBusiness;
     const { plan, refused: refusedReviews, notes } = planImport(existing.value, combined, { business, pruneScope: settings.pruneScope });
     const skipped = [...combined.skipped, ...refusedReviews];
     const count = (kind: string) => plan.changes.filter((c) => c.kind === kind).length;

@@ -42,7 +42,10 @@ const GoogleMediaItemSchema = z.looseObject({
   description: z.string().optional(),
 });
 
-/** Exports carry more fields than these (profile photos, location names): they are ignored. */
+/**
+ * Exports carry more fields than these (profile photos): they are ignored. The `name`
+ * (`accounts/{account}/locations/{location}/reviews/{review}`) says the review's location as well as its id.
+ */
 const GoogleReviewSchema = z
   .looseObject({
     name: z.string().optional(),
@@ -122,6 +125,8 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
     });
     const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: FIELD_NAMES, version: g.updateTime ?? g.createTime });
     if (!result.ok) return void mapped.skipped.push(result.skip);
+    const location = g.name?.slice(0, g.name.lastIndexOf('/reviews/'));
+    if (location) result.value.sourceLocation = location;
     if (g.reviewMediaItems !== undefined && g.reviewMediaItems.length > 0) {
       const { media, problems } = readRemoteMedia(g.reviewMediaItems);
       result.value.remoteMedia = media;

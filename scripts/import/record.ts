@@ -38,6 +38,12 @@ export type ImportedReview = {
   remoteMedia?: RemoteMedia[];
   /** Media entries of the export that could not be read, reported on the review's line. */
   mediaProblems?: string[];
+  /**
+   * The platform's own name of the place the review is about (a Google review's
+   * `accounts/…/locations/…`): the import gives the review the business.json location of that name
+   * (review-locations.ts).
+   */
+  sourceLocation?: string;
   /** A part of the review the import left out (a reply it cannot hold), reported on the review's line. */
   setAside?: string[];
 };

@@ -2,7 +2,7 @@
  * The service's own `/reviews.json` (moving to another instance, or restoring from a backup). Its
  * reviews keep their ids, so their URLs do not move. Everything in it was published, so every review
  * is verified; its technician and service tags (which include the mentions the build found in the
- * text) and its service area become the review's tags when it is added, and must exist in the target's
+ * text), its service area and its location become the review's tags when it is added, and must exist in the target's
  * business.json. Unlike the platform formats, a re-import leaves those tags as the owner has them.
  */
 import { z } from 'zod';
@@ -25,6 +25,7 @@ const ItemSchema = PublishedReviewSchema.pick({
   technicians: true,
   services: true,
   service_area: true,
+  location: true,
   response: true,
   media: true,
 }).partial({ title: true, technicians: true, services: true, service_area: true, response: true, media: true });
@@ -69,6 +70,7 @@ export function mapServiceExport(
       technicians: r.technicians?.length ? r.technicians : undefined,
       services: r.services?.length ? r.services : undefined,
       service_area: r.service_area ?? undefined,
+      location: r.location,
       response: r.response ?? undefined,
     });
     const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: {} });

@@ -8,7 +8,7 @@ import type { McpServerDeps } from './deps.ts';
 import { writeInstructions } from './instructions.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
-import { installTools, type ToolDefinition } from './tool.ts';
+import { installTools, specOf, type ToolDefinition } from './tool.ts';
 import { getBusinessTool } from './tools/get-business.ts';
 import { getInsightsTool } from './tools/get-insights.ts';
 import { getRatingSummaryTool } from './tools/get-rating-summary.ts';
@@ -37,7 +37,7 @@ export const TOOLS: readonly ToolDefinition[] = [getBusinessTool, searchReviewsT
  */
 export function buildServer(deps: McpServerDeps, method?: string): McpServer {
   const only = ['tools', 'prompts', 'resources', 'notifications'].find((room) => method?.startsWith(`${room}/`));
-  const instructions = only === undefined ? writeInstructions(deps.getLive(), TOOLS.map((tool) => tool.spec)) : undefined;
+  const instructions = only === undefined ? writeInstructions(deps.getLive(), TOOLS.map((tool) => specOf(tool, deps.getLive()))) : undefined;
   const server = new McpServer(SERVER_INFO, { instructions, jsonSchemaValidator });
   if (only === undefined || only === 'tools') installTools(server, TOOLS, deps);
   if (only === undefined || only === 'resources') registerResources(server, deps);

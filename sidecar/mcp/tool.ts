@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { capIssues, truncateName, type ErrorIssue } from '../../core/schemas/errors.ts';
 import { parseWithIssues } from '../../core/schemas/issues.ts';
 import type { McpServerDeps } from './deps.ts';
+import type { LiveData } from '../../core/dataset/live-data.ts';
 
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; issues: ErrorIssue[] };
 
@@ -38,8 +39,18 @@ export type ToolSpec<Input extends z.ZodObject = z.ZodObject, Output extends z.Z
 /** A tool: its spec, and its call with raw arguments (the registry hands them over). */
 export type ToolDefinition = {
   spec: ToolSpec;
+  /**
+   * The spec to list for this data, when it depends on the business: search_reviews lists `location` only
+   * for a business with locations, so the others' tools/list stays within its budget and as it was.
+   */
+  specFor?: (live: LiveData) => ToolSpec;
   call(args: Record<string, unknown>, deps: McpServerDeps): ToolOutcome<Record<string, unknown>>;
 };
+
+/** The spec a tool lists for the data served now. */
+export function specOf(tool: ToolDefinition, live: LiveData): ToolSpec {
+  return tool.specFor?.(live) ?? tool.spec;
+}
 
 /** What an unknown argument is called in every tool's answer. */
 export const UNKNOWN_ARGUMENT = 'is not an argument of this tool';
@@ -68,8 +79,9 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
 export function defineSelfCheckingTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Input, Output>,
   handle: (args: Record<string, unknown>, deps: McpServerDeps) => ToolOutcome<z.input<Output>>,
+  specFor?: (live: LiveData) => ToolSpec,
 ): ToolDefinition {
-  return { spec, call: handle };
+  return { spec, call: handle, ...(specFor === undefined ? {} : { specFor }) };
 }
 
 /** MCP: destructiveHint and idempotentHint mean something only when readOnlyHint is false; leaving them out saves every agent's context. */
@@ -79,9 +91,10 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 export function installTools(server: McpServer, tools: readonly ToolDefinition[], deps: McpServerDeps): void {
   const byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
   server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map(({ spec }) => describeTool(spec)),
-  }));
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    const live = deps.getLive();
+    return { tools: tools.map((tool) => describeTool(specOf(tool, live))) };
+  });
   server.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
     const tool = byName.get(request.params.name);
     if (tool === undefined) {

@@ -8,8 +8,43 @@
  * review here is one or the other, so the stars are shown to people and published as data
  * (/reviews.json), but not claimed to search engines. docs/site.md "Structured data" says the same.
  */
-import type { PublishedBusiness } from '../../core/schemas/published.ts';
-import { PATHS, servicePath, type ServiceUrls } from '../../core/urls.ts';
+import type { LocationInfo, PublishedBusiness } from '../../core/schemas/published.ts';
+import { locationPath, PATHS, servicePath, type ServiceUrls } from '../../core/urls.ts';
+
+type Address = PublishedBusiness['address'];
+
+function describeAddress(address: Address): object {
+  return {
+    '@type': 'PostalAddress',
+    streetAddress: address.street,
+    addressLocality: address.locality,
+    addressRegion: address.region,
+    postalCode: address.postal_code,
+    addressCountry: address.country,
+  };
+}
+
+/**
+ * A location of the business (issue 43) as a `department` of it: schema.org's way to say a shop of a
+ * multi-location business, with its own address and telephone when business.json gives them.
+ */
+function describeDepartment(location: LocationInfo, urls: ServiceUrls): object {
+  return {
+    '@type': 'HomeAndConstructionBusiness',
+    '@id': `${urls.absolute(locationPath(location.id))}#location`,
+    name: location.name,
+    url: urls.absolute(locationPath(location.id)),
+    ...(location.telephone === undefined ? {} : { telephone: location.telephone }),
+    ...(location.address === undefined ? {} : { address: describeAddress(location.address) }),
+    ...(location.service_areas === undefined ? {} : { areaServed: location.service_areas.map((name) => ({ '@type': 'Place', name })) }),
+    parentOrganization: { '@id': `${urls.home}#business` },
+  };
+}
+
+/** A location's own page: the location, part of the business. */
+export function describeLocation(location: LocationInfo, urls: ServiceUrls): object {
+  return { '@context': 'https://schema.org', ...describeDepartment(location, urls) };
+}
 
 export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls): object {
   return {
@@ -20,14 +55,7 @@ export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls)
     url: business.url,
     telephone: business.telephone,
     image: urls.absolute(PATHS.shareImage),
-    address: {
-      '@type': 'PostalAddress',
-      streetAddress: business.address.street,
-      addressLocality: business.address.locality,
-      addressRegion: business.address.region,
-      postalCode: business.address.postal_code,
-      addressCountry: business.address.country,
-    },
+    address: describeAddress(business.address),
     areaServed: business.service_areas.map((name) => ({ '@type': 'Place', name })),
     hasOfferCatalog: {
       '@type': 'OfferCatalog',
@@ -37,6 +65,7 @@ export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls)
         itemOffered: { '@type': 'Service', name: service.name, url: urls.absolute(servicePath(service.id)) },
       })),
     },
+    ...(business.locations === undefined ? {} : { department: business.locations.map((location) => describeDepartment(location, urls)) }),
   };
 }
 

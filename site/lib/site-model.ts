@@ -6,7 +6,7 @@
 import type { EntityInsight, Insights } from '../../core/schemas/insights.ts';
 import type { PublishedReview, ReviewsDataset } from '../../core/schemas/published.ts';
 import { getNewestChange } from '../../core/dates/latest-change.ts';
-import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
+import { archivePath, assignTechnicianSlugs, locationPath, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
 import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
 
@@ -22,13 +22,13 @@ export type MonthSummary = {
 };
 
 export type EntityPage = {
-  kind: 'technician' | 'service';
+  kind: 'technician' | 'service' | 'location';
   name: string;
-  /** The URL segment: the technician's slug or the service id. */
+  /** The URL segment: the technician's slug, the service id or the location id. */
   key: string;
   path: string;
   insight: EntityInsight | undefined;
-  /** Every review that mentions it, newest first. */
+  /** Every review that mentions it (a location: every review of it), newest first. */
   reviews: PublishedReview[];
   pageCount: number;
   pathOfPage: (page: number) => string;
@@ -71,7 +71,7 @@ function describeEntity(
   return { kind, name, key, path: pathOfPage(1), insight, reviews, pageCount: countEntityPages(reviews.length), pathOfPage };
 }
 
-function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { technicians: EntityPage[]; services: EntityPage[] } {
+function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { technicians: EntityPage[]; services: EntityPage[]; locations: EntityPage[] } {
   const slugs = assignTechnicianSlugs(dataset.business.technicians.map((t) => t.name));
   const technicianInsight = new Map(insights.entities.technicians.map((e) => [e.name, e]));
   const serviceInsight = new Map(insights.entities.services.map((e) => [e.id, e]));
@@ -88,13 +88,17 @@ function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { techni
   const services = dataset.business.services.map(({ id, name }) =>
     describeEntity('service', name, id, serviceInsight.get(id), byService.get(id)!, (page) => servicePath(id, page)),
   );
-  return { technicians, services };
+  const locationInsight = new Map((insights.entities.locations ?? []).map((e) => [e.id, e]));
+  const locations = (dataset.business.locations ?? []).map(({ id, name }) =>
+    describeEntity('location', name, id, locationInsight.get(id), dataset.reviews.filter((r) => r.location === id), (page) => locationPath(id, page)),
+  );
+  return { technicians, services, locations };
 }
 
 async function loadSiteModel() {
   const { dataset, insights } = await getBuildData();
   const months = summarizeMonths(dataset.reviews);
-  const { technicians, services } = buildEntityPages(dataset, insights);
+  const { technicians, services, locations } = buildEntityPages(dataset, insights);
   const reviewsById = new Map(dataset.reviews.map((r) => [r.id, r]));
   const aspectLabels = new Map(insights.aspects.map((a) => [a.id, a.label]));
   const serviceNames = new Map(dataset.business.services.map((s) => [s.id, s.name]));
@@ -109,13 +113,14 @@ async function loadSiteModel() {
     ...technicians.flatMap(listEntityPages),
     { path: PATHS.services, lastmod: newest },
     ...services.flatMap(listEntityPages),
+    ...(dataset.business.locations === undefined ? [] : [{ path: PATHS.locations, lastmod: newest }, ...locations.flatMap(listEntityPages)]),
     { path: PATHS.about, lastmod: null },
     { path: PATHS.aboutReviews, lastmod: null },
     { path: PATHS.logPrefix, lastmod: null },
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },
   ];
-  return { months, technicians, services, reviewsById, aspectLabels, serviceNames, technicianPaths, pages };
+  return { months, technicians, services, locations, reviewsById, aspectLabels, serviceNames, technicianPaths, pages };
 }
 
 export type SiteModel = Awaited<ReturnType<typeof loadSiteModel>>;
@@ -135,7 +140,7 @@ export function reviewsOfPage(entity: EntityPage, page: number): PublishedReview
  * The static paths of the technicians' or the services' pages: the `[...path]` rest of each page's
  * path below its section (`dana-smith/`, `dana-smith/page/2/`), with the entity and page as props.
  */
-export async function listEntityStaticPaths(section: 'technicians' | 'services') {
+export async function listEntityStaticPaths(section: 'technicians' | 'services' | 'locations') {
   const entities = (await getSiteModel())[section];
   return entities.flatMap((entity) =>
     Array.from({ length: entity.pageCount }, (_, i) => ({

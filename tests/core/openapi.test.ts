@@ -243,6 +243,8 @@ describe('OpenAPI schemas and examples', () => {
     Review: [review, { ...review, rating: 6 }],
     Business: [examples.reviewsDataset.business, { ...examples.reviewsDataset.business, services: [{ id: 'x' }] }],
     AggregateRating: [examples.reviewsDataset.aggregate_rating, { ...examples.reviewsDataset.aggregate_rating, best_rating: 10 }],
+    Location: [{ id: 'boise', name: 'Boise', service_areas: ['Boise'] }, { id: 'boise' }],
+    LocationRating: [{ id: 'boise', name: 'Boise', aggregate_rating: examples.reviewsDataset.aggregate_rating }, { id: 'boise', name: 'Boise', aggregate_rating: null }],
     ReviewsDataset: [examples.reviewsDataset, { ...examples.reviewsDataset, reviews: [{ ...review, date: '2024-02-30' }] }],
     ReviewList: [examples.reviewList, { ...examples.reviewList, count: -1 }],
     ReviewWithLogEntry: [examples.reviewList.reviews[0], { ...examples.reviewList.reviews[0], log_entry: { index: 0, checkpoint_url: urls.absolute('/log/checkpoint') } }],

@@ -140,7 +140,7 @@ describe('parseSearchParams and resolveSearchQuery (REST)', () => {
 
   it('gives messages that say what is allowed', () => {
     const [unknown] = issuesOf(searchFromQueryString('order=date'));
-    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, aspect, aspect_sentiment, has_response, has_media, sort, limit');
+    expect(unknown!.message).toContain('rating, min_rating, since, until, query, mentions_technician, mentions_service, location, aspect, aspect_sentiment, has_response, has_media, sort, limit');
     const [technician] = issuesOf(searchFromQueryString('mentions_technician=Nobody'));
     expect(technician!.message).toContain('"Nobody"');
     for (const t of business.technicians) expect(technician!.message).toContain(t.name);

@@ -8,18 +8,14 @@ import { CompactReviewSchema, EvidenceArgumentSchema, toCompactReview } from './
 import { CursorArgumentSchema, NextCursorSchema } from './paging-arguments.ts';
 import { resolveNamedArguments } from './resolve-names.ts';
 
-/** Every search argument but `limit` (the instructions' paging line speaks of it), from the one filter definition. */
-const SEARCH_FILTERS = Object.keys(SearchFiltersShape).filter((name) => name !== 'limit');
-const inputSchema = z.strictObject({ ...SearchFiltersShape, evidence: EvidenceArgumentSchema, cursor: CursorArgumentSchema });
-const ARGUMENT_NAMES = Object.keys(inputSchema.shape).join(', ');
-
-/** The shared search issues speak of REST parameters; here they are arguments, cursor included. */
-function describeArgument(issue: ErrorIssue): ErrorIssue {
-  return issue.code === 'unrecognized_parameter' ? { ...issue, message: `is not an argument of search_reviews; the arguments are ${ARGUMENT_NAMES}` } : issue;
-}
-
-export const searchReviewsTool = defineSelfCheckingTool(
-  {
+/**
+ * The spec for a filter shape: every search argument but `limit` (the instructions' paging line speaks of
+ * it) in `whenToUse`, from the one filter definition. `location` is listed only for a business with
+ * locations (ToolDefinition.specFor); the search judges it either way.
+ */
+function defineSpec(filters: Partial<typeof SearchFiltersShape>) {
+  const names = Object.keys(filters).filter((name) => name !== 'limit');
+  return {
     name: 'search_reviews',
     title: 'Search reviews',
     description: [
@@ -27,13 +23,28 @@ export const searchReviewsTool = defineSelfCheckingTool(
       'name, alias or id (get_business), aspects by id (get_insights). Compact unless `evidence` is true.',
       'Statistics: get_rating_summary; comparing technicians: rank_technicians.',
     ].join(' '),
-    whenToUse: `reviews by ${SEARCH_FILTERS.join(', ')} (each described in the tool's input schema; dates are YYYY-MM-DD, technicians and services a name, alias or id, aspects an id). Filters combine with AND; newest first unless sort says otherwise.`,
-    inputSchema,
+    whenToUse: `reviews by ${names.join(', ')} (each described in the tool's input schema; dates are YYYY-MM-DD, technicians and services a name, alias or id, aspects an id). Filters combine with AND; newest first unless sort says otherwise.`,
+    inputSchema: z.strictObject({ ...filters, evidence: EvidenceArgumentSchema, cursor: CursorArgumentSchema }),
     outputSchema: SearchResultSchema.extend({
       reviews: z.array(CompactReviewSchema).meta({ description: 'Newest first unless `sort` says otherwise.' }),
       next_cursor: NextCursorSchema,
     }),
-  },
+  };
+}
+
+const { location: _, ...filtersWithoutLocation } = SearchFiltersShape;
+const WITH_LOCATION = defineSpec(SearchFiltersShape);
+const WITHOUT_LOCATION = defineSpec(filtersWithoutLocation);
+const hasLocations = (business: { locations?: readonly unknown[] }) => business.locations !== undefined;
+const argumentNames = (business: { locations?: readonly unknown[] }) => Object.keys((hasLocations(business) ? WITH_LOCATION : WITHOUT_LOCATION).inputSchema.shape).join(', ');
+
+/** The shared search issues speak of REST parameters; here they are arguments, cursor included. */
+function describeArgument(issue: ErrorIssue, names: string): ErrorIssue {
+  return issue.code === 'unrecognized_parameter' ? { ...issue, message: `is not an argument of search_reviews; the arguments are ${names}` } : issue;
+}
+
+export const searchReviewsTool = defineSelfCheckingTool(
+  WITH_LOCATION,
   // Judged by the one search path (core/search/search-request.ts), like REST and the search page.
   (args, deps) => {
     const { evidence, ...filters } = args;
@@ -41,9 +52,10 @@ export const searchReviewsTool = defineSelfCheckingTool(
     const { index } = deps.getLive();
     const result = runSearch(index, resolveNamedArguments(index.business, filters));
     const evidenceIssues = withEvidence.success ? [] : [{ path: ['evidence'], message: 'must be true or false', code: 'invalid_type' }];
-    if (!result.ok || evidenceIssues.length > 0) return { ok: false, issues: [...(result.ok ? [] : result.issues.map(describeArgument)), ...evidenceIssues] };
+    if (!result.ok || evidenceIssues.length > 0) return { ok: false, issues: [...(result.ok ? [] : result.issues.map((issue) => describeArgument(issue, argumentNames(index.business)))), ...evidenceIssues] };
     const { reviews, count, total, limit } = result.page;
     const shown = reviews.map((review) => toCompactReview(review, withEvidence.data === true));
     return { ok: true, value: { reviews: shown, count, total, limit, next_cursor: result.nextCursor } };
   },
+  (live) => (hasLocations(live.dataset.business) ? WITH_LOCATION : WITHOUT_LOCATION),
 );

@@ -1,0 +1,130 @@
+/**
+ * Locations in the content (issue 43, item 1): business.json may list `locations`, a review may name
+ * one, and `npm run import -- google` fills a review's location from the Google location its `name`
+ * says, matched to the business's `google_location`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../core/config.ts';
+import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
+import { createTestCa } from '../../tools/lib/https-ca.ts';
+import { LOCATION, makeReviews, startGoogleStandIn } from '../../tools/lib/google-stand-in.ts';
+import { parseContent, type RawContent } from '../../core/content/parse-content.ts';
+import { formatContentProblem } from '../../core/content/problems.ts';
+import { deriveReviewId } from '../../scripts/import/record.ts';
+import { copySmallContent, fixture, readReviews, runImport } from '../import/harness.ts';
+
+const business = {
+  name: 'Acme Air',
+  url: 'https://acme.example',
+  telephone: '555',
+  address: { street: '1 A St', locality: 'Town', region: 'ST', postal_code: '00001', country: 'US' },
+  services: [{ id: 'ac-repair', name: 'AC repair' }],
+  technicians: [],
+  service_areas: ['Town'],
+};
+const boise = { id: 'boise', name: 'Boise shop', google_location: 'accounts/1/locations/10' };
+const nampa = { id: 'nampa', name: 'Nampa shop', telephone: '556', service_areas: ['Nampa'], google_location: 'accounts/1/locations/20' };
+const review = (over: Record<string, unknown>) => ({ id: 'r-1', rating: 5, date: '2025-01-01', text: 'Fine.', author: 'A', verified: true, ...over });
+const raw = (reviews: unknown[], biz: unknown): RawContent => ({ business: { file: 'business.json', data: biz }, reviewFiles: [{ file: 'reviews/a.json', data: reviews }] });
+const problemsOf = (content: RawContent) => {
+  const parsed = parseContent(content);
+  return parsed.ok ? [] : parsed.problems.map(formatContentProblem);
+};
+
+describe('parseContent with locations', () => {
+  it('accepts locations and reviews that name one, and keeps a review without one', () => {
+    const parsed = parseContent(raw([review({ location: 'nampa' }), review({ id: 'r-2' })], { ...business, locations: [boise, nampa] }));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value.business.locations?.map((l) => l.id)).toEqual(['boise', 'nampa']);
+    expect(parsed.value.reviews.map((r) => r.location)).toEqual(['nampa', undefined]);
+  });
+
+  it('refuses a review naming an unknown location, and says which ids are known', () => {
+    expect(problemsOf(raw([review({ location: 'meridian' })], { ...business, locations: [boise, nampa] }))).toEqual([
+      'reviews/a.json, review r-1, field location: unknown location "meridian" (the locations in business.json: boise, nampa)',
+    ]);
+    expect(problemsOf(raw([review({ location: 'boise' })], business))).toEqual(['reviews/a.json, review r-1, field location: unknown location "boise": business.json lists no locations']);
+  });
+
+  it('refuses duplicate location ids and Google locations, and a malformed location', () => {
+    expect(problemsOf(raw([], { ...business, locations: [boise, { ...nampa, id: 'boise', google_location: boise.google_location }] }))).toEqual([
+      'business.json, field locations.1.id: duplicate location id "boise"',
+      'business.json, field locations.1.google_location: duplicate location google_location "accounts/1/locations/10"',
+    ]);
+    const bad = problemsOf(raw([], { ...business, locations: [{ id: 'Boise Shop', name: 'x', google_location: 'boise' }] }));
+    expect(bad).toEqual([
+      expect.stringMatching(/^business\.json, field locations\.0\.id: /),
+      expect.stringMatching(/^business\.json, field locations\.0\.google_location: must be a Business Profile location name/),
+    ]);
+  });
+});
+
+describe('npm run import -- google into a business with locations', () => {
+  const PAGE = fixture('google-api-page-1.json');
+
+  it("gives each review the location whose google_location its name says, and none when no location matches", async () => {
+    const content = await copySmallContent();
+    const file = path.join(content, 'business.json');
+    const biz = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    const page = JSON.parse(await readFile(PAGE, 'utf8')) as { reviews: { name: string; reviewId?: string }[] };
+    // The fixture's reviews are all of one location; the second is moved to a location the business does not list.
+    const [first, third] = page.reviews;
+    third!.name = third!.name.replace('/locations/4512345678901234567/', '/locations/999/');
+    const pageFile = path.join(path.dirname(content), 'page.json');
+    await writeFile(pageFile, JSON.stringify(page));
+    await writeFile(file, JSON.stringify({ ...biz, locations: [{ id: 'springfield', name: 'Springfield', google_location: 'locations/4512345678901234567' }, { id: 'chatham', name: 'Chatham' }] }));
+
+    const run = await runImport(content, ['google', pageFile]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const reviews = await readReviews(content);
+    const idOf = (name: string) => deriveReviewId('google', name.slice(name.lastIndexOf('/') + 1));
+    expect(reviews.get(idOf(first!.name))!.location).toBe('springfield');
+    expect(reviews.get(idOf(third!.name))!).not.toHaveProperty('location');
+    expect(Object.keys(reviews.get(idOf(first!.name))!)).toContain('location');
+
+    // An owner's own location on a review Google files nowhere known is kept by a re-import.
+    const stored = reviews.get(idOf(third!.name))!;
+    const text = await readFile(path.join(content, 'reviews', stored.file), 'utf8');
+    await writeFile(path.join(content, 'reviews', stored.file), text.replace(`"id": "${stored.id}",`, `"id": "${stored.id}",\n    "location": "chatham",`));
+    expect((await runImport(content, ['google', pageFile])).code).toBe(0);
+    expect((await readReviews(content)).get(stored.id)!.location).toBe('chatham');
+  });
+
+  it('leaves a business without locations exactly as before: no review gets a location', async () => {
+    const content = await copySmallContent();
+    expect((await runImport(content, ['google', PAGE])).code).toBe(0);
+    for (const review of (await readReviews(content)).values()) expect(review).not.toHaveProperty('location');
+  });
+});
+
+describe('npm run sync -- google into a business with locations', () => {
+  const ca = createTestCa();
+  let google: Awaited<ReturnType<typeof startGoogleStandIn>>;
+  beforeAll(async () => {
+    google = await startGoogleStandIn(ca);
+  });
+  afterAll(async () => {
+    await google?.close();
+    ca.remove();
+  });
+
+  it('files every synced review under the location of GOOGLE_LOCATION', async () => {
+    google.reviews = makeReviews(3);
+    const content = await copySmallContent();
+    const file = path.join(content, 'business.json');
+    const biz = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...biz, locations: [{ id: 'springfield', name: 'Springfield', google_location: LOCATION }] }));
+    const parsed = parseSyncArgs(['google']);
+    const config = parseConfig({ ...google.env(), CONTENT_DIR: content, DATA_DIR: path.join(path.dirname(content), 'data') });
+    if (!parsed.ok || !config.ok) throw new Error('bad test setup');
+    const out: string[] = [];
+    const code = await runSync(parsed.options, { config: config.config, contentDir: content, out: (l) => out.push(l), err: (l) => out.push(l), ca: ca.certPem, retryBaseMs: 5 });
+    expect(code).toBe(0);
+    const synced = [...(await readReviews(content)).values()].filter((r) => r.id.startsWith('google-'));
+    expect(synced.map((r) => r.location)).toEqual(['springfield', 'springfield', 'springfield']);
+  });
+});
