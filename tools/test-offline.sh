@@ -30,7 +30,8 @@ done
 for dir in /usr/lib/chromium /usr/lib/jvm /usr/lib/postgresql /usr/lib/go /usr/share/gocode; do
   if [ -d "$dir" ]; then mount -t tmpfs none "$dir"; fi
 done
-echo "test-offline: network interfaces: $(ls /sys/class/net | tr '\n' ' ')"
+# The namespace's own links (/sys/class/net still shows the host's until sysfs is mounted again).
+echo "test-offline: network interfaces: $(ip -o link show | awk -F': ' '{print $2}' | tr '\n' ' ')"
 unset DATABASE_URL
 npm test -- "$@"
 INSIDE
