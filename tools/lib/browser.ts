@@ -21,7 +21,7 @@
  * `--no-sandbox` (needed as root), `--disable-background-networking`, `--disable-component-update` and
  * `--no-first-run` itself, so the browser makes no request of its own.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
@@ -79,7 +79,9 @@ async function unpackBundledChromium(): Promise<string> {
     throw new Error(`No Chromium: ${SYSTEM_CHROMIUM} is absent and ${PACKAGE_DIR} is missing (run npm install).`);
   }
   const { version } = JSON.parse(await readFile(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
-  const dir = path.join(ROOT, 'node_modules', '.cache', `sparticuz-chromium-${version}`);
+  // node_modules' real path: fonts.conf names it, so a worktree whose node_modules is a link to another
+  // checkout's must not write its own path there (removing the worktree would leave Chromium fontless).
+  const dir = path.join(realpathSync(path.join(ROOT, 'node_modules')), '.cache', `sparticuz-chromium-${version}`);
   if (existsSync(path.join(dir, 'chromium'))) return dir;
 
   const staging = `${dir}.staging-${process.pid}`;
