@@ -140,6 +140,9 @@ describe('jobs logged before their reviews', () => {
     const sentence = `5 jobs have been logged; ${tied} of them (60%) have a published review tied to them.`;
     expect(await pageText('log/index.html')).toContain(sentence);
     expect(await pageText('about/reviews/index.html')).toContain(sentence);
+    // As a browser shows it, tags dropped without a space: no words run together.
+    const shown = decodeEntities(await readFile(path.join(await realpath(distDir), 'about/reviews/index.html'), 'utf8')).replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+    for (const words of ['named on the log page. ', 'The average, 4.00 out of 5, is the plain mean of the 7 published ratings', 'give one or two stars. No published review']) expect(shown).toContain(words);
     const sidecar = await startTestSidecar({ distDir });
     const { client } = (await connectClient(new URL(`${sidecar.url}/mcp`))) as { client: Client };
     try {
