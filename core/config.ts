@@ -159,6 +159,11 @@ export const EnvSchema = z.object({
     .trim()
     .regex(NOTE_PRIVATE_KEY, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
     .optional(),
+  LOG_JOBS_KEY: z
+    .string()
+    .trim()
+    .regex(/^reviews-job-key\/v1 [A-Za-z0-9+/]{43}=$/, 'must be the job key file\'s one line, reviews-job-key/v1 <32 bytes in base64>')
+    .optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {
@@ -176,6 +181,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
     distDir: e.DIST_DIR,
     /** The review log's Ed25519 key (docs/log.md); without it, the key file in DATA_DIR. Never logged. */
     logSigningKey: e.LOG_SIGNING_KEY,
+    /** The job key (scripts/lib/job-key.ts); without it, the key file beside the log's. Never logged. */
+    logJobsKey: e.LOG_JOBS_KEY,
     /**
      * How often the sidecar checks DIST_DIR for a new build (one realpath and one stat), besides a file
      * watch and the publish ping: the longest a build swapped in without a ping waits to be served.

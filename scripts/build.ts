@@ -48,6 +48,8 @@ export type BuildOptions = {
   dataDir?: string;
   /** LOG_SIGNING_KEY: the review log's key, which then takes precedence over the key file. */
   logSigningKey?: string | undefined;
+  /** LOG_JOBS_KEY: the job key, which then takes precedence over the key file. */
+  logJobsKey?: string | undefined;
   /** The clock the review log's new entries read. */
   now?: () => Date;
   /** Where the build says what the owner must know (a new log key to back up); console.log by default. */
@@ -219,6 +221,7 @@ async function preparePublication(
     outDir: path.resolve(options.outDir),
     dataDir: dataDirOf(options),
     signingKey: options.logSigningKey,
+    jobsKey: options.logJobsKey,
     demo: isDemoContent(contentDir),
     now: options.now,
     newLog: options.newLog,
@@ -242,13 +245,14 @@ async function preparePublication(
 }
 
 /** What a build takes from the configuration. */
-export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logWitnesses' | 'logWitnessing'>): BuildOptions {
+export function buildOptionsFor(config: Pick<Config, 'contentDir' | 'publicUrl' | 'distDir' | 'dataDir' | 'logSigningKey' | 'logJobsKey' | 'logWitnesses' | 'logWitnessing'>): BuildOptions {
   return {
     contentDir: config.contentDir,
     publicUrl: config.publicUrl,
     outDir: config.distDir,
     dataDir: config.dataDir,
     logSigningKey: config.logSigningKey,
+    logJobsKey: config.logJobsKey,
     logWitnesses: config.logWitnesses,
     logWitnessing: config.logWitnessing,
   };

@@ -25,10 +25,10 @@ import { logKeyFileOf } from './lib/review-log.ts';
 const USAGE = 'Usage: npm run jobs -- receipt <job id>';
 
 /** The job key, never a new one: what to say when there is none. */
-async function readKey(options: { demo: boolean; origin: string; dataDir: string }): Promise<{ ok: true; key: JobKey } | { ok: false; message: string }> {
+async function readKey(options: { demo: boolean; origin: string; dataDir: string; fromEnv: string | undefined }): Promise<{ ok: true; key: JobKey } | { ok: false; message: string }> {
   if (options.demo) return { ok: true, key: demoJobKey(options.origin) };
-  const file = jobKeyFileOf(logKeyFileOf(options.dataDir, options.origin));
-  const read = await readJobKey(file);
+  const file = options.fromEnv === undefined ? jobKeyFileOf(logKeyFileOf(options.dataDir, options.origin)) : 'LOG_JOBS_KEY';
+  const read = await readJobKey(file, options.fromEnv);
   const restore = 'Put it back from a backup (npm run restore -- <backup made by npm run backup>)';
   if (!read.ok) return { ok: false, message: `The job key in ${file} cannot be read: ${read.reason}. ${restore}.` };
   if (read.key.created) {
@@ -75,7 +75,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const origin = logOriginOf(config.publicUrl);
-  const key = await readKey({ demo, origin, dataDir: config.dataDir });
+  const key = await readKey({ demo, origin, dataDir: config.dataDir, fromEnv: config.logJobsKey });
   if (!key.ok) {
     console.error(key.message);
     return 1;

@@ -2,8 +2,9 @@
  * The owner's job key (issue 42, docs/log.md "Jobs"): 32 random bytes from which each job's secret, and
  * so its receipt code, is derived (core/log/job.ts). Kept beside the log's key, in
  * `DATA_DIR/log-keys/<origin>.jobs` (mode 0600), so `npm run backup` keeps it and `npm run restore` puts
- * it back; without it no receipt can be printed again and no new job can be logged. The demo's is derived
- * from its origin, public on purpose like the demo's log key.
+ * it back; without it no receipt can be printed again and no new job can be logged. A build machine
+ * without DATA_DIR (a CI run) takes the file's one line from LOG_JOBS_KEY instead, as it takes the log's
+ * key from LOG_SIGNING_KEY. The demo's is derived from its origin, public on purpose like the demo's log key.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -25,8 +26,21 @@ export function demoJobKey(origin: string): JobKey {
   return { bytes: createHash('sha256').update(`reviews demo jobs\n${origin}`).digest(), created: false };
 }
 
-/** The key in `file`; a new one when there is none (saved by `saveJobKey` once the build is in place). */
-export async function readJobKey(file: string): Promise<{ ok: true; key: JobKey } | { ok: false; reason: string }> {
+type ReadKey = { ok: true; key: JobKey } | { ok: false; reason: string };
+
+/** A key file's one line (or LOG_JOBS_KEY), `reviews-job-key/v1 <32 bytes in base64>`. */
+export function parseJobKey(text: string): ReadKey {
+  const bytes = text.startsWith(KEY_PREFIX) ? Buffer.from(text.slice(KEY_PREFIX.length).trim(), 'base64') : Buffer.alloc(0);
+  if (bytes.length !== 32) return { ok: false, reason: `it is not a job key (one line: "${KEY_PREFIX}<32 bytes in base64>")` };
+  return { ok: true, key: { bytes, created: false } };
+}
+
+/**
+ * The key: LOG_JOBS_KEY (`fromEnv`) when set, else the one in `file`, else a new one (saved by
+ * `saveJobKey` once the build is in place).
+ */
+export async function readJobKey(file: string, fromEnv?: string): Promise<ReadKey> {
+  if (fromEnv !== undefined) return parseJobKey(fromEnv);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -34,9 +48,7 @@ export async function readJobKey(file: string): Promise<{ ok: true; key: JobKey 
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return { ok: false, reason: (error as Error).message };
     return { ok: true, key: { bytes: randomBytes(32), created: true } };
   }
-  const bytes = text.startsWith(KEY_PREFIX) ? Buffer.from(text.slice(KEY_PREFIX.length).trim(), 'base64') : Buffer.alloc(0);
-  if (bytes.length !== 32) return { ok: false, reason: `it is not a job key (one line: "${KEY_PREFIX}<32 bytes in base64>")` };
-  return { ok: true, key: { bytes, created: false } };
+  return parseJobKey(text);
 }
 
 export async function saveJobKey(file: string, key: JobKey): Promise<void> {

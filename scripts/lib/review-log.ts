@@ -67,6 +67,8 @@ export type ReviewLogOptions = {
   dataDir: string;
   /** LOG_SIGNING_KEY. */
   signingKey?: string | undefined;
+  /** LOG_JOBS_KEY. */
+  jobsKey?: string | undefined;
   demo: boolean;
   now?: () => Date;
   /** Reads the published log over HTTP; global fetch by default. */
@@ -235,10 +237,11 @@ async function prepareJobs(options: ReviewLogOptions, keyFile: string, origin: s
   let key: JobKey;
   if (options.demo) key = demoJobKey(origin);
   else {
-    const read = await readJobKey(file);
-    if (!read.ok) return { ok: false as const, message: `The job key in ${file} cannot be read: ${read.reason}. Put it back from a backup (npm run restore -- <backup made by npm run backup>), then build again.` };
+    const read = await readJobKey(file, options.jobsKey);
+    const source = options.jobsKey === undefined ? file : 'LOG_JOBS_KEY';
+    if (!read.ok) return { ok: false as const, message: `The job key in ${source} cannot be read: ${read.reason}. Put it back from a backup (npm run restore -- <backup made by npm run backup>), then build again.` };
     if (read.key.created && state.size > 0) {
-      return { ok: false as const, message: `The review log for ${origin} holds ${state.size} jobs, but this machine has no job key (${file}): receipts could not be printed again and every job would be logged twice. Put the key back from a backup (npm run restore -- <backup made by npm run backup>), then build again.` };
+      return { ok: false as const, message: `The review log for ${origin} holds ${state.size} jobs, but this machine has no job key (${file}, or LOG_JOBS_KEY): receipts could not be printed again and every job would be logged twice. Put the key back from a backup (npm run restore -- <backup made by npm run backup>), or set LOG_JOBS_KEY, then build again.` };
     }
     key = read.key;
   }

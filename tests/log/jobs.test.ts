@@ -13,6 +13,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeLogEntry, decodeEntryBundle } from '../../core/log/index.ts';
 import { parseContent } from '../../core/content/parse-content.ts';
+import { parseConfig } from '../../core/config.ts';
+import { buildSite } from '../../scripts/build.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -202,5 +204,39 @@ describe('a job in the content', () => {
     const parsed = parseContent({ business, reviewFiles: [{ file: 'reviews/a.json', data: [review('r-1'), review('r-2')] }], jobFiles: [{ file: 'jobs/a.json', data: [{ id: 'J-9', completed: '2025-01-04', service: 'ac-repair' }] }] });
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.problems).toEqual([{ file: 'reviews/a.json', review: 'r-2', field: 'job', message: 'job "J-9" is already the job of review r-1: one job, at most one review' }]);
+  });
+});
+
+describe('a build machine without DATA_DIR (a CI run)', () => {
+  it('takes the job key from LOG_JOBS_KEY, saves no key file, and logs no job twice', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'jobs-ci-'));
+    try {
+      const contentDir = path.join(dir, 'content');
+      await cp(SMALL_CONTENT, contentDir, { recursive: true });
+      await mkdir(path.join(contentDir, 'jobs'));
+      await writeFile(path.join(contentDir, 'jobs/2025.json'), JSON.stringify(JOBS));
+      const jobsKey = `reviews-job-key/v1 ${Buffer.alloc(32, 7).toString('base64')}`;
+      const options = { contentDir, publicUrl: 'https://reviews.example.com', outDir: path.join(dir, 'dist'), logJobsKey: jobsKey, report: () => {} };
+      const first = await buildSite({ ...options, dataDir: path.join(dir, 'data-1') });
+      expect(first.ok, first.ok ? '' : first.message).toBe(true);
+      // A fresh DATA_DIR, as on the next CI run: both keys from the environment, so the jobs are known.
+      const logSigningKey = await readFile(path.join(dir, 'data-1/log-keys/reviews.example.com%2Flog'), 'utf8');
+      const second = await buildSite({ ...options, logSigningKey, dataDir: path.join(dir, 'data-2') });
+      expect(second.ok, second.ok ? '' : second.message).toBe(true);
+      if (first.ok && second.ok) expect([first.log.size, second.log.added]).toEqual([JOBS.length + 7, 0]);
+      for (const data of ['data-1', 'data-2']) expect((await readdir(path.join(dir, data, 'log-keys')).catch(() => [])).filter((f) => f.endsWith('.jobs'))).toEqual([]);
+      // Without the key, the next build refuses rather than log every job again under a new one.
+      const third = await buildSite({ ...options, logSigningKey, logJobsKey: undefined, dataDir: path.join(dir, 'data-3') });
+      expect(third.ok).toBe(false);
+      if (!third.ok) expect(third.message).toMatch(/holds 5 jobs, but this machine has no job key .*or set LOG_JOBS_KEY/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, TIMEOUT_MS);
+
+  it('says what a malformed LOG_JOBS_KEY should be', () => {
+    const parsed = parseConfig({ LOG_JOBS_KEY: 'not a key' });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.problems.join('\n')).toContain("LOG_JOBS_KEY: must be the job key file's one line, reviews-job-key/v1 <32 bytes in base64>");
   });
 });
