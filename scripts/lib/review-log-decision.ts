@@ -73,10 +73,10 @@ export function decideReviewLog(facts: ReviewLogFacts): ReviewLogDecision {
     if (remote.state === 'found') previous = remote.found.demo ? undefined : remote.found.log;
     else if (remote.state === 'damaged') {
       return { ok: false, message: `${remoteBase}/ already has a review log that this build cannot continue: ${remote.reason}. ${signer ? '' : `Give this machine the log's key (${RESTORE}, or LOG_SIGNING_KEY). `}A second history for one address is never started.` };
-    } else if (remote.state === 'unreachable' && signer !== undefined) {
+    } else if (remote.state === 'unreachable' && signer !== undefined && !facts.newLog) {
       return {
         ok: false,
-        message: `This machine has the review log's key for ${origin} (${key.state === 'found' ? key.source : ''}) but not the last published log: this machine has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the last log (${RESTORE}), or make ${remoteBase}/ reachable, then build again. ${key.state === 'found' && key.source === 'LOG_SIGNING_KEY' ? 'Check that PUBLIC_URL is the address the log was published at.' : `If nothing was ever published at this address, delete ${keyFile} and build again.`}`,
+        message: `This machine has the review log's key for ${origin} (${key.state === 'found' ? key.source : ''}) but not the last published log: this machine has none and ${remoteBase}/ cannot be read (${remote.reason}). Restore the last log (${RESTORE}), or make ${remoteBase}/ reachable, then build again. ${key.state === 'found' && key.source === 'LOG_SIGNING_KEY' ? 'Check that PUBLIC_URL is the address the log was published at; if nothing was ever published there, start its log with npm run build -- --new-log.' : `If nothing was ever published at this address, delete ${keyFile} and build again.`}`,
       };
     } else if (remote.state === 'unreachable' && !facts.newLog && !isDevelopmentAddress(facts.publicUrl)) {
       return {

@@ -44,6 +44,8 @@ describe('decideReviewLog', () => {
     ['no key, unreachable, --new-log: a new log', { key: noKey, local: none, remote: unreachable, newLog: true }, { previous: undefined, signer: 'new' }],
     ['no key, unreachable, a public address: refuses', { key: noKey, local: none, remote: unreachable }, /cannot tell whether a log was published there.*npm run restore.*npm run build -- --new-log/],
     ['key, no log here, unreachable: refuses', { key, local: none, remote: unreachable }, /not the last published log.*npm run restore/],
+    ['LOG_SIGNING_KEY, no log here, unreachable: refuses, naming --new-log', { key: { ...key, source: 'LOG_SIGNING_KEY' }, local: none, remote: unreachable }, /not the last published log.*npm run restore.*npm run build -- --new-log/],
+    ['key, no log here, unreachable, --new-log: a new log under that key', { key, local: none, remote: unreachable, newLog: true }, { previous: undefined, signer: 'owner' }],
     ['a log here, no key: refuses', { key: noKey, local: here, remote: notAsked }, /does not have its key.*npm run restore/],
     ['a log at PUBLIC_URL, no key: refuses', { key: noKey, local: none, remote: { state: 'found', found: { log: ownerLog, demo: false } } }, /does not have its key.*npm run restore/],
     ['a damaged log here: refuses', { key, local: { state: 'damaged', dir: 'dist/log', reason: 'bad tile' }, remote: notAsked }, /cannot be continued: bad tile.*npm run restore/],
