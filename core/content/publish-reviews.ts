@@ -12,6 +12,7 @@ import { compareNewestFirst } from '../order.ts';
 import type { ServiceUrls } from '../urls.ts';
 import type { Content } from './parse-content.ts';
 import { publishMedia, type MediaCatalog } from '../media/media-variants.ts';
+import { detectLanguage, UNDETERMINED } from '../text/detect-language.ts';
 
 export const DEFAULT_SOURCE = 'direct';
 
@@ -74,10 +75,25 @@ export function publishReviews(
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       ...(review.location === undefined ? {} : { location: review.location }),
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
+      ...publishLanguage(review),
       url: urls.review(review),
       media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),
       updated: resolveUpdated(review, changedAt.get(review.id)),
       aspects: toPublishedAspects(review, analysis),
     };
   }
+}
+
+/** The default language of the site: a review in it carries no `language`, so an English business's files stay as they were. */
+const DEFAULT_LANGUAGE = 'en';
+
+/**
+ * `language` and `translation` as published (issue 43 item 3): the content's language, else the detected
+ * one; given when it is neither English nor undetermined, or when there is a translation to set it beside.
+ */
+export function publishLanguage(review: Pick<ReviewContent, 'text' | 'title' | 'language' | 'translation'>): Pick<PublishedReview, 'language' | 'translation'> {
+  const language = review.language ?? detectLanguage(review.title === undefined ? review.text : `${review.title}\n${review.text}`);
+  const { translation } = review;
+  if (translation === undefined) return language === DEFAULT_LANGUAGE || language === UNDETERMINED ? {} : { language };
+  return { language, translation: { text: translation.text, title: translation.title ?? null, language: translation.language, by: translation.by } };
 }
