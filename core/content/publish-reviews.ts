@@ -4,7 +4,7 @@
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
 import { resolveUpdated } from './review-history.ts';
-import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, readAsEnglish, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -54,7 +54,9 @@ export function publishReviews(
   function publishReview(review: ReviewContent): PublishedReview {
     // Title and text, as mention detection and aspect analysis both read them.
     const searchable = getAnalysisText(review);
-    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(searchable, model, review.rating);
+    // A review in another language is analysed through its English translation, when it has one.
+    const readable = readAsEnglish({ ...review, language: review.language ?? publishLanguage(review).language });
+    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(readable.translated ? getAnalysisText(readable) : searchable, model, review.rating);
     analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
@@ -79,7 +81,8 @@ export function publishReviews(
       url: urls.review(review),
       media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),
       updated: resolveUpdated(review, changedAt.get(review.id)),
-      aspects: toPublishedAspects(review, analysis),
+      // Evidence offsets point into the customer's words: a translation's words have none to give.
+      aspects: readable.translated ? toPublishedAspects(readable, analysis).map((a) => ({ ...a, evidence: [] })) : toPublishedAspects(review, analysis),
     };
   }
 }

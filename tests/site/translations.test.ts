@@ -54,6 +54,10 @@ beforeAll(async () => {
   const run = await runImport(content, ['google', file]);
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
+  // A Spanish review with no translation: the insights cannot read it.
+  const february = path.join(content, 'reviews', '2025-02.json');
+  const reviews = JSON.parse(await readFile(february, 'utf8')) as Review[];
+  await writeFile(february, JSON.stringify([...reviews, { id: 'r-0009', rating: 4, date: '2025-02-27', text: 'Muy puntuales y el precio fue justo.', author: 'Iker', verified: true, language: 'es' }]));
   await build();
   sidecar = await startTestSidecar({ distDir, publicUrl: PUBLIC_URL });
 }, 300_000);
@@ -100,6 +104,18 @@ describe('a review Google translated from Spanish', () => {
     const plain = await search('Rochester');
     expect(plain.reviews.length).toBeGreaterThan(0);
     for (const review of plain.reviews) expect(review).not.toHaveProperty('matched_in');
+  });
+
+  it('is analysed through its translation, quoted never, and the insights count the review they could not read', async () => {
+    const { reviews } = (await (await get('/reviews.json')).json()) as { reviews: (Review & { aspects: { aspect: string; evidence: unknown[] }[] })[] };
+    const review = reviews.find((r) => r.id === ID)!;
+    // "Fast and honest": the English analyser reads it in the translation, not in "Rápidos y honestos".
+    expect(review.aspects.map((a) => a.aspect)).toEqual(expect.arrayContaining(['speed', 'honesty']));
+    // Evidence offsets index the customer's words, which the analyser did not read.
+    for (const aspect of review.aspects) expect(aspect.evidence).toEqual([]);
+    const insights = (await (await get('/insights.json')).json()) as { basis: { unread?: number }; aspects: { quotes: { review_id: string }[] }[] };
+    expect(insights.basis.unread).toBe(1);
+    expect(insights.aspects.flatMap((a) => a.quotes).map((q) => q.review_id)).not.toContain(ID);
   });
 
   it('carries the language and the translation in the JSON Feed’s _review', async () => {
