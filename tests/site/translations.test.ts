@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveReviewId } from '../../scripts/import/record.ts';
 import { copySmallContent, readReviews, runImport } from '../import/harness.ts';
+import { connectClient } from '../mcp/mcp-fixture.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 
@@ -123,6 +124,21 @@ describe('a review Google translated from Spanish', () => {
     const item = feed.items.find((i) => i.id.endsWith(`#${ID}`) || i.id.includes(ID))!;
     expect(item.content_text).toContain(ORIGINAL);
     expect(item._review).toMatchObject({ language: 'es', translation: { text: TRANSLATION, by: 'google', language: 'en' } });
+  });
+
+  it('is given by MCP get_review and search_reviews with its language and translation, labelled', async () => {
+    const { client } = await connectClient(new URL('/mcp', sidecar.url));
+    try {
+      const got = await client.callTool({ name: 'get_review', arguments: { id: ID } });
+      expect(got.isError).toBeFalsy();
+      expect((got.structuredContent as { review: Review }).review).toMatchObject({ text: ORIGINAL, language: 'es', translation: { text: TRANSLATION, by: 'google' } });
+      const found = await client.callTool({ name: 'search_reviews', arguments: { query: 'sunday' } });
+      expect(found.isError).toBeFalsy();
+      const [review] = (found.structuredContent as { reviews: Review[] }).reviews;
+      expect(review).toMatchObject({ id: ID, text: ORIGINAL, language: 'es', matched_in: 'translation', translation: { text: TRANSLATION, by: 'google' } });
+    } finally {
+      await client.close();
+    }
   });
 
   it('appends no log entry when only its translation changes, and one when its text does', async () => {
