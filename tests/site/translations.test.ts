@@ -13,6 +13,7 @@ import { deriveReviewId } from '../../scripts/import/record.ts';
 import { copySmallContent, readReviews, runImport } from '../import/harness.ts';
 import { connectClient } from '../mcp/mcp-fixture.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
+import { runScript } from '../helpers/run-script.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 
 const PUBLIC_URL = 'https://reviews.example.com';
@@ -139,6 +140,12 @@ describe('a review Google translated from Spanish', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('verifies with npm run verify: the served review, translation and all, is the one its log entry digests', async () => {
+    const run = await runScript(process.execPath, ['scripts/verify.ts', sidecar.url, '--state', path.join(work, 'verify-state.json')], { env: { PATH: process.env.PATH ?? '' } });
+    expect(run.stdout + run.stderr).toMatch(/Reviews: all \d+ in/);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('appends no log entry when only its translation changes, and one when its text does', async () => {
