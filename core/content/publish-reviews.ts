@@ -4,7 +4,7 @@
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
 import { resolveUpdated } from './review-history.ts';
-import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, readAsEnglish, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -12,6 +12,7 @@ import { compareNewestFirst } from '../order.ts';
 import type { ServiceUrls } from '../urls.ts';
 import type { Content } from './parse-content.ts';
 import { publishMedia, type MediaCatalog } from '../media/media-variants.ts';
+import { detectLanguage, UNDETERMINED } from '../text/detect-language.ts';
 
 export const DEFAULT_SOURCE = 'direct';
 
@@ -53,7 +54,9 @@ export function publishReviews(
   function publishReview(review: ReviewContent): PublishedReview {
     // Title and text, as mention detection and aspect analysis both read them.
     const searchable = getAnalysisText(review);
-    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(searchable, model, review.rating);
+    // A review in another language is analysed through its English translation, when it has one.
+    const readable = readAsEnglish({ ...review, language: review.language ?? publishLanguage(review).language });
+    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(readable.translated ? getAnalysisText(readable) : searchable, model, review.rating);
     analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
@@ -74,10 +77,26 @@ export function publishReviews(
       service_area: review.service_area === undefined ? null : areas.get(review.service_area.toLowerCase())!,
       ...(review.location === undefined ? {} : { location: review.location }),
       response: review.response ? { text: review.response.text, date: review.response.date } : null,
+      ...publishLanguage(review),
       url: urls.review(review),
       media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),
       updated: resolveUpdated(review, changedAt.get(review.id)),
-      aspects: toPublishedAspects(review, analysis),
+      // Evidence offsets point into the customer's words: a translation's words have none to give.
+      aspects: readable.translated ? toPublishedAspects(readable, analysis).map((a) => ({ ...a, evidence: [] })) : toPublishedAspects(review, analysis),
     };
   }
+}
+
+/** The default language of the site: a review in it carries no `language`, so an English business's files stay as they were. */
+const DEFAULT_LANGUAGE = 'en';
+
+/**
+ * `language` and `translation` as published (issue 43 item 3): the content's language, else the detected
+ * one; given when it is neither English nor undetermined, or when there is a translation to set it beside.
+ */
+export function publishLanguage(review: Pick<ReviewContent, 'text' | 'title' | 'language' | 'translation'>): Pick<PublishedReview, 'language' | 'translation'> {
+  const language = review.language ?? detectLanguage(review.title === undefined ? review.text : `${review.title}\n${review.text}`);
+  const { translation } = review;
+  if (translation === undefined) return language === DEFAULT_LANGUAGE || language === UNDETERMINED ? {} : { language };
+  return { language, translation: { text: translation.text, title: translation.title ?? null, language: translation.language, by: translation.by } };
 }

@@ -66,10 +66,21 @@ export function listedReviewJson(cache: ReviewJsonCache, index: number, logEntry
  * `head`, the listed reviews at `positions` joined by commas, then `tail`, in one buffer: the bytes of
  * `${head}${positions.map(listedReviewJson).join(',')}${tail}`.
  */
-export function joinListedReviewBytes(cache: ReviewJsonCache, positions: readonly number[], logEntryOf: LogEntryLookup, head: string, tail: string): Buffer {
+export function joinListedReviewBytes(
+  cache: ReviewJsonCache,
+  positions: readonly number[],
+  logEntryOf: LogEntryLookup,
+  head: string,
+  tail: string,
+  /** Members the answer adds after the log entry (search's `matched_in`), as JSON `"name":value`, per position. */
+  extraOf?: (pos: number) => string | undefined,
+): Buffer {
   const parts = positions.map((pos) => {
     const entry = logEntryOf(cache.reviews[pos]!.id);
-    return { bytes: cache.utf8(pos), tail: entry === undefined ? undefined : logEntryTail(entry) };
+    const extra = extraOf?.(pos);
+    const entryTail = entry === undefined ? undefined : logEntryTail(entry);
+    if (extra === undefined) return { bytes: cache.utf8(pos), tail: entryTail };
+    return { bytes: cache.utf8(pos), tail: `${entryTail === undefined ? '' : entryTail.slice(0, -1)},${extra}}` };
   });
   let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, parts.length - 1);
   for (const part of parts) length += part.tail === undefined ? part.bytes.length : part.bytes.length - 1 + Buffer.byteLength(part.tail);

@@ -26,6 +26,8 @@ export const JsonFeedReviewExtensionSchema = PublishedReviewSchema.pick({
   source: true,
   response: true,
   job: true,
+  language: true,
+  translation: true,
 })
   .extend({
     about: z.url().meta({ description: 'Where the extension is described: this service\'s OpenAPI document.' }),

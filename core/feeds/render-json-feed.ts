@@ -62,6 +62,9 @@ function buildItem(review: PublishedReview, business: PublishedBusiness, urls: S
       source: review.source,
       response: review.response,
       ...(review.job === undefined ? {} : { job: review.job }),
+      // The customer's language and a translation beside `content_text`'s own words, only when the review has them.
+      ...(review.language === undefined ? {} : { language: review.language }),
+      ...(review.translation === undefined ? {} : { translation: review.translation }),
     },
   };
 }

@@ -1,7 +1,7 @@
 /** A review as the insights need it, together with its analysis, computed once per review. */
 import type { PublishedReview } from '../schemas/published.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, readAsEnglish } from './analyze-review.ts';
 import type { Polarity } from '../schemas/aspects.ts';
 import type { ReviewAnalysis } from './analyze-review.ts';
 import { compareNewestFirst } from '../order.ts';
@@ -11,12 +11,14 @@ import { getQuarter } from './figures.ts';
 export type InsightsReview = Pick<
   PublishedReview,
   'id' | 'rating' | 'date' | 'text' | 'title' | 'technicians' | 'services' | 'service_area'
-> & { response?: PublishedReview['response']; location?: PublishedReview['location'] };
+> & { response?: PublishedReview['response']; location?: PublishedReview['location']; language?: PublishedReview['language']; translation?: PublishedReview['translation'] };
 
 export type AnalyzedReview = {
   review: InsightsReview;
-  /** The text the offsets in `analysis` refer to (title and text). */
+  /** The text the offsets in `analysis` refer to (title and text, or their English translation's). */
   text: string;
+  /** Whether `text` is a translation, not the customer's words (never quoted). */
+  translated: boolean;
   quarter: string;
   analysis: ReviewAnalysis;
   /** Review-level polarity by aspect index. */
@@ -35,10 +37,11 @@ export function analyzeReviews(
 ): AnalyzedReview[] {
   const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
   return [...reviews].sort(compareNewestFirst).map((review) => {
-    const text = getAnalysisText(review);
+    const readable = readAsEnglish(review);
+    const text = getAnalysisText(readable.translated ? readable : review);
     const analysis = analyses?.get(review.id) ?? analyzeReviewDetailed(text, model, review.rating);
     const polarities = new Map<number, Polarity>();
     for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
-    return { review, text, quarter: getQuarter(review.date), analysis, polarities };
+    return { review, text, translated: readable.translated, quarter: getQuarter(review.date), analysis, polarities };
   });
 }

@@ -17,6 +17,7 @@ import type { BusinessEntities } from './entity-insights.ts';
 import { computeFaq } from './faq.ts';
 import { computeMean, listQuarters } from './figures.ts';
 import type { Insights, InsightsBasis } from '../schemas/insights.ts';
+import { isUnreadable } from './analyze-review.ts';
 import { computeResponses } from './responses.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';
@@ -44,6 +45,9 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
     last_date: newest,
     average_rating: computeMean(analyzed.reduce((sum, r) => sum + r.review.rating, 0), analyzed.length),
   };
+  // Counted only when there are some, so an English business's insights are what they were.
+  const unread = analyzed.filter((r) => isUnreadable(r.review)).length;
+  if (unread > 0) basis.unread = unread;
   const quarters = listQuarters(oldest, newest);
   const aspects = computeAspectInsights(analyzed, model, quarters, corrector);
   const entities = computeEntityInsights(analyzed, model, quarters, business, corrector);

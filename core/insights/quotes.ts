@@ -18,6 +18,8 @@ type Candidate = { quote: Quote; agrees: boolean; readable: boolean; strength: n
 export function selectQuotes(analyzed: readonly AnalyzedReview[], model: AspectModel): Quote[][] {
   const best = model.aspects.map(() => ({ positive: [] as Candidate[], negative: [] as Candidate[] }));
   for (const item of analyzed) {
+    // A quote is the customer's words, never a translation of them.
+    if (item.translated) continue;
     for (const [aspect, reviewPolarity] of item.polarities) {
       if (reviewPolarity === 'neutral') continue;
       const slot = best[aspect]?.[reviewPolarity];

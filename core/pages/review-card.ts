@@ -12,7 +12,8 @@
  * results with the very code the build renders every other card with (search-page.ts), and a month page
  * of thousands of cards costs no component per card.
  */
-import type { PublishedBusiness, PublishedMedia, PublishedReview } from '../schemas/published.ts';
+import type { PublishedBusiness, PublishedMedia, PublishedReview, PublishedTranslation } from '../schemas/published.ts';
+import { UNDETERMINED } from '../text/detect-language.ts';
 import { assignTechnicianSlugs, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
 import { foldLongText, formatDate, formatSource, formatStars } from './format.ts';
 import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
@@ -58,15 +59,19 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
   const text = foldLongText(review.text);
   let html = `<article${writeAttributes({ class: 'review', id: review.id })}>`;
   html += `<h${level}><span class="stars" aria-hidden="true">${escapeText(formatStars(review.rating))}</span><span class="vh">Rated ${review.rating} out of 5</span>`;
-  if (review.title !== null) html += ` <bdi>${writeMarked(review.title, marks?.title)}</bdi>`;
+  // The customer's own words carry their language when it is known (an English review's card is unchanged).
+  const lang = review.language === undefined || review.language === UNDETERMINED ? undefined : review.language;
+  const own = lang === undefined ? ' dir="auto"' : writeAttributes({ lang, dir: 'auto' });
+  if (review.title !== null) html += ` <bdi${lang === undefined ? '' : writeAttributes({ lang })}>${writeMarked(review.title, marks?.title)}</bdi>`;
   html += `</h${level}>`;
   if (text.rest === null) {
-    html += `<p dir="auto">${writeMarked(review.text, marks?.text)}</p>`;
+    html += `<p${own}>${writeMarked(review.text, marks?.text)}</p>`;
   } else {
-    html += `<p dir="auto">${writeMarked(review.text, marks?.text, 0, text.headEnd)}<span class="ellipsis">…</span></p>`;
+    html += `<p${own}>${writeMarked(review.text, marks?.text, 0, text.headEnd)}<span class="ellipsis">…</span></p>`;
     html += `<details class="read-more"><summary>Read more<span class="vh"> of this review by <bdi>${escapeText(review.author)}</bdi></span></summary>`;
-    html += `<p dir="auto">${writeMarked(review.text, marks?.text, text.restStart)}</p></details>`;
+    html += `<p${own}>${writeMarked(review.text, marks?.text, text.restStart)}</p></details>`;
   }
+  if (review.translation !== undefined) html += renderTranslation(review.translation, review.author);
   if (review.media.length > 0) html += renderPhotos(review);
   html += `<p class="meta"><bdi>${escapeText(review.author)}</bdi> · <a${writeAttributes({ href: reviewPath(review) })}><time${writeAttributes({ datetime: review.date })}>${escapeText(formatDate(review.date))}</time></a> · `;
   if (review.source === 'direct') html += 'Direct review';
@@ -94,6 +99,22 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since ${escapeText(formatDate(loggedSince.slice(0, 10)))} — <a${writeAttributes({ href: logCheckPath(review.id) })}>check it<span class="vh"> (this review by <bdi>${escapeText(review.author)}</bdi>)</span></a></p>`;
   }
   return `${html}</article>`;
+}
+
+/**
+ * A translation the source gave, folded behind a disclosure that opens without JavaScript and says who
+ * made it: never shown as the customer's words (issue 43 item 3).
+ */
+function renderTranslation(translation: PublishedTranslation, author: string): string {
+  const attributes = writeAttributes({ lang: translation.language, dir: 'auto' });
+  let html = `<details class="translation"><summary>${escapeText(describeTranslator(translation.by))}<span class="vh"> (the review by <bdi>${escapeText(author)}</bdi>)</span></summary>`;
+  if (translation.title !== null) html += `<p${attributes}><strong>${escapeText(translation.title)}</strong></p>`;
+  return `${html}<p${attributes}>${escapeText(translation.text)}</p></details>`;
+}
+
+/** "Translated by Google", "Translated by the owner". */
+export function describeTranslator(by: string): string {
+  return by === 'owner' ? 'Translated by the owner' : `Translated by ${formatSource(by)}`;
 }
 
 /** `text.slice(from, to)`, with the ranges that fall in it drawn as `<mark>`. */

@@ -130,6 +130,25 @@ export const MediaContentSchema = z.union([PhotoContentSchema, VideoContentSchem
 /** At most this many photos and videos per review. */
 export const MAX_MEDIA_PER_REVIEW = 20;
 
+/** A BCP 47 language tag (`es`, `pt-BR`, `und` when unknown): the primary subtag in lowercase. */
+export const LanguageTagSchema = z
+  .string()
+  .regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a BCP 47 language tag, e.g. es or pt-BR')
+  .meta({ description: 'BCP 47 language tag.', example: 'es' });
+
+/**
+ * A translation of a review that its source gave (Google's "(Translated by Google)"): kept beside the
+ * customer's own words, never in their place, and never part of the review's log digest.
+ */
+export const TranslationContentSchema = z.strictObject({
+  text: NonEmptyTextSchema,
+  title: NonEmptyTextSchema.optional(),
+  /** The translation's language. */
+  language: LanguageTagSchema,
+  /** Who translated it: `google`, `owner`, … */
+  by: SlugSchema,
+});
+
 export const ReviewContentSchema = z.strictObject({
   id: SlugSchema,
   rating: z.int().min(1).max(5),
@@ -153,6 +172,10 @@ export const ReviewContentSchema = z.strictObject({
   media: z.array(MediaContentSchema).max(MAX_MEDIA_PER_REVIEW).optional(),
   /** The owner's id of the job this review is about (`jobs/*.json`): never published, only its log entry. */
   job: NonEmptyTextSchema.max(200).optional(),
+  /** The language the customer wrote `text` in; detected when absent. */
+  language: LanguageTagSchema.optional(),
+  /** A translation of `text` (and `title`) the source gave; `text` stays the customer's words. */
+  translation: TranslationContentSchema.optional(),
 });
 
 /**

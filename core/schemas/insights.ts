@@ -160,6 +160,9 @@ export const InsightsBasisSchema = z.object({
   first_date: IsoDateSchema.nullable(),
   last_date: IsoDateSchema.nullable().meta({ description: 'Date of the newest review taken into account.' }),
   average_rating: z.number().nullable(),
+  unread: CountSchema.optional().meta({
+    description: 'Reviews the analysis could not read: written in a language other than English, with no English translation. Absent when none.',
+  }),
 });
 
 export const SummaryHighlightSchema = z.object({

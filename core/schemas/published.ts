@@ -5,7 +5,7 @@
 import { JobTieSchema } from '../log/job-summary.ts';
 import { z } from 'zod';
 import { ReviewAspectSchema } from './aspects.ts';
-import { AddressSchema, IsoDateSchema } from './content.ts';
+import { AddressSchema, IsoDateSchema, LanguageTagSchema } from './content.ts';
 
 export const PublishedResponseSchema = z
   .object({
@@ -38,6 +38,15 @@ export const PublishedMediaSchema = z
   })
   .meta({ id: 'Media' });
 
+export const PublishedTranslationSchema = z
+  .object({
+    text: z.string(),
+    title: z.string().nullable(),
+    language: LanguageTagSchema,
+    by: z.string().meta({ description: 'Who translated it: `google`, `owner`, …' }),
+  })
+  .meta({ id: 'Translation', description: "A translation of the review the source gave, beside the customer's own words (`text`, `title`); never part of the review's log digest." });
+
 export const PublishedReviewSchema = z
   .object({
     id: z.string().meta({ description: 'Stable review id, `[a-z0-9-]+`.' }),
@@ -62,6 +71,11 @@ export const PublishedReviewSchema = z
       .optional()
       .meta({ description: 'The id of the business location the review is about (`locations` of the dataset); present only when the content names one.' }),
     response: PublishedResponseSchema.nullable(),
+    language: LanguageTagSchema.optional().meta({
+      description:
+        "The language of `text` (BCP 47): the content's, else detected. Present only when it is not English (or the review has a translation); absent means English or undetermined.",
+    }),
+    translation: PublishedTranslationSchema.optional().meta({ description: 'Present only when the source gave a translation.' }),
     url: z.url().meta({ description: 'Human page that shows this review.' }),
     updated: z.iso.datetime().meta({
       description:
@@ -177,6 +191,7 @@ export const RestReviewListSchema = ReviewListSchema.extend({
 });
 
 export type PublishedReview = z.infer<typeof PublishedReviewSchema>;
+export type PublishedTranslation = z.infer<typeof PublishedTranslationSchema>;
 export type PublishedMedia = z.infer<typeof PublishedMediaSchema>;
 export type PublishedBusiness = z.infer<typeof PublishedBusinessSchema>;
 export type AggregateRating = z.infer<typeof AggregateRatingSchema>;

@@ -99,7 +99,16 @@ export const SearchResultSchema = ReviewListSchema.extend({
 
 /** The body of GET /api/reviews/search: a SearchResult whose reviews carry their log_entry (RestReviewListSchema says why). */
 export const RestSearchResultSchema = SearchResultSchema.extend({
-  reviews: z.array(ReviewWithLogEntrySchema).meta({ description: 'Newest first unless `sort` says otherwise.' }),
+  reviews: z
+    .array(
+      ReviewWithLogEntrySchema.extend({
+        matched_in: z
+          .enum(['translation'])
+          .optional()
+          .meta({ description: '`translation` when `query` matched only the translation the source gave, not the customer\'s own words; absent otherwise.' }),
+      }).meta({ id: 'SearchedReview' }),
+    )
+    .meta({ description: 'Newest first unless `sort` says otherwise.' }),
 });
 
 export type SearchQuery = z.output<typeof SearchQuerySchema>;

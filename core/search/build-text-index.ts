@@ -57,6 +57,16 @@ function toStarts(sizes: Int32Array): Int32Array {
   return starts;
 }
 
+/**
+ * What is searched after the text: the title, then a translation's title and text (issue 43 item 3), so a
+ * query finds a review by the customer's words or the translation's. The parts are joined by U+0000, which
+ * no query holds, so no match straddles two of them.
+ */
+function searchableTitleOf(review: PublishedReview): string | null {
+  if (review.translation === undefined) return review.title === null ? null : review.title.toLowerCase();
+  return [review.title ?? '', review.translation.title ?? '', review.translation.text].join('\u0000').toLowerCase();
+}
+
 export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
   const n = reviews.length;
   const lowerTexts = new Array<string>(n);
@@ -66,7 +76,7 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
   for (let pos = 0; pos < n; pos++) {
     const review = reviews[pos]!;
     lowerTexts[pos] = review.text.toLowerCase();
-    lowerTitles[pos] = review.title === null ? null : review.title.toLowerCase();
+    lowerTitles[pos] = searchableTitleOf(review);
     textLengths[pos] = lowerTexts[pos]!.length;
     longest = Math.max(longest, textLengths[pos]! + (lowerTitles[pos]?.length ?? 0));
   }

@@ -4,3 +4,4 @@ export { resolveSearchQuery, type ResolvedSearchQuery, type SearchResolution } f
 export { searchReviews, type SearchPage } from './search-reviews.ts';
 export { SEARCH_PARAMETERS } from './search-issues.ts';
 export { CURSOR_PARAMETER, runSearch, runSearchRequest, type SearchRequest } from './search-request.ts';
+export { findMatchedIn, type MatchedIn } from './matched-in.ts';

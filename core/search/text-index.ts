@@ -40,6 +40,7 @@ export type TextIndex = {
   lowerTexts: string[];
   /** `lowerTexts[pos].length`, kept compact so a check can place a span without reading the string. */
   textLengths: Int32Array;
+  /** The title, lowered; with a translation, then its title and text (build-text-index.ts searchableTitleOf). */
   lowerTitles: (string | null)[];
   /** CHAR_SET_WORDS words per review position. */
   charSets: Uint32Array;

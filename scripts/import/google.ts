@@ -29,6 +29,8 @@ import { defineJsonFormat } from './import-format.ts';
 import { dateOfTimestamp } from './values.ts';
 import { removeControlCharacters as clean } from '../../core/text/printable.ts';
 import type { RemoteMedia } from './media-download.ts';
+import { detectLanguage, UNDETERMINED } from '../../core/text/detect-language.ts';
+import type { ReviewContent } from '../../core/schemas/content.ts';
 
 export const GOOGLE_SOURCE = 'google';
 
@@ -64,6 +66,22 @@ const GoogleReviewSchema = z
 /** Fields a Google export supplies; title and the owner's tags are left to the content folder. */
 const SUPPLIED: readonly ReviewField[] = ['id', 'rating', 'date', 'text', 'author', 'source', 'response'];
 
+/**
+ * A translated review's also supplies its translation and its language; an untranslated one's leaves both as the
+ * content has them (an owner's own `language` stays), and a review Google stopped translating keeps its last one.
+ */
+const SUPPLIED_TRANSLATED: readonly ReviewField[] = [...SUPPLIED, 'language', 'translation'];
+
+/** Google's translation beside the customer's words, and their language when the detector is sure. */
+function translatedFields(original: string, translation: string | undefined): { language?: string; translation?: ReviewContent['translation'] } {
+  if (translation === undefined) return {};
+  const language = detectLanguage(original);
+  return {
+    ...(language === UNDETERMINED ? {} : { language }),
+    translation: { text: translation, language: GOOGLE_TRANSLATION_LANGUAGE, by: GOOGLE_SOURCE },
+  };
+}
+
 const FIELD_NAMES: Partial<Record<ReviewField, string>> = {
   id: 'reviewId',
   rating: 'starRating',
@@ -97,7 +115,7 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
     const id = deriveReviewId(GOOGLE_SOURCE, sourceId);
     mapped.listedIds.push(id);
 
-    const text = keepOriginalText(clean(g.comment ?? ''));
+    const { original: text, translation } = splitGoogleTranslation(clean(g.comment ?? ''));
     if (text === '') {
       mapped.skipped.push({ origin, reason: 'no-text', message: 'a rating without text: the content model requires text' });
       return;
@@ -122,8 +140,9 @@ export function mapGoogleExport(data: unknown, file: string, options: GoogleOpti
       verified: options.verified,
       source: GOOGLE_SOURCE,
       response,
+      ...translatedFields(text, translation),
     });
-    const result = toImportedReview(candidate, { origin, supplied: SUPPLIED, fieldNames: FIELD_NAMES, version: g.updateTime ?? g.createTime });
+    const result = toImportedReview(candidate, { origin, supplied: translation === undefined ? SUPPLIED : SUPPLIED_TRANSLATED, fieldNames: FIELD_NAMES, version: g.updateTime ?? g.createTime });
     if (!result.ok) return void mapped.skipped.push(result.skip);
     const location = g.name?.slice(0, g.name.lastIndexOf('/reviews/'));
     if (location) result.value.sourceLocation = location;
@@ -173,12 +192,35 @@ function listReviewItems(data: unknown): unknown[] | undefined {
  * words are the review, in either layout.
  */
 export function keepOriginalText(comment: string): string {
-  const translated = comment.indexOf('(Translated by Google)');
-  if (translated < 0) return comment.trim();
-  const original = comment.indexOf('(Original)', translated);
-  if (original >= 0) return comment.slice(original + '(Original)'.length).trim();
-  return translated > 0 ? comment.slice(0, translated).trim() : comment.slice('(Translated by Google)'.length).trim();
+  return splitGoogleTranslation(comment).original;
 }
+
+const TRANSLATED = '(Translated by Google)';
+const ORIGINAL = '(Original)';
+
+/**
+ * The customer's words and Google's translation of them, apart (issue 43 item 3): `translation` is
+ * undefined for a comment Google did not translate, or whose translation is empty.
+ */
+export function splitGoogleTranslation(comment: string): { original: string; translation?: string } {
+  const translated = comment.indexOf(TRANSLATED);
+  if (translated < 0) return { original: comment.trim() };
+  const original = comment.indexOf(ORIGINAL, translated);
+  const parts =
+    original >= 0
+      ? { original: comment.slice(original + ORIGINAL.length), translation: comment.slice(translated + TRANSLATED.length, original) }
+      : translated > 0
+        ? { original: comment.slice(0, translated), translation: comment.slice(translated + TRANSLATED.length) }
+        : { original: comment.slice(TRANSLATED.length), translation: '' };
+  const translation = parts.translation.trim();
+  return translation === '' ? { original: parts.original.trim() } : { original: parts.original.trim(), translation };
+}
+
+/**
+ * The language Google translates into: the Business Profile account's, which the API does not say; the
+ * project's pages are English, so `en` (docs/import.md).
+ */
+export const GOOGLE_TRANSLATION_LANGUAGE = 'en';
 
 export const googleFormat = defineJsonFormat({
   name: 'google',

@@ -12,7 +12,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LoadedContent } from '../../core/content/load-content.ts';
-import { analyzeReviewDetailed, getAnalysisText, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, readAsEnglish, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
+import { publishLanguage } from '../../core/content/publish-reviews.ts';
 
 /** Fewer reviews than this take less time than starting a thread. */
 export const MIN_REVIEWS = 2_000;
@@ -29,7 +30,11 @@ export async function analyzeInThreads(
 ): Promise<Map<string, ReviewAnalysis> | undefined> {
   const reviews = content.reviews.filter((r) => r.verified);
   if (reviews.length < minReviews || threads < 2) return undefined;
-  const items = reviews.map((r) => ({ text: getAnalysisText(r), rating: r.rating }));
+  // The same text publishReviews analyses: a review in another language through its English translation.
+  const items = reviews.map((r) => {
+    const readable = readAsEnglish({ ...r, language: r.language ?? publishLanguage(r).language });
+    return { text: getAnalysisText(readable.translated ? readable : r), rating: r.rating };
+  });
   const size = Math.ceil(items.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => items.slice(i * size, (i + 1) * size));
   const technicians = content.business.technicians.map((t) => ({ name: t.name, aliases: t.aliases }));

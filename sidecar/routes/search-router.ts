@@ -2,7 +2,7 @@
 import type { Router } from 'express';
 import { joinListedReviewBytes } from '../../core/dataset/render-json.ts';
 import { logEntryLookupOf } from '../../core/dataset/review-log-entry.ts';
-import { CURSOR_PARAMETER, runSearchRequest } from '../../core/search/index.ts';
+import { CURSOR_PARAMETER, findMatchedIn, runSearchRequest } from '../../core/search/index.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError } from '../http/errors.ts';
 import { createReadRoute } from '../http/read-route.ts';
@@ -27,6 +27,11 @@ export function createSearchRouter({ getBuild }: { getBuild: () => LoadedBuild }
     // their log_entry, copied into the answer: joined as strings first, a 20 KB answer allocated four times its
     // size (issue 32).
     const tail = `],${JSON.stringify({ count, total, limit, next_cursor: result.nextCursor }).slice(1)}`;
-    sendJson(req, res, joinListedReviewBytes(build.reviewJson, positions, logEntryLookupOf(build.live), '{"reviews":[', tail), build.dataLastModifiedMs);
+    // A review found only through a translation says so (issue 43 item 3); the others' bytes are as they were.
+    const matchedIn = (pos: number) => {
+      const where = findMatchedIn(build.reviewJson.reviews[pos]!, result.query.query);
+      return where === undefined ? undefined : `"matched_in":${JSON.stringify(where)}`;
+    };
+    sendJson(req, res, joinListedReviewBytes(build.reviewJson, positions, logEntryLookupOf(build.live), '{"reviews":[', tail, matchedIn), build.dataLastModifiedMs);
   });
 }

@@ -97,6 +97,31 @@ describe('publishReviews', () => {
     });
   });
 
+  it.each([
+    ['an English review', {}, {}],
+    ['a review detected as Spanish', { text: 'Llegaron muy puntuales y el precio fue justo.' }, { language: 'es' }],
+    ['a review the detector cannot tell', { text: 'Perfecto!' }, {}],
+    ['a review whose content names its language', { text: 'Perfecto!', language: 'es' }, { language: 'es' }],
+    [
+      'a review with a translation',
+      { text: 'Perfecto!', language: 'es', translation: { text: 'Perfect!', language: 'en', by: 'google' } },
+      { language: 'es', translation: { text: 'Perfect!', title: null, language: 'en', by: 'google' } },
+    ],
+  ])('publishes the language and translation of %s only when not English', (_, over, published) => {
+    const [out] = publish([review(over)]);
+    expect({ language: out!.language, translation: out!.translation }).toEqual({ language: undefined, translation: undefined, ...published });
+    expect(Object.keys(out!).includes('language')).toBe('language' in published);
+  });
+
+  it.each([{ language: 'Spanish' }, { translation: { text: 'Perfect!', by: 'google' } }, { translation: { text: '', language: 'en', by: 'google' } }])(
+    'refuses a malformed language or translation: %j',
+    (over) => {
+      const result = parseContent(raw([review(over)]));
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.problems[0]).toMatchObject({ review: 'r-1', field: expect.stringMatching(/^(language|translation)/) });
+    },
+  );
+
   it('publishes the link to the original review only when the content has one', () => {
     const [withLink, without] = publish([
       review({ id: 'a', date: '2025-01-02', source: 'yelp', source_url: 'https://www.yelp.com/biz/acme?hrid=abc' }),

@@ -248,6 +248,8 @@ describe('OpenAPI schemas and examples', () => {
     ReviewsDataset: [examples.reviewsDataset, { ...examples.reviewsDataset, reviews: [{ ...review, date: '2024-02-30' }] }],
     ReviewList: [examples.reviewList, { ...examples.reviewList, count: -1 }],
     ReviewWithLogEntry: [examples.reviewList.reviews[0], { ...examples.reviewList.reviews[0], log_entry: { index: 0, checkpoint_url: urls.absolute('/log/checkpoint') } }],
+    SearchedReview: [{ ...examples.reviewList.reviews[0], matched_in: 'translation' }, { ...examples.reviewList.reviews[0], matched_in: 'text' }],
+    Translation: [{ text: 'Fast and honest.', title: null, language: 'en', by: 'google' }, { text: 'Fast and honest.', language: 'en', by: 'google' }],
     ReviewLogEntry: [examples.reviewList.reviews[0]!.log_entry, { ...examples.reviewList.reviews[0]!.log_entry, index: -1 }],
     SearchResult: [examples.searchResult, { ...examples.searchResult, limit: 101 }],
     Error: [examples.badDate, { message: 'no error code' }],

@@ -31,7 +31,10 @@ function searchNaively(reviews: PublishedReview[], business: PublishedBusiness, 
         (input.min_rating === undefined || r.rating >= input.min_rating) &&
         (input.since === undefined || r.date >= input.since) &&
         (input.until === undefined || r.date <= input.until) &&
-        (needle === undefined || r.text.toLowerCase().includes(needle) || (r.title ?? '').toLowerCase().includes(needle)) &&
+        (needle === undefined ||
+          r.text.toLowerCase().includes(needle) ||
+          (r.title ?? '').toLowerCase().includes(needle) ||
+          (r.translation !== undefined && (r.translation.text.toLowerCase().includes(needle) || (r.translation.title ?? '').toLowerCase().includes(needle)))) &&
         (wanted === undefined || r.technicians.includes(technician!.name)) &&
         (input.mentions_service === undefined || r.services.includes(input.mentions_service.trim().toLowerCase())) &&
         ((aspect === undefined && input.aspect_sentiment === undefined) || hasAspect(r)) &&
@@ -169,6 +172,28 @@ describe('searchReviews', () => {
     });
     compareWithOracle(eager, reviews, business, 3, 800);
     expect(eager.needles.size).toBeGreaterThan(0);
+  });
+
+  it('agrees with the oracle when some reviews carry a translation, matching it but never across its parts', () => {
+    // Every third review carries another review's words as its translation (issue 43 item 3).
+    const translated = reviews.map((r, i) =>
+      i % 3 !== 0
+        ? r
+        : { ...r, translation: { text: reviews[(i + 7) % reviews.length]!.text, title: i % 2 === 0 ? 'Translated title' : null, language: 'en', by: 'google' } },
+    );
+    const withTranslations = createReviewIndex(translated, business, { aspects: SYNTHETIC_ASPECTS });
+    compareWithOracle(withTranslations, translated, business, 4, 1_000);
+    // A needle across the title and the translation's title, or its title and text, matches nothing there.
+    const straddles = translated.filter((r) => r.translation !== undefined && r.title !== null && r.translation.title !== null).slice(0, 20);
+    for (const review of straddles) {
+      for (const query of [`${review.title!.slice(-3)}translated`, `title${review.translation!.text.slice(0, 4)}`]) {
+        const resolved = resolveSearchQuery({ query, limit: 100 }, withTranslations);
+        if (!resolved.ok) throw new Error(query);
+        const expected = searchNaively(translated, business, { query, limit: 100 }, 0);
+        expect(searchReviews(withTranslations, resolved.query).reviews.map((r) => r.id), query).toEqual(expected.ids);
+      }
+    }
+    expect(straddles.length).toBeGreaterThan(0);
   });
 
   it('caches a needle at its second search, not its first', () => {

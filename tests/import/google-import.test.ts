@@ -39,9 +39,16 @@ describe('npm run import -- google <takeout file>', () => {
       verified: true,
       source: 'google',
       response: { text: '¡Muchas gracias, María José!', date: '2025-12-07' },
+      // Google's translation apart, labelled; the original's language detected (issue 43 item 3).
+      language: 'es',
+      translation: { text: 'Very good service. Dana explained everything about the new heater and left everything clean.', language: 'en', by: 'google' },
       file: 'google-2025-12.json',
     });
-    expect(reviews.get(idOf('AbFvOqTr2sLaTeD0nE_de1Zx3We5Rt7Yu9Io1Pb'))!.text).toBe('Pünktlich und sauber gearbeitet, Mike hat den Brenner in 40 Minuten getauscht.');
+    // German is beyond the detector: the translation is kept, the language left unsaid.
+    const german = reviews.get(idOf('AbFvOqTr2sLaTeD0nE_de1Zx3We5Rt7Yu9Io1Pb'))!;
+    expect(german.text).toBe('Pünktlich und sauber gearbeitet, Mike hat den Brenner in 40 Minuten getauscht.');
+    expect(german.language).toBeUndefined();
+    expect(german.translation).toEqual({ text: 'Punctual and clean work, Mike replaced the burner in 40 minutes.', language: 'en', by: 'google' });
     const anonymous = reviews.get(idOf('AbFvOqAn0nYm0uS_9Kq1Lw3Ne5Rb7Tc9Vd1Xe3Z'))!;
     expect(anonymous.author).toBe('Anonymous');
     expect(anonymous.response).toEqual({ text: expect.stringContaining('Our quotes are estimates'), date: '2025-11-16' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keepOriginalText } from '../../scripts/import/google.ts';
+import { keepOriginalText, splitGoogleTranslation } from '../../scripts/import/google.ts';
+import { detectLanguage } from '../../core/text/detect-language.ts';
 import { applyAuthorStyle, deriveReviewId } from '../../scripts/import/record.ts';
 import { dateOfTimestamp, parseExportDate, parseStarRating } from '../../scripts/import/values.ts';
 
@@ -94,6 +95,29 @@ describe('keepOriginalText', () => {
   });
   it('leaves other text alone', () => {
     expect(keepOriginalText('  Original review: great.  ')).toBe('Original review: great.');
+  });
+});
+
+describe('splitGoogleTranslation', () => {
+  it.each([
+    ['(Translated by Google) Very good.\n\n(Original)\nMuy bueno.', { original: 'Muy bueno.', translation: 'Very good.' }],
+    ['Sehr gut.\n\n(Translated by Google)\nVery good.', { original: 'Sehr gut.', translation: 'Very good.' }],
+    ['Great work.', { original: 'Great work.' }],
+    ['(Translated by Google)\n\n(Original)\nMuy bueno.', { original: 'Muy bueno.' }],
+  ])('splits %j into the original and the translation', (comment, parts) => {
+    expect(splitGoogleTranslation(comment)).toEqual(parts);
+  });
+});
+
+describe('detectLanguage', () => {
+  it.each([
+    ['Muy buen servicio. Dana nos explicó todo sobre el calentador nuevo y dejó todo limpio.', 'es'],
+    ['Llegaron a tiempo y arreglaron la fuga del calentador.', 'es'],
+    ['Mike was on time and fixed the furnace in an hour. Great job.', 'en'],
+    ['Pünktlich und sauber gearbeitet, Mike hat den Brenner in 40 Minuten getauscht.', 'und'],
+    ['Perfect!', 'und'],
+  ])('reads %j as %s', (text, language) => {
+    expect(detectLanguage(text)).toBe(language);
   });
 });
 

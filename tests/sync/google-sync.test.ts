@@ -78,7 +78,10 @@ describe('npm run sync -- google', () => {
 
     const anonymous = a.get(deriveReviewId('google', google.reviews[1]!.reviewId))!;
     expect(anonymous.author).toBe('Anonymous');
-    expect(a.get(deriveReviewId('google', google.reviews[2]!.reviewId))!.text).toBe('Muy buen servicio');
+    // The customer's words are the text; Google's translation is kept apart, labelled (issue 43 item 3).
+    const translated = a.get(deriveReviewId('google', google.reviews[2]!.reviewId))!;
+    expect(translated.text).toBe('Muy buen servicio');
+    expect(translated.translation).toEqual({ text: 'Very good service', language: 'en', by: 'google' });
     expect(a.get(deriveReviewId('google', google.reviews[3]!.reviewId))!.rating).toBe(4);
 
     const before = await snapshot(synced);

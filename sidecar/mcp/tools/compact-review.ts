@@ -34,7 +34,7 @@ export const EvidenceArgumentSchema = z
   .optional()
   .meta({ description: 'true: add each aspect\'s evidence offsets (`review[field].slice(start, end)`); default false.' });
 
-export function toCompactReview(review: PublishedReview, evidence = false): CompactReview {
+export function toCompactReview(review: PublishedReview, evidence = false): CompactReview & Pick<PublishedReview, 'language' | 'translation'> {
   const { id, rating, date, title, text, author, technicians, services, response, url } = review;
   return {
     id,
@@ -49,5 +49,8 @@ export function toCompactReview(review: PublishedReview, evidence = false): Comp
     url,
     media: review.media.map(({ variants: _variants, size_in_bytes: _size, ...media }) => media),
     aspects: review.aspects.map((a) => (evidence ? { aspect: a.aspect, polarity: a.polarity, evidence: a.evidence } : { aspect: a.aspect, polarity: a.polarity })),
+    // Left out of the schema, like get_review's (tools/list has no bytes to spare; docs/mcp.md describes them).
+    ...(review.language === undefined ? {} : { language: review.language }),
+    ...(review.translation === undefined ? {} : { translation: review.translation }),
   };
 }

@@ -14,9 +14,9 @@ export const getReviewTool = defineTool(
     inputSchema: z.strictObject({
       id: z.string().min(1, 'must not be empty').max(200).meta({ description: 'Review id, e.g. `2024-06-smith-ac`.' }),
     }),
-    // `log_entry` ({ index, checkpoint_url, proof_url }) is left out of the schema: tools/list has no bytes to spare for
-    // it (tests/mcp/budgets.test.ts); docs/mcp.md describes it.
-    outputSchema: z.object({ review: PublishedReviewSchema }),
+    // `log_entry` ({ index, checkpoint_url, proof_url }), and the review's `language` and `translation`, are left out of
+    // the schema: tools/list has no bytes to spare for them (tests/mcp/budgets.test.ts); docs/mcp.md describes them.
+    outputSchema: z.object({ review: PublishedReviewSchema.omit({ language: true, translation: true }).meta({ id: 'McpReview' }) }),
   },
   (args, deps) => {
     const live = deps.getLive();

@@ -1,6 +1,6 @@
 /** `search_reviews`: the MCP twin of GET /api/reviews/search, same parameters, same search and paging path. */
 import { z } from 'zod';
-import { runSearch } from '../../../core/search/index.ts';
+import { findMatchedIn, runSearch } from '../../../core/search/index.ts';
 import type { ErrorIssue } from '../../../core/schemas/errors.ts';
 import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/search.ts';
 import { defineSelfCheckingTool } from '../tool.ts';
@@ -54,7 +54,11 @@ export const searchReviewsTool = defineSelfCheckingTool(
     const evidenceIssues = withEvidence.success ? [] : [{ path: ['evidence'], message: 'must be true or false', code: 'invalid_type' }];
     if (!result.ok || evidenceIssues.length > 0) return { ok: false, issues: [...(result.ok ? [] : result.issues.map((issue) => describeArgument(issue, argumentNames(index.business)))), ...evidenceIssues] };
     const { reviews, count, total, limit } = result.page;
-    const shown = reviews.map((review) => toCompactReview(review, withEvidence.data === true));
+    // A review found only through a translation says so, as REST does (left out of the schema, like `translation`).
+    const shown = reviews.map((review) => {
+      const matchedIn = findMatchedIn(review, result.query.query);
+      return { ...toCompactReview(review, withEvidence.data === true), ...(matchedIn === undefined ? {} : { matched_in: matchedIn }) };
+    });
     return { ok: true, value: { reviews: shown, count, total, limit, next_cursor: result.nextCursor } };
   },
   (live) => (hasLocations(live.dataset.business) ? WITH_LOCATION : WITHOUT_LOCATION),
