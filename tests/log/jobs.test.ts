@@ -205,6 +205,28 @@ describe('a job in the content', () => {
     expect(parsed.ok).toBe(false);
     expect(!parsed.ok && parsed.problems).toEqual([{ file: 'reviews/a.json', review: 'r-2', field: 'job', message: 'job "J-9" is already the job of review r-1: one job, at most one review' }]);
   });
+
+  it('named by two reviews, stops a real build with one line naming both, and leaves the build in service', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'jobs-twice-'));
+    try {
+      const contentDir = path.join(dir, 'content');
+      await cp(SMALL_CONTENT, contentDir, { recursive: true });
+      await mkdir(path.join(contentDir, 'jobs'));
+      await writeFile(path.join(contentDir, 'jobs/2025.json'), JSON.stringify(JOBS));
+      const file = path.join(contentDir, 'reviews/2025-02.json');
+      const reviews = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>[];
+      for (const r of reviews) if (r.id === 'r-0005' || r.id === 'r-0006') r.job = 'J-4';
+      await writeFile(file, JSON.stringify(reviews));
+      const built = await buildSite({ contentDir, publicUrl: 'https://reviews.example.com', outDir: path.join(dir, 'dist'), dataDir: path.join(dir, 'data'), report: () => {} });
+      expect(built.ok).toBe(false);
+      if (!built.ok) expect(built.message).toContain('reviews/2025-02.json, review r-0006, field job: job "J-4" is already the job of review r-0005: one job, at most one review');
+      // No build was made and no key was minted.
+      expect((await readdir(dir)).filter((f) => f !== '.builds')).toEqual(['content']);
+      expect(await readdir(path.join(dir, '.builds')).catch(() => [])).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, TIMEOUT_MS);
 });
 
 describe('a build machine without DATA_DIR (a CI run)', () => {
