@@ -63,6 +63,13 @@ export function readJobTies(entries: readonly LogEntry[]): Map<string, JobTie> {
 }
 
 const noRatings = (): Ratings => ({ '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 });
+
+/** How many reviews a rating distribution counts, and their mean rating to 2 decimals ('-' for none). */
+export const countRatings = (r: Readonly<Record<string, number>>) => Object.values(r).reduce((a, b) => a + b, 0);
+export const meanRating = (r: Readonly<Record<string, number>>) => {
+  const n = countRatings(r);
+  return n === 0 ? '-' : (Object.entries(r).reduce((sum, [stars, k]) => sum + Number(stars) * k, 0) / n).toFixed(2);
+};
 const monthOfWeek = (week: string) => datesOfIsoWeek(week)[3]?.slice(0, 7) ?? week.slice(0, 4);
 
 export function summarizeJobs(entries: readonly LogEntry[]): JobFigures {

@@ -68,16 +68,15 @@ export function planLogAppend(input: {
   /** The content's jobs, and where the log's jobs stand (replayJobs). */
   jobs?: readonly JobForLog[];
   jobState?: ReadonlyMap<string, JobLogState>;
-  /** Entries in the log so far: 0 for a new log, which is seeded. */
-  size?: number;
+  /** Entries in the log so far: 0 for a new log, which is seeded; where the new job entries begin. */
+  size: number;
   /** RFC 3339 UTC, no fraction. */
   now: string;
 }): LogEntry[] {
   const { state, published, reasons, now } = input;
   const corrections = input.corrections ?? new Map<string, CorrectionReason>();
   const jobState = input.jobState ?? new Map<string, JobLogState>();
-  const size = input.size ?? (state.size === 0 ? 0 : Number.POSITIVE_INFINITY);
-  const seeding = size === 0;
+  const seeding = input.size === 0;
   const timeOf = (day: string) => (seeding ? minTime(`${day}T00:00:00Z`, now) : now);
 
   const jobsAdded: JobLogEntry[] = [];
@@ -131,7 +130,7 @@ export function planLogAppend(input: {
   all.sort((a, b) => compareText(a.entry.time, b.entry.time) || rank(a.entry) - rank(b.entry) || compareText(keyOf(a.entry), keyOf(b.entry)));
   // The job entries' positions, new ones after the log so far; then each review's tie.
   const jobIndex = new Map([...jobState].map(([locator, j]) => [locator, j.index]));
-  all.forEach(({ entry }, i) => entry.action === 'job' && jobIndex.set(entry.locator, (input.size ?? 0) + i));
+  all.forEach(({ entry }, i) => entry.action === 'job' && jobIndex.set(entry.locator, input.size + i));
   return all.map(({ entry, job }) => {
     const index = job === undefined ? undefined : jobIndex.get(job);
     return index === undefined || entry.action === 'job' || entry.action === 'withdraw' ? entry : { ...entry, job: index };

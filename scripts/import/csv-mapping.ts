@@ -13,7 +13,19 @@ import type { Flag } from './import-format.ts';
 export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date', 'photos'] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 
-const HeaderSchema = z.string().trim().min(1, 'must name a column header');
+export const HeaderSchema = z.string().trim().min(1, 'must name a column header');
+
+/** How any CSV is read, reviews' or jobs': the members of a mapping file and the flags that set them. */
+export const READING_OPTIONS = {
+  /** Guessed from the header line when absent. */
+  delimiter: z.enum([',', ';', '\t', '|']).optional(),
+  /** Read `03/04/2026` as 3 April rather than March 4. */
+  day_first: z.boolean().default(false),
+};
+export const READING_FLAGS: readonly Flag[] = [
+  { name: 'delimiter', type: 'string', arg: '<char>', help: ', ; | or tab (guessed from the header line otherwise)' },
+  { name: 'day-first', type: 'boolean', help: 'read 03/04/2026 as 3 April' },
+];
 
 export const CsvMappingSchema = z.strictObject({
   /** The `source` of every review in the file (`yelp`, `angi`, `facebook`, `direct`…); part of each id. */
@@ -35,10 +47,7 @@ export const CsvMappingSchema = z.strictObject({
       photos: HeaderSchema.optional(),
     })
     .default({}),
-  /** Guessed from the header line when absent. */
-  delimiter: z.enum([',', ';', '\t', '|']).optional(),
-  /** Read `03/04/2026` as 3 April rather than March 4. */
-  day_first: z.boolean().default(false),
+  ...READING_OPTIONS,
 });
 
 export type CsvMapping = z.infer<typeof CsvMappingSchema>;
@@ -48,8 +57,7 @@ export const CSV_FLAGS: readonly Flag[] = [
   { name: 'source', type: 'string', arg: '<slug>', help: 'where the reviews come from: yelp, angi, facebook, direct…' },
   { name: 'mapping', type: 'string', arg: '<file.json>', help: '{ "source", "columns": { "text": "Review Text", … }, "delimiter", "day_first" }' },
   { name: 'column', type: 'string', multiple: true, arg: '<field>=<header>', help: `map a column (${COLUMN_FIELDS.join(', ')}); repeatable` },
-  { name: 'delimiter', type: 'string', arg: '<char>', help: ', ; | or tab (guessed from the header line otherwise)' },
-  { name: 'day-first', type: 'boolean', help: 'read 03/04/2026 as 3 April' },
+  ...READING_FLAGS,
 ];
 
 /** The flags every column mapping takes (the reviews' CSV and the jobs'), besides its own. */

@@ -45,3 +45,19 @@ function guessDelimiter(text: string): string {
   }
   return best;
 }
+
+/**
+ * The columns a mapping names (`--column text="Review Text"`), by field: found first, so a usual header
+ * never takes a column the mapping gave to another field. A named header that is missing is a problem.
+ */
+export function findNamedColumns<F extends string>(normalised: readonly string[], fields: readonly F[], named: Partial<Record<F, string>>, problems: string[]): Partial<Record<F, number>> {
+  const found: Partial<Record<F, number>> = {};
+  for (const field of fields) {
+    const header = named[field];
+    if (header === undefined) continue;
+    const index = normalised.indexOf(normaliseHeader(header));
+    if (index >= 0) found[field] = index;
+    else problems.push(`no column "${header}" for ${field}`);
+  }
+  return found;
+}

@@ -7,7 +7,7 @@
  * headers. A row's id is the id column when there is one; without it, the row's date and author, so
  * one customer's two reviews on one day would count as one (the later row wins).
  */
-import { normaliseHeader, readCsvRows } from './csv-rows.ts';
+import { findNamedColumns, normaliseHeader, readCsvRows } from './csv-rows.ts';
 import { COLUMN_FIELDS, CSV_FLAGS, readCsvMapping, type ColumnField, type CsvMapping } from './csv-mapping.ts';
 import type { ImportFormat } from './import-format.ts';
 import {
@@ -146,16 +146,8 @@ function readPhotosCell(cell: string, file: string): RemoteMedia[] {
 
 function findColumns(header: string[], mapping: CsvMapping): { ok: true; value: Partial<Record<ColumnField, number>> } | { ok: false; message: string } {
   const normalised = header.map(normaliseHeader);
-  const found: Partial<Record<ColumnField, number>> = {};
   const problems: string[] = [];
-  // Named columns first, so a usual header never takes a column the mapping gave to another field.
-  for (const field of COLUMN_FIELDS) {
-    const named = mapping.columns[field];
-    if (named === undefined) continue;
-    const index = normalised.indexOf(normaliseHeader(named));
-    if (index >= 0) found[field] = index;
-    else problems.push(`no column "${named}" for ${field}`);
-  }
+  const found = findNamedColumns(normalised, COLUMN_FIELDS, mapping.columns, problems);
   const taken = () => new Set(Object.values(found));
   for (const field of COLUMN_FIELDS) {
     if (mapping.columns[field] !== undefined) continue;

@@ -14,7 +14,7 @@
 import { JobContentSchema, type BusinessContent, type JobContent } from '../../core/schemas/content.ts';
 import { serviceEntities, technicianEntities } from '../../core/content/parse-content.ts';
 import { createMentionMatcher, type MentionMatcher } from '../../core/mentions.ts';
-import { normaliseHeader, readCsvRows } from './csv-rows.ts';
+import { findNamedColumns, normaliseHeader, readCsvRows } from './csv-rows.ts';
 import { JOB_COLUMNS, type JobColumn, type JobLayout } from './job-layouts.ts';
 import type { JobMapping } from './job-mapping.ts';
 import { parseItem, type FileFailure, type Origin, type Skip } from './record.ts';
@@ -124,16 +124,8 @@ function recogniseLayout(header: readonly string[], layouts: readonly JobLayout[
 
 function findColumns(header: readonly string[], layout: JobLayout, mapping: JobMapping): { ok: true; value: Partial<Record<JobColumn, number>> } | { ok: false; message: string } {
   const normalised = header.map(normaliseHeader);
-  const found: Partial<Record<JobColumn, number>> = {};
   const problems: string[] = [];
-  // Named columns first, so a layout's header never takes a column the mapping gave to another field.
-  for (const column of JOB_COLUMNS) {
-    const named = mapping.columns[column];
-    if (named === undefined) continue;
-    const index = normalised.indexOf(normaliseHeader(named));
-    if (index >= 0) found[column] = index;
-    else problems.push(`no column "${named}" for ${column}`);
-  }
+  const found = findNamedColumns(normalised, JOB_COLUMNS, mapping.columns, problems);
   const taken = new Set(Object.values(found));
   for (const column of JOB_COLUMNS) {
     if (mapping.columns[column] !== undefined) continue;

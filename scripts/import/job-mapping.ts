@@ -7,21 +7,16 @@
  */
 import { z } from 'zod';
 import { SlugSchema } from '../../core/schemas/content.ts';
-import { readMapping, type MappingFlags } from './csv-mapping.ts';
+import { HeaderSchema, READING_FLAGS, READING_OPTIONS, readMapping, type MappingFlags } from './csv-mapping.ts';
 import type { Flag } from './import-format.ts';
 import { JOB_COLUMNS } from './job-layouts.ts';
-
-const HeaderSchema = z.string().trim().min(1, 'must name a column header');
 
 export const JobMappingSchema = z.strictObject({
   /** Column headers, case-insensitive; a column left out is looked for under the layout's headers. */
   columns: z.strictObject(Object.fromEntries(JOB_COLUMNS.map((c) => [c, HeaderSchema.optional()])) as Record<(typeof JOB_COLUMNS)[number], z.ZodOptional<typeof HeaderSchema>>).default({}),
   /** The service id of business.json for a job whose service column is empty, or a file without one. */
   service: SlugSchema.optional(),
-  /** Guessed from the header line when absent. */
-  delimiter: z.enum([',', ';', '\t', '|']).optional(),
-  /** Read `03/04/2026` as 3 April rather than March 4. */
-  day_first: z.boolean().default(false),
+  ...READING_OPTIONS,
 });
 
 export type JobMapping = z.infer<typeof JobMappingSchema>;
@@ -31,8 +26,7 @@ export const JOB_FLAGS: readonly Flag[] = [
   { name: 'service', type: 'string', arg: '<id>', help: 'the service id of a job whose service column is empty or missing' },
   { name: 'mapping', type: 'string', arg: '<file.json>', help: '{ "columns": { "completed": "Done on", … }, "service", "delimiter", "day_first" }' },
   { name: 'column', type: 'string', multiple: true, arg: '<field>=<header>', help: `map a column (${JOB_COLUMNS.join(', ')}); repeatable` },
-  { name: 'delimiter', type: 'string', arg: '<char>', help: ', ; | or tab (guessed from the header line otherwise)' },
-  { name: 'day-first', type: 'boolean', help: 'read 03/04/2026 as 3 April' },
+  ...READING_FLAGS,
 ];
 
 type JobFlags = MappingFlags & { service?: string };

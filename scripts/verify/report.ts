@@ -5,7 +5,7 @@
  */
 import type { LogEntry } from '../../core/log/entry.ts';
 import { summarizeUpdates, type UpdateSummary } from '../../core/log/entry-history.ts';
-import { summarizeJobs } from '../../core/log/job-summary.ts';
+import { countRatings as count, meanRating as mean, summarizeJobs } from '../../core/log/job-summary.ts';
 
 const CHANGE_WORDS = { reply: "the owner's reply", at_source: 'changed at its source, says the owner', correction: "the owner's correction", job: 'tied to a job' } as const;
 
@@ -36,8 +36,6 @@ export function reportWithdrawals(entries: readonly (LogEntry | undefined)[]): s
 export function reportJobs(entries: readonly LogEntry[]): string[] {
   const jobs = summarizeJobs(entries);
   if (jobs.jobs === 0) return ['Jobs: none logged.'];
-  const count = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-  const mean = (r: Record<string, number>) => (count(r) === 0 ? '-' : (Object.entries(r).reduce((s, [k, n]) => s + Number(k) * n, 0) / count(r)).toFixed(2));
   return [
     `Jobs: ${jobs.jobs} logged, ${jobs.reviewed} with a published review (${((jobs.share ?? 0) * 100).toFixed(1)}%).`,
     `  reviews tied to a job: ${count(jobs.tied)} (average ${mean(jobs.tied)}), ${jobs.tied_before} of them to a job logged before the review; tied to none: ${count(jobs.untied)} (average ${mean(jobs.untied)})`,

@@ -17,7 +17,7 @@ const jobs = [
   { id: 'J-1002', completed: '2026-03-08', service: 'drain-cleaning' },
   { id: 'J-1003', completed: '2026-01-01', service: 'ac-repair', area: 'Alcoa' },
 ];
-const entries: LogEntry[] = planLogAppend({ state: new Map(), published: [], reasons: new Map(), jobs: jobs.map((j) => jobForLog(key, j)), now: '2026-04-01T00:00:00Z' });
+const entries: LogEntry[] = planLogAppend({ state: new Map(), published: [], reasons: new Map(), jobs: jobs.map((j) => jobForLog(key, j)), size: 0, now: '2026-04-01T00:00:00Z' });
 const entryOf = (locator: string) => entries.find((e) => e.action === 'job' && e.locator === locator) as Extract<LogEntry, { action: 'job' }>;
 
 /** The documented encoding, by hand. */

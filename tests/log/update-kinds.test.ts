@@ -18,7 +18,7 @@ const publishOf = (r: Review): LogEntry => ({ action: 'publish', review_id: r.id
 
 function append(before: Review, after: Review, corrections = new Map<string, 'customer_request' | 'entry_error' | 'other'>()) {
   const first = [publishOf(before), publishOf({ ...base, id: 'r-0' })];
-  const added = planLogAppend({ state: replayLog(first), published: [forLog({ ...base, id: 'r-0' }), forLog(after)], reasons: new Map(), corrections, now: NOW });
+  const added = planLogAppend({ state: replayLog(first), published: [forLog({ ...base, id: 'r-0' }), forLog(after)], reasons: new Map(), corrections, size: first.length, now: NOW });
   for (const entry of added) expect(decodeLogEntry(encodeLogEntry(entry))).toEqual({ ok: true, value: entry });
   expect(checkEntryHistory([...first, ...added])).toEqual([]);
   return added;
