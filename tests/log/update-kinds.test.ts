@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { checkEntryHistory } from '../../core/log/entry-history.ts';
-import { decodeLogEntry, digestReview, digestReviewParts, encodeLogEntry, planLogAppend, replayLog, type LogEntry, type PublishedForLog, type ReviewLogEntry } from '../../core/log/index.ts';
+import { decodeLogEntry, digestReview, digestReviewParts, encodeLogEntry, planLogAppend, replayJobs, replayLog, type LogEntry, type PublishedForLog, type ReviewLogEntry } from '../../core/log/index.ts';
+import { demoJobKey, jobForLog } from '../../scripts/lib/job-key.ts';
 
 const T0 = '2026-01-01T00:00:00Z';
 const NOW = '2026-02-01T00:00:00Z';
@@ -44,5 +45,25 @@ describe('planLogAppend: what an update says', () => {
   it('withdraws and publishes again a review whose date changed, rather than update its date', () => {
     const added = append(base, { ...base, date: '2024-03-01' });
     expect(added.map((e) => [e.action, (e as ReviewLogEntry).date])).toEqual([['withdraw', '2025-03-01'], ['publish', '2024-03-01']]);
+  });
+});
+
+describe('a job corrected after it was logged (docs/log.md "Jobs")', () => {
+  it('is logged again under its locator, its first entry kept, and the review tied to it follows with change "job"', () => {
+    const key = demoJobKey('reviews.example.com/log');
+    const job = { id: 'J-7', completed: '2025-01-02', service: 'water-heater', area: 'Knoxville' };
+    const review = { ...base, id: 'r-7' };
+    const first = planLogAppend({ state: new Map(), published: [{ ...forLog(review), job: jobForLog(key, job).locator }], reasons: new Map(), jobs: [jobForLog(key, job)], size: 0, now: NOW });
+    expect(first.map((e) => e.action)).toEqual(['job', 'publish']);
+    const corrected = jobForLog(key, { ...job, area: 'Alcoa' });
+    const again = planLogAppend({ state: replayLog(first), published: [{ ...forLog(review), job: corrected.locator }], reasons: new Map(), jobs: [corrected], jobState: replayJobs(first), size: first.length, now: NOW });
+    expect(again).toMatchObject([
+      { action: 'job', locator: corrected.locator, area: 'Alcoa' },
+      { action: 'update', review_id: 'r-7', change: 'job', job: 2 },
+    ]);
+    expect(checkEntryHistory([...first, ...again])).toEqual([]);
+    // Unchanged, nothing more is logged.
+    const all = [...first, ...again];
+    expect(planLogAppend({ state: replayLog(all), published: [{ ...forLog(review), job: corrected.locator }], reasons: new Map(), jobs: [corrected], jobState: replayJobs(all), size: all.length, now: NOW })).toEqual([]);
   });
 });
