@@ -1,7 +1,8 @@
 /**
  * Rating summaries for the MCP tool `get_rating_summary`: the star distribution, count and mean of a
- * set of reviews, overall and grouped by calendar month or year, by technician and by service. Pure:
- * it takes the published reviews and business and returns plain data described by `RatingSummarySchema`.
+ * set of reviews (within dates, of one location), overall and grouped by calendar month or year, by
+ * technician and by service. Pure: it takes the published reviews and business and returns plain data
+ * described by `RatingSummarySchema`.
  */
 import { z } from 'zod';
 import { IsoDateSchema } from './schemas/content.ts';
@@ -35,15 +36,16 @@ export type RatingPeriod = z.infer<typeof RatingPeriodSchema>;
 export type RatingStats = z.infer<typeof RatingStatsSchema>;
 export type RatingSummary = z.infer<typeof RatingSummarySchema>;
 
-type SummarisedReview = { rating: number; date: string; technicians: readonly string[]; services: readonly string[] };
+type SummarisedReview = { rating: number; date: string; technicians: readonly string[]; services: readonly string[]; location?: string | undefined };
 type SummarisedBusiness = { technicians: readonly { name: string }[]; services: readonly { id: string; name: string }[] };
 
 export function summarizeRatings(
   reviews: readonly SummarisedReview[],
   business: SummarisedBusiness,
-  options: { period: RatingPeriod; since?: string | undefined; until?: string | undefined },
+  /** `location`: count only the reviews of that location (a known id: the caller judged it). */
+  options: { period: RatingPeriod; since?: string | undefined; until?: string | undefined; location?: string | undefined },
 ): RatingSummary {
-  const { period, since, until } = options;
+  const { period, since, until, location } = options;
   const periodOf = (date: string) => (period === 'month' ? date.slice(0, 7) : date.slice(0, 4));
   const overall = createTally();
   const byPeriod = new Map<string, Tally>();
@@ -52,6 +54,7 @@ export function summarizeRatings(
 
   for (const review of reviews) {
     if ((since !== undefined && review.date < since) || (until !== undefined && review.date > until)) continue;
+    if (location !== undefined && review.location !== location) continue;
     addRating(overall, review.rating);
     const key = periodOf(review.date);
     let tally = byPeriod.get(key);

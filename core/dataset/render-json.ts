@@ -122,5 +122,13 @@ export function renderReviewsDataset(dataset: ReviewsDataset, cache = createRevi
  * reviews of the newest-first list, so within a build the body depends on `count` alone.
  */
 export function renderSinceBody(cache: ReviewJsonCache, count: number, logEntryOf: LogEntryLookup): string {
-  return `{"reviews":[${joinListedReviews(cache, count, logEntryOf)}],"count":${count},"total":${count}}`;
+  return `${SINCE_HEAD}${joinListedReviews(cache, count, logEntryOf)}${sinceTail(count)}`;
 }
+
+/** The same body for the reviews at `positions`, newest first: one location's since list (core/search/since-request.ts). */
+export function renderSinceBodyAt(cache: ReviewJsonCache, positions: readonly number[], logEntryOf: LogEntryLookup): Buffer {
+  return joinListedReviewBytes(cache, positions, logEntryOf, SINCE_HEAD, sinceTail(positions.length));
+}
+
+const SINCE_HEAD = '{"reviews":[';
+const sinceTail = (count: number) => `],"count":${count},"total":${count}}`;

@@ -1,6 +1,6 @@
 /**
  * The live JSON endpoints: search (the HTTP twin of the MCP tool `search_reviews`), the incremental
- * `since` endpoint and the change log. Query parameters are generated from the one filter schema, SearchFiltersShape, so
+ * `since` endpoint (with its one filter, `location`), the technician ranking and the change log. Query parameters are generated from the one filter schema, SearchFiltersShape, so
  * their types, ranges, defaults and descriptions match what the server enforces.
  */
 import { z } from 'zod';
@@ -56,15 +56,22 @@ const SEARCH_DESCRIPTION = [
 ].join('\n\n');
 
 const RANK_DESCRIPTION = [
-  'Technicians compared on the reviews a search with the same filters finds: "which technician is best for water heaters?" is `?mentions_service=water-heater`, "…for punctuality?" is `?aspect=punctuality`.',
+  'Technicians compared on the reviews a search with the same filters finds: "which technician is best for water heaters?" is `?mentions_service=water-heater`, "…for punctuality?" is `?aspect=punctuality`, "…at the Springfield shop?" adds `&location=springfield` (a location id of `business.locations`, for a business that lists them).',
   'For each technician: matching reviews, mean rating and positive share (positive on `aspect` when given, else rated 4 or 5). Ranked by the Wilson lower bound (95%) of the positive share, so a few perfect reviews do not outrank many good ones; technicians with fewer than 5 matching reviews are listed after the others with `rank: null`.',
-  'Each entry\'s `filter` lists its reviews on /api/reviews/search. Unknown parameters, an unknown service or aspect, or a bad date give 400 with `issues`. The HTTP equivalent of the MCP tool `rank_technicians`.',
+  'Each entry\'s `filter` lists its reviews on /api/reviews/search. Unknown parameters, an unknown service, aspect or location, or a bad date give 400 with `issues`. The HTTP equivalent of the MCP tool `rank_technicians`.',
 ].join('\n\n');
 
 const SINCE_DESCRIPTION = [
   'Every review dated on or after `date`, newest first. Recent dates are served from prebuilt snapshots and older ones computed live, with the same bytes and ETag either way. A malformed or impossible date (e.g. `2024-02-30`) gives 400.',
+  '`location` (a location id of `business.locations`, for a business that lists them) keeps only that location\'s reviews, in the same body, order and caching. It is a live filter of the service: the snapshots are unfiltered, so a static host or CDN serving the built files alone cannot apply it. An unknown, empty or repeated `location` gives 400 with `issues`. Any other query parameter is ignored, as it always was.',
   LOG_ENTRY_SENTENCE,
 ].join('\n\n');
+
+/** The since path's one query parameter (core/search/since-request.ts). */
+function buildSinceLocationParameter(): OpenApiObject {
+  const { description, schema } = toParameterSchema(SearchFiltersShape.location);
+  return { name: 'location', in: 'query', required: false, description: `${description} Applied by the service, not by a static host serving the build.`, schema };
+}
 
 const CHANGES_DESCRIPTION = [
   'Every review added, changed or removed since `since`, oldest first: what a copy needs to stay equal to /reviews.json without downloading it again. One entry per review, its last change, read from the review log (/log/): `added` and `changed` carry the review as /reviews.json holds it now, `removed` (deleted, or hidden with `verified: false`) is a tombstone with the id, the time and the owner\'s reason only. Each carries `entry`, its position in the review log.',
@@ -121,14 +128,14 @@ export function buildApiPaths(examples: OpenApiExamples): Record<string, OpenApi
       tag: 'Search',
       summary: 'Reviews dated on or after a date',
       description: SINCE_DESCRIPTION,
-      parameters: [{ name: 'date', in: 'path', required: true, ...toParameterSchema(IsoDateSchema), description: 'Calendar date, YYYY-MM-DD.' }],
+      parameters: [{ name: 'date', in: 'path', required: true, ...toParameterSchema(IsoDateSchema), description: 'Calendar date, YYYY-MM-DD.' }, buildSinceLocationParameter()],
       mediaType: 'application/json',
       schema: ref('schemas', 'ReviewList'),
       example: examples.reviewList,
       compressed: true,
       errors: {
         '400': {
-          description: 'The date is malformed or not a real calendar date.',
+          description: 'The date is malformed or not a real calendar date (`invalid_date`), or `location` is not a location id of the business (`invalid_parameters`, issue code `unknown_location`, the message naming the known ids).',
           content: { 'application/json': { schema: ref('schemas', 'Error'), example: examples.badDate } },
         },
       },

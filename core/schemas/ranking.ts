@@ -9,6 +9,7 @@ export const RankFiltersShape = {
   aspect: SearchFiltersShape.aspect,
   since: SearchFiltersShape.since,
   until: SearchFiltersShape.until,
+  location: SearchFiltersShape.location,
 };
 
 export const TechnicianRankSchema = z.object({

@@ -77,3 +77,14 @@ export function parseSearchParams(params: URLSearchParams, shape: Readonly<Recor
   }
   return { input, issues };
 }
+
+/**
+ * The names an unknown parameter's message lists, for a parameter shape: `location` only for a business
+ * with locations (issue 43), so the others' answers stay as they were. `location` is judged either way
+ * (resolveSearchQuery).
+ */
+export function listParametersFor(shape: Readonly<Record<string, z.ZodType>>): (business: { locations?: readonly unknown[] | undefined }) => readonly string[] {
+  const all = Object.keys(shape);
+  const withoutLocation = all.filter((name) => name !== 'location');
+  return (business) => (business.locations === undefined ? withoutLocation : all);
+}

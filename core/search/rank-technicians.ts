@@ -9,14 +9,23 @@ import { computeMean, roundTo } from '../insights/figures.ts';
 import { computeWilsonLowerBound, isSmallSample } from '../insights/verdicts.ts';
 import type { ErrorIssue } from '../schemas/errors.ts';
 import type { PublishedReview } from '../schemas/published.ts';
-import type { TechnicianRanking } from '../schemas/ranking.ts';
+import { RankFiltersShape, type TechnicianRanking } from '../schemas/ranking.ts';
 import { SEARCH_LIMIT_MAX } from '../schemas/search.ts';
+import { listParametersFor, parseSearchParams } from './parse-search-params.ts';
 import { resolveSearchQuery } from './resolve-search-query.ts';
 import type { ReviewIndex } from './review-index.ts';
 import { searchReviews } from './search-reviews.ts';
 import { compareText } from '../text/text-rules.ts';
 
 export type RankResult = { ok: true; ranking: TechnicianRanking } | { ok: false; issues: ErrorIssue[] };
+
+const listParameters = listParametersFor(RankFiltersShape);
+
+/** A ranking given as a query string (GET /api/technicians/rank): unknown and repeated names reported with the rest. */
+export function rankTechniciansFromParams(index: ReviewIndex, params: URLSearchParams): RankResult {
+  const { input, issues } = parseSearchParams(params, RankFiltersShape, listParameters(index.business));
+  return rankTechnicians(index, input, issues);
+}
 
 /** `input`: the ranking filters (RankFiltersShape), already checked for unknown names by the caller. */
 export function rankTechnicians(index: ReviewIndex, input: Record<string, unknown>, earlierIssues: readonly ErrorIssue[] = []): RankResult {

@@ -104,3 +104,16 @@ export function resolveSearchQuery(input: unknown, index: ReviewIndex, earlierIs
   if (aspect !== undefined) query.aspect = aspect;
   return { ok: true, query };
 }
+
+export type LocationFilter = { ok: true; location: string | undefined } | { ok: false; issues: ErrorIssue[] };
+
+/**
+ * A `location` filter on its own (absent, or a value to judge), for the lists and figures that take no other
+ * search filter (since, the rating summary): judged by resolveSearchQuery, so an unknown id gets the same
+ * issue, naming the known ids, everywhere.
+ */
+export function resolveLocationFilter(index: ReviewIndex, location: unknown, earlierIssues: readonly ErrorIssue[] = []): LocationFilter {
+  if (location === undefined && earlierIssues.length === 0) return { ok: true, location: undefined };
+  const resolved = resolveSearchQuery({ location }, index, earlierIssues);
+  return resolved.ok ? { ok: true, location: resolved.query.location } : resolved;
+}

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { CURSOR_PARAMETER, nextCursorOf, resolvePage } from '../paging.ts';
 import type { ErrorIssue } from '../schemas/errors.ts';
 import { SearchFiltersShape } from '../schemas/search.ts';
-import { parseSearchParams } from './parse-search-params.ts';
+import { listParametersFor, parseSearchParams } from './parse-search-params.ts';
 import { resolveSearchQuery, type ResolvedSearchQuery } from './resolve-search-query.ts';
 import type { ReviewIndex } from './review-index.ts';
 import { searchReviews, type SearchPage } from './search-reviews.ts';
@@ -17,12 +17,7 @@ import { searchReviews, type SearchPage } from './search-reviews.ts';
 export { CURSOR_PARAMETER };
 /** The search parameters plus the cursor, which parseSearchParams then reads like any other (given once). */
 const SEARCH_REQUEST_SHAPE = { ...SearchFiltersShape, [CURSOR_PARAMETER]: z.string() };
-/**
- * What an unknown parameter's message lists: `location` only for a business with locations (issue 43),
- * so the others' answers stay as they were. `location` is judged either way (resolveSearchQuery).
- */
-const LISTED = Object.keys(SEARCH_REQUEST_SHAPE);
-const LISTED_WITHOUT_LOCATION = LISTED.filter((name) => name !== 'location');
+const listParameters = listParametersFor(SEARCH_REQUEST_SHAPE);
 
 export type SearchRequest =
   | { ok: true; query: ResolvedSearchQuery; page: SearchPage; nextCursor: string | null }
@@ -30,7 +25,7 @@ export type SearchRequest =
 
 /** A search given as a query string: REST and the search page. */
 export function runSearchRequest(index: ReviewIndex, params: URLSearchParams): SearchRequest {
-  const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE, index.business.locations === undefined ? LISTED_WITHOUT_LOCATION : LISTED);
+  const { input, issues } = parseSearchParams(params, SEARCH_REQUEST_SHAPE, listParameters(index.business));
   return runSearch(index, input, issues);
 }
 

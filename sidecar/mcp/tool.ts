@@ -40,8 +40,9 @@ export type ToolSpec<Input extends z.ZodObject = z.ZodObject, Output extends z.Z
 export type ToolDefinition = {
   spec: ToolSpec;
   /**
-   * The spec to list for this data, when it depends on the business: search_reviews lists `location` only
-   * for a business with locations, so the others' tools/list stays within its budget and as it was.
+   * The spec to list for this data, when it depends on the business: the tools that filter list `location`
+   * only for a business with locations (tools/location-argument.ts), so the others' tools/list stays within
+   * its budget and as it was. Calls are judged by `spec` either way.
    */
   specFor?: (live: LiveData) => ToolSpec;
   call(args: Record<string, unknown>, deps: McpServerDeps): ToolOutcome<Record<string, unknown>>;
@@ -62,6 +63,7 @@ export const UNKNOWN_ARGUMENT = 'is not an argument of this tool';
 export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
   spec: ToolSpec<Input, Output>,
   handle: (args: z.output<Input>, deps: McpServerDeps) => ToolOutcome<z.input<Output>>,
+  specFor?: (live: LiveData) => ToolSpec,
 ): ToolDefinition {
   return {
     spec,
@@ -69,6 +71,7 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
       const parsed = parseWithIssues(spec.inputSchema, args, { unknownKey: UNKNOWN_ARGUMENT });
       return parsed.ok ? handle(parsed.value, deps) : parsed;
     },
+    ...(specFor === undefined ? {} : { specFor }),
   };
 }
 

@@ -1,8 +1,6 @@
 /** `GET /api/technicians/rank`: technicians compared for a service or an aspect (core/search/rank-technicians.ts). */
 import type { Router } from 'express';
-import { parseSearchParams } from '../../core/search/index.ts';
-import { rankTechnicians } from '../../core/search/rank-technicians.ts';
-import { RankFiltersShape } from '../../core/schemas/ranking.ts';
+import { rankTechniciansFromParams } from '../../core/search/rank-technicians.ts';
 import { PATHS } from '../../core/urls.ts';
 import { HttpError } from '../http/errors.ts';
 import { createReadRoute } from '../http/read-route.ts';
@@ -12,8 +10,7 @@ import type { LoadedBuild } from '../builds/load-build.ts';
 export function createRankRouter({ getBuild }: { getBuild: () => LoadedBuild }): Router {
   return createReadRoute(PATHS.technicianRank, (req, res, query) => {
     const build = getBuild();
-    const { input, issues } = parseSearchParams(query, RankFiltersShape);
-    const result = rankTechnicians(build.live.index, input, issues);
+    const result = rankTechniciansFromParams(build.live.index, query);
     if (!result.ok) {
       throw new HttpError(400, 'invalid_parameters', 'The ranking parameters are not valid; see issues.', { issues: result.issues });
     }

@@ -2,7 +2,7 @@
  * Locations end to end (issue 43): a real build of the small test content with two locations added,
  * served by the real sidecar. Every figure is checked against an independent count of the content files.
  */
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,26 +12,11 @@ import { createServiceUrls } from '../../core/urls.ts';
 import { createTestCa, type TestCa } from '../../tools/lib/https-ca.ts';
 import { startSubscriber, type Subscriber } from '../websub/subscriber.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
-import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
+import { buildTestSite } from '../helpers/site-build.ts';
+import { countContentReviews, listLocationIds, LOCATIONS, PLACED, writeTwoLocationContent, type ContentReview, type Figures } from './two-locations.ts';
 
 const PUBLIC = 'https://reviews.example.com';
-const LOCATIONS = [
-  {
-    id: 'springfield',
-    name: 'Springfield shop',
-    address: { street: '12 Elm St', locality: 'Springfield', region: 'IL', postal_code: '62701', country: 'US' },
-    telephone: '+1-555-010-2000',
-    service_areas: ['Springfield', 'Rochester'],
-    google_location: 'accounts/1/locations/10',
-  },
-  { id: 'chatham', name: 'Chatham shop', telephone: '+1-555-010-3000' },
-];
-/** Which review is where; r-0004 is unverified, r-0007 and r-0008 name no location. */
-const PLACED: Record<string, string> = { 'r-0001': 'springfield', 'r-0003': 'springfield', 'r-0004': 'springfield', 'r-0005': 'springfield', 'r-0002': 'chatham', 'r-0006': 'chatham' };
 const TIMEOUT = 240_000;
-
-type ContentReview = { id: string; rating: number; verified: boolean; location?: string };
-type Figures = { rating_value: number; review_count: number; distribution: Record<string, number> };
 
 let service: RunningSidecar;
 let contentReviews: ContentReview[];
@@ -42,29 +27,14 @@ let sub: Subscriber;
 const get = (p: string, init?: RequestInit) => fetch(`${service.url}${p}`, init);
 const getJson = async <T>(p: string) => (await (await get(p)).json()) as T;
 
-/** The figures counted straight from the content files: verified reviews, mean rounded to 2 decimals. */
-function countContent(filter: (r: ContentReview) => boolean): Figures {
-  const reviews = contentReviews.filter((r) => r.verified && filter(r));
-  const distribution = { '1': 0, '2': 0, '3': 0, '4': 0, '5': 0 } as Record<string, number>;
-  for (const r of reviews) distribution[String(r.rating)]!++;
-  const mean = reviews.length === 0 ? 0 : reviews.reduce((s, r) => s + r.rating, 0) / reviews.length;
-  return { rating_value: Math.round(mean * 100) / 100, review_count: reviews.length, distribution };
-}
+const countContent = (filter: (r: ContentReview) => boolean): Figures => countContentReviews(contentReviews, filter);
+const idsOf = (location: string) => listLocationIds(contentReviews, location);
 
 beforeAll(async () => {
   const work = await mkdtemp(path.join(tmpdir(), 'locations-'));
   contentDir = path.join(work, 'content');
   distDir = path.join(work, 'dist');
-  await cp(SMALL_CONTENT, contentDir, { recursive: true });
-  const businessFile = path.join(contentDir, 'business.json');
-  await writeFile(businessFile, JSON.stringify({ ...JSON.parse(await readFile(businessFile, 'utf8')), locations: LOCATIONS }));
-  contentReviews = [];
-  for (const name of await readdir(path.join(contentDir, 'reviews'))) {
-    const file = path.join(contentDir, 'reviews', name);
-    const reviews = (JSON.parse(await readFile(file, 'utf8')) as ContentReview[]).map((r) => (PLACED[r.id] ? { ...r, location: PLACED[r.id] } : r));
-    await writeFile(file, JSON.stringify(reviews));
-    contentReviews.push(...reviews);
-  }
+  contentReviews = await writeTwoLocationContent(contentDir);
   await buildTestSite({ contentDir, outDir: distDir, publicUrl: PUBLIC });
   ca = createTestCa();
   sub = await startSubscriber(ca);
@@ -125,14 +95,6 @@ describe('/insights.json of a business with locations', () => {
     expect(insights.basis.review_count).toBe(counted);
   });
 });
-
-/** The ids of the verified reviews of a location, from the content files, in the search's order (newest first, then id). */
-function idsOf(location: string): string[] {
-  return contentReviews
-    .filter((r) => r.verified && r.location === location)
-    .sort((a, b) => ((b as { date?: string }).date ?? '').localeCompare((a as { date?: string }).date ?? '') || a.id.localeCompare(b.id))
-    .map((r) => r.id);
-}
 
 describe('the location filter', () => {
   it.each(['springfield', 'chatham'])('gives GET /api/reviews/search exactly the reviews of %s', async (id) => {

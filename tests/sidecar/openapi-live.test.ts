@@ -42,6 +42,8 @@ describe('live responses against the served OpenAPI document', () => {
     ['GET', '/api/reviews/since/2025-01-01', {}],
     ['GET', '/api/reviews/since/2001-01-01', {}],
     ['GET', '/api/reviews/since/2025-02-30', {}],
+    ['GET', '/api/reviews/since/2025-01-01?location=springfield', {}],
+    ['GET', '/api/technicians/rank?location=springfield', {}],
     ['GET', '/api/reviews/changes', {}],
     ['GET', '/api/reviews/changes?limit=2', {}],
     ['HEAD', '/api/reviews/changes?limit=2', {}],

@@ -5,13 +5,14 @@ import type { ErrorIssue } from '../../../core/schemas/errors.ts';
 import { SearchFiltersShape, SearchResultSchema } from '../../../core/schemas/search.ts';
 import { defineSelfCheckingTool } from '../tool.ts';
 import { CompactReviewSchema, EvidenceArgumentSchema, toCompactReview } from './compact-review.ts';
+import { chooseLocationSpec } from './location-argument.ts';
 import { CursorArgumentSchema, NextCursorSchema } from './paging-arguments.ts';
 import { resolveNamedArguments } from './resolve-names.ts';
 
 /**
  * The spec for a filter shape: every search argument but `limit` (the instructions' paging line speaks of
  * it) in `whenToUse`, from the one filter definition. `location` is listed only for a business with
- * locations (ToolDefinition.specFor); the search judges it either way.
+ * locations (location-argument.ts); the search judges it either way.
  */
 function defineSpec(filters: Partial<typeof SearchFiltersShape>) {
   const names = Object.keys(filters).filter((name) => name !== 'limit');
@@ -61,5 +62,5 @@ export const searchReviewsTool = defineSelfCheckingTool(
     });
     return { ok: true, value: { reviews: shown, count, total, limit, next_cursor: result.nextCursor } };
   },
-  (live) => (hasLocations(live.dataset.business) ? WITH_LOCATION : WITHOUT_LOCATION),
+  chooseLocationSpec(WITH_LOCATION, WITHOUT_LOCATION),
 );
