@@ -127,5 +127,20 @@ function strip(node: unknown, depth: number, inProperties = false, field?: strin
     if (depth >= 0 && OUTPUT_ONLY_CHECKS.has(key) && (key !== 'additionalProperties' || value === false)) continue;
     out[key] = strip(value, key === 'properties' ? depth + 1 : key === 'definitions' || key === 'items' ? depth + 2 : key === 'anyOf' ? depth + 1 : depth, key === 'properties' || key === 'definitions');
   }
-  return out;
+  return depth >= 0 ? mergeAlternatives(out) : out;
+}
+
+/**
+ * In an output schema, the same type written shorter: "a date or null" (`anyOf` of a plain type and
+ * `null`) as one type list, `"type": ["string", "null"]` beside the format, and an `allOf` of one schema
+ * as that schema.
+ */
+function mergeAlternatives(node: Record<string, unknown>): Record<string, unknown> {
+  const { anyOf, allOf, ...rest } = node as { anyOf?: unknown; allOf?: unknown };
+  if (Array.isArray(allOf) && allOf.length === 1 && anyOf === undefined && 'type' in (allOf[0] as object) && !('type' in rest)) return { ...rest, ...(allOf[0] as object) };
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || 'type' in rest) return node;
+  const isNull = (s: unknown) => JSON.stringify(s) === '{"type":"null"}';
+  const other = (isNull(anyOf[1]) ? anyOf[0] : isNull(anyOf[0]) ? anyOf[1] : undefined) as Record<string, unknown> | undefined;
+  if (other === undefined || typeof other.type !== 'string' || Object.keys(other).some((k) => k !== 'type' && k !== 'format')) return node;
+  return { ...rest, ...other, type: [other.type, 'null'] };
 }

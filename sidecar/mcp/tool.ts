@@ -41,7 +41,7 @@ export type ToolDefinition = {
   spec: ToolSpec;
   /**
    * The spec to list for this data, when it depends on the business: the tools that filter list `location`
-   * only for a business with locations (tools/location-argument.ts), so the others' tools/list stays within
+   * only for a business with locations (mcp/tools/location-argument.ts), so the others' tools/list stays within
    * its budget and as it was. Calls are judged by `spec` either way.
    */
   specFor?: (live: LiveData) => ToolSpec;

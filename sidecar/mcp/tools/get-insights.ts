@@ -18,7 +18,7 @@ const spec = {
   name: 'get_insights',
   title: 'Get review insights',
   description: [
-    'What customers praise and complain about: summary, reply rates, aspects, technicians, services, topics, FAQ.',
+    'What customers praise and complain about, with reply rates.',
     'No arguments: an overview; `section`: one part; `aspect`, `technician` or `service`: one entry in full.',
   ].join(' '),
   whenToUse: 'a compact overview of aspects, technicians, services, topics, FAQ, owner reply rates and summary; section for one part, aspect/technician/service for one entry in full.',

@@ -10,7 +10,7 @@ function defineSpec<Input extends z.ZodObject>(inputSchema: Input, whenToUse: st
   return {
     name: 'get_rating_summary',
     title: 'Get rating summary',
-    description: 'Star-rating counts and mean: overall, per month or year (the trend), per technician and service, optionally within dates.',
+    description: 'Star-rating counts and means: overall, per month or year, per technician and service, within dates if given.',
     whenToUse,
     inputSchema,
     outputSchema: RatingSummarySchema,

@@ -8,12 +8,9 @@ import { z } from 'zod';
 export const CursorArgumentSchema = z
   .string()
   .optional()
-  .meta({
-    description:
-      '`next_cursor` of the previous page, with the same filters; omit for the first page.',
-  });
+  .meta({ description: 'The last `next_cursor`, same filters; omit to start.' });
 
 export const NextCursorSchema = z
   .string()
   .nullable()
-  .meta({ description: 'Pass as `cursor` with the same filters for the next page; null on the last page.' });
+  .meta({ description: 'The next page\'s `cursor`; null on the last.' });

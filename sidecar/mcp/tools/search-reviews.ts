@@ -8,6 +8,7 @@ import { CompactReviewSchema, EvidenceArgumentSchema, toCompactReview } from './
 import { chooseLocationSpec } from './location-argument.ts';
 import { CursorArgumentSchema, NextCursorSchema } from './paging-arguments.ts';
 import { resolveNamedArguments } from './resolve-names.ts';
+import { LocationArgumentSchema } from './location-argument.ts';
 
 /**
  * The spec for a filter shape: every search argument but `limit` (the instructions' paging line speaks of
@@ -34,7 +35,8 @@ function defineSpec(filters: Partial<typeof SearchFiltersShape>) {
 }
 
 const { location: _, ...filtersWithoutLocation } = SearchFiltersShape;
-const WITH_LOCATION = defineSpec(SearchFiltersShape);
+// The search judges `location` (resolveSearchQuery), so the listed argument is the short one of the other tools.
+const WITH_LOCATION = defineSpec({ ...SearchFiltersShape, location: LocationArgumentSchema });
 const WITHOUT_LOCATION = defineSpec(filtersWithoutLocation);
 const hasLocations = (business: { locations?: readonly unknown[] }) => business.locations !== undefined;
 const argumentNames = (business: { locations?: readonly unknown[] }) => Object.keys((hasLocations(business) ? WITH_LOCATION : WITHOUT_LOCATION).inputSchema.shape).join(', ');
