@@ -20,6 +20,11 @@ export type GenerateOptions = {
   seed: string;
   /** Last review date, YYYY-MM-DD. */
   end: string;
+  /**
+   * false: the demo as it was before its locations and Spanish reviews (issue 43 item 6), byte for byte,
+   * for tests/site/search-page-html.test.ts, which compares with search pages captured before them.
+   */
+  locationsAndLanguages?: boolean;
 };
 
 export type GenerateSummary = { files: number; reviews: number; verified: number; first: string; last: string };
@@ -41,7 +46,8 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
   const demo = options.seed === DEFAULT_OPTIONS.seed && options.count === DEFAULT_OPTIONS.count && options.end === DEFAULT_OPTIONS.end;
   // The demo's locations and Spanish reviews, like its jobs and photos, are the demo's only: benchmark
   // content stays what it was, so its figures stay comparable.
-  writeJson(join(options.outDir, 'business.json'), demo ? DEMO_BUSINESS : BUSINESS);
+  const places = demo && options.locationsAndLanguages !== false;
+  writeJson(join(options.outDir, 'business.json'), places ? DEMO_BUSINESS : BUSINESS);
 
   const months = listMonths(options.end);
   const weights = months.map((m) => m.weight);
@@ -64,7 +70,7 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
       idWidth,
       seed: options.seed,
       end: options.end,
-      demo,
+      demo: places,
     }, facts);
     firstIndex += count;
     // The demo's jobs (benchmark content has none, so its figures stay comparable).
