@@ -74,6 +74,20 @@ const TrustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | st
 /** An optional setting that a scheduler may pass empty when it is not set (a GitHub secret, a compose `${X:-}`). */
 const EmptyIsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 
+/**
+ * The Business Profile locations the Google sync reads: `accounts/<id>/locations/<id>` names separated by
+ * commas or spaces, or `all` (every location the token can read). Unset: those business.json lists.
+ */
+const GOOGLE_LOCATION_NAME = /^accounts\/[^/\s,]+\/locations\/[^/\s,]+$/;
+const GoogleLocationsFromEnv = z
+  .string()
+  .transform((raw) => raw.trim().split(/[\s,]+/))
+  .refine(
+    (names) => (names.length === 1 && names[0] === 'all') || names.every((name) => GOOGLE_LOCATION_NAME.test(name)),
+    'must be accounts/<account id>/locations/<location id>, several separated by commas, or all (npm run sync -- google --locations lists them)',
+  )
+  .transform((names): string[] | 'all' => (names[0] === 'all' ? 'all' : [...new Set(names)]));
+
 /** An HTTPS address a client calls (the Google sync's endpoints), without a trailing slash. */
 const HttpsBaseUrl = z
   .string()
@@ -146,9 +160,7 @@ export const EnvSchema = z.object({
   GOOGLE_CLIENT_ID: EmptyIsUnset(z.string()),
   GOOGLE_CLIENT_SECRET: EmptyIsUnset(z.string()),
   GOOGLE_REFRESH_TOKEN: EmptyIsUnset(z.string()),
-  GOOGLE_LOCATION: EmptyIsUnset(
-    z.string().regex(/^accounts\/[^/\s]+\/locations\/[^/\s]+$/, 'must be accounts/<account id>/locations/<location id> (npm run sync -- google --locations lists them)'),
-  ),
+  GOOGLE_LOCATION: EmptyIsUnset(GoogleLocationsFromEnv),
   GOOGLE_API_URL: HttpsBaseUrl.default('https://mybusiness.googleapis.com/v4'),
   GOOGLE_TOKEN_URL: HttpsBaseUrl.default('https://oauth2.googleapis.com/token'),
   GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -272,7 +284,8 @@ export const ConfigSchema = EnvSchema.transform((e) => {
       clientSecret: e.GOOGLE_CLIENT_SECRET,
       /** Unset: the one `--authorize` stored in DATA_DIR. */
       refreshToken: e.GOOGLE_REFRESH_TOKEN,
-      location: e.GOOGLE_LOCATION,
+      /** GOOGLE_LOCATION's names, or `all`; unset: the `google_location`s of business.json. */
+      locations: e.GOOGLE_LOCATION,
       apiUrl: e.GOOGLE_API_URL,
       tokenUrl: e.GOOGLE_TOKEN_URL,
       authUrl: e.GOOGLE_AUTH_URL,

@@ -126,9 +126,12 @@ export function encodeChangeToken(log: ChangeLog, index: number): string {
   return `${index}.${checkAt(log, index) ?? ''}`;
 }
 
-/** A position this log issued; 'old' for a token of the change log before the review log. */
+/**
+ * A position this log issued; 'old' for a token of the change log before the review log. A log without
+ * checks (a build from before the review log) issues its positions with none, and takes them back.
+ */
 function decodeChangeToken(log: ChangeLog, text: string): number | 'old' | undefined {
-  const m = /^(\d{1,15})\.([A-Za-z0-9_-]{8})$/.exec(text);
+  const m = /^(\d{1,15})\.([A-Za-z0-9_-]{8})?$/.exec(text);
   if (m) {
     const index = Number(m[1]);
     return checkAt(log, index) === m[2] ? index : undefined;

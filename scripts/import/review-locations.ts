@@ -6,7 +6,7 @@
 import type { BusinessContent } from '../../core/schemas/content.ts';
 import type { ImportedReview } from './record.ts';
 
-const locationPart = (name: string) => name.slice(name.lastIndexOf('locations/'));
+export const locationPart = (name: string) => name.slice(name.lastIndexOf('locations/'));
 
 /**
  * The reviews with `location` set where their source location is one of the business's, and `location`

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../../core/config.ts';
-import { AUTHORIZE_COMMAND, createGoogleApi, createGoogleClient, oauthErrorText, parseJson, sendWithRetries, type GoogleCredentials } from './google-api.ts';
+import { AUTHORIZE_COMMAND, createGoogleApi, createGoogleClient, oauthErrorText, type GoogleApi, parseJson, sendWithRetries, type GoogleCredentials } from './google-api.ts';
 import { describeConsentError, describeTokenRefusal } from './oauth-errors.ts';
 import type { SyncContext } from './sync-source.ts';
 
@@ -140,8 +140,29 @@ function waitForRedirect(state: string): { listening: Promise<Server>; code: Pro
 const Accounts = z.looseObject({ accounts: z.array(z.looseObject({ name: z.string(), accountName: z.string().optional() })).optional(), nextPageToken: z.string().optional() });
 const Locations = z.looseObject({ locations: z.array(z.looseObject({ name: z.string(), title: z.string().optional() })).optional(), nextPageToken: z.string().optional() });
 
+/** A location the token can read: its v4 name (`accounts/…/locations/…`), its title and its account's. */
+export type GoogleLocation = { name: string; title?: string; accountName: string };
+
+/** Every location of every account the token can read (the Account Management and Business Information APIs). */
+export async function readGoogleLocations(api: GoogleApi, google: Config['google']): Promise<{ ok: true; value: GoogleLocation[] } | { ok: false; message: string }> {
+  const accounts = await api.getJson(`${google.accountsApiUrl}/accounts?pageSize=20`);
+  if (!accounts.ok) return accounts;
+  const list = Accounts.safeParse(accounts.value);
+  if (!list.success) return { ok: false, message: "Google's list of accounts is not what the Account Management API returns" };
+  const found: GoogleLocation[] = [];
+  for (const account of list.data.accounts ?? []) {
+    const locations = await api.getJson(`${google.locationsApiUrl}/${account.name}/locations?readMask=name,title&pageSize=100`);
+    if (!locations.ok) return locations;
+    const parsed = Locations.safeParse(locations.value);
+    if (!parsed.success) return { ok: false, message: "Google's list of locations is not what the Business Information API returns" };
+    for (const location of parsed.data.locations ?? []) {
+      found.push({ name: `${account.name}/${location.name}`, title: location.title, accountName: account.accountName ?? account.name });
+    }
+  }
+  return { ok: true, value: found };
+}
+
 export async function listGoogleLocations(context: SyncContext): Promise<0 | 1> {
-  const google: Config['google'] = context.config.google;
   const credentials = await googleCredentials(context.config);
   if (!credentials.ok) {
     context.err(`set ${credentials.missing.join(', ')}: see docs/import.md "Sync"`);
@@ -149,23 +170,11 @@ export async function listGoogleLocations(context: SyncContext): Promise<0 | 1> 
   }
   const api = createGoogleApi(credentials.value, context);
   try {
-    const accounts = await api.getJson(`${google.accountsApiUrl}/accounts?pageSize=20`);
-    if (!accounts.ok) return failed(context, accounts.message);
-    const list = Accounts.safeParse(accounts.value);
-    if (!list.success) return failed(context, "Google's list of accounts is not what the Account Management API returns");
-    let found = 0;
-    for (const account of list.data.accounts ?? []) {
-      const locations = await api.getJson(`${google.locationsApiUrl}/${account.name}/locations?readMask=name,title&pageSize=100`);
-      if (!locations.ok) return failed(context, locations.message);
-      const parsed = Locations.safeParse(locations.value);
-      if (!parsed.success) return failed(context, "Google's list of locations is not what the Business Information API returns");
-      for (const location of parsed.data.locations ?? []) {
-        found++;
-        context.out(`GOOGLE_LOCATION=${account.name}/${location.name}  (${location.title ?? 'untitled'}, account ${account.accountName ?? account.name})`);
-      }
-    }
-    if (found === 0) context.out('This Google account manages no location: authorise with the account that manages the business.');
-    else context.out('Put the line of your business in .env (or the environment of the scheduled sync).');
+    const listed = await readGoogleLocations(api, context.config.google);
+    if (!listed.ok) return failed(context, listed.message);
+    for (const location of listed.value) context.out(`GOOGLE_LOCATION=${location.name}  (${location.title ?? 'untitled'}, account ${location.accountName})`);
+    if (listed.value.length === 0) context.out('This Google account manages no location: authorise with the account that manages the business.');
+    else context.out('Put the line of your business in .env (or the environment of the scheduled sync); several locations: their names separated by commas, or GOOGLE_LOCATION=all.');
     return 0;
   } finally {
     api.close();

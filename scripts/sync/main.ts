@@ -4,7 +4,7 @@
  * ids, owner fields kept, the same messages, photos downloaded once), all or nothing. The sources are
  * the SYNC_SOURCES table of scripts/import/formats.ts; see docs/import.md "Sync".
  *
- * Where to stop reading next time (the newest change read) is kept in the content itself, in
+ * Where to stop reading next time (for each target, a Google location, the newest change read from it) is kept in the content itself, in
  * `reviews/.sync-<source>`, written in the same all-or-nothing step as the reviews and committed with
  * them, so a CI runner needs no other state.
  *
@@ -23,8 +23,8 @@ import type { Flag } from '../import/import-format.ts';
 import { createMediaDownloader } from '../import/media-download.ts';
 import { commitSync } from './commit.ts';
 import { recordWithdrawals } from './withdraw.ts';
-import type { SyncContext, SyncSource } from './sync-source.ts';
-import { plural } from '../../core/text/text-rules.ts';
+import type { StopPoints, SyncContext, SyncReading, SyncSource } from './sync-source.ts';
+import { compareText, plural } from '../../core/text/text-rules.ts';
 import { toPrintable } from '../../core/text/printable.ts';
 
 const SHARED_FLAGS = COMMON_FLAGS.filter((flag) => flag.name !== 'prune');
@@ -32,7 +32,7 @@ const SYNC_FLAGS: readonly Flag[] = [
   { name: 'full', type: 'boolean', help: 'read every page, and withdraw the reviews the source no longer lists (only when the listing is complete)' },
   { name: 'commit', type: 'boolean', help: 'commit what came in to the content repository (none when nothing changed)' },
   { name: 'authorize', type: 'boolean', help: 'the one-time consent: stores the refresh token in DATA_DIR' },
-  { name: 'locations', type: 'boolean', help: 'list the locations the token can read (the GOOGLE_LOCATION to set)' },
+  { name: 'locations', type: 'boolean', help: 'list the locations the token can read (the GOOGLE_LOCATION values to set)' },
 ];
 
 export const USAGE = [
@@ -89,11 +89,11 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
 
   const state = await readState(io.contentDir, stateFileOf(source));
   if (!state.ok) return failed(state.message);
-  const reading = await source.read({ ...context, since: options.full ? undefined : state.newest, full: options.full, options });
+  const reading = await source.read({ ...context, since: options.full ? undefined : state.stops, full: options.full, options, contentDir: io.contentDir });
   if (!reading.ok) return failed(reading.message);
   if (options.full && !reading.listing.complete) io.err(`note: nothing is withdrawn: ${reading.listing.why}`);
-  const newest = [reading.newest, state.newest].filter((t): t is string => t !== undefined).sort((a, b) => Date.parse(b) - Date.parse(a))[0];
-  const alongside = new Map(newest === undefined ? [] : [[stateFileOf(source), `${JSON.stringify({ newest }, null, 2)}\n`]]);
+  const stops = nextStopPoints(state.stops, reading.newest);
+  const alongside = new Map(stops === undefined ? [] : [[stateFileOf(source), `${JSON.stringify(stops, null, 2)}\n`]]);
   const applied = await applyImport(
     { mapped: reading.mapped },
     { dryRun: options.dryRun, strict: options.strict, allowPrivateDownloads: options.allowPrivateDownloads, pruneScope: await withdrawalScope(source, reading), alongside, beforeRemoving: (ids) => recordWithdrawals(io.contentDir, ids) },
@@ -116,10 +116,28 @@ export async function runSync(options: SyncOptions, io: SyncIo): Promise<0 | 1> 
  * withdraws nothing). Google took them down or the customer deleted them: removed at the source, the
  * reason recordWithdrawals (withdraw.ts) writes before they go.
  */
-async function withdrawalScope(source: SyncSource, reading: { listing: { complete: boolean } }): Promise<ImportSettings['pruneScope']> {
+async function withdrawalScope(source: SyncSource, reading: Pick<SyncReading, 'listing' | 'listedScope'>): Promise<ImportSettings['pruneScope']> {
   if (!reading.listing.complete) return undefined;
   const configured = await source.format.configure({});
-  return configured.ok ? configured.reader.pruneScope : undefined;
+  if (!configured.ok) return undefined;
+  const { pruneScope } = configured.reader;
+  const { listedScope } = reading;
+  return listedScope === undefined ? pruneScope : (review) => pruneScope(review) && listedScope(review);
+}
+
+/**
+ * The state file's next content, `{ "newest": { <target>: <time> } }`: each target's stop point moved to
+ * the newest change read from it, the others kept. A state of one unnamed stop point (written before
+ * targets were named) is dropped once a run names its targets. Undefined: nothing read, nothing to write.
+ */
+export function nextStopPoints(before: StopPoints, read: ReadonlyMap<string, string>): { newest: Record<string, string> } | undefined {
+  const merged = new Map(before.byTarget);
+  for (const [target, at] of read) {
+    const known = merged.get(target);
+    if (known === undefined || Date.parse(at) > Date.parse(known)) merged.set(target, at);
+  }
+  if (merged.size === 0) return undefined;
+  return { newest: Object.fromEntries([...merged].sort(([a], [b]) => compareText(a, b))) };
 }
 
 /** "3 added, 1 updated": the counts that are not zero. */
@@ -131,19 +149,24 @@ function describeCounts(s: { added: number; updated: number; removed: number }):
 const MAX_STATE_BYTES = 64 * 1024;
 
 /**
- * Where the last run stopped. No state, or one that is not ours (not JSON, no `newest`), reads every
+ * Where the last run stopped: `{ "newest": { <target>: <time> } }`, or `{ "newest": <time> }` as written
+ * before targets were named. No state, or one that is not ours (not JSON, no `newest`), reads every
  * page again; an entry the content folder must not hold (a FIFO, a link out of it) is refused, by the
  * same reader as every other content file (core/read-content-file.ts).
  */
-async function readState(contentDir: string, file: string): Promise<{ ok: true; newest?: string } | { ok: false; message: string }> {
+async function readState(contentDir: string, file: string): Promise<{ ok: true; stops: StopPoints } | { ok: false; message: string }> {
   const relative = `reviews/${file}`;
+  const none = { ok: true as const, stops: { byTarget: new Map<string, string>() } };
   const read = await readContentFile(contentDir, relative, MAX_STATE_BYTES);
-  if (!read.ok) return read.missing ? { ok: true } : { ok: false, message: `${relative} ${read.reason}` };
+  if (!read.ok) return read.missing ? none : { ok: false, message: `${relative} ${read.reason}` };
   try {
-    const data = JSON.parse(read.bytes.toString('utf8')) as { newest?: unknown };
-    return typeof data.newest === 'string' ? { ok: true, newest: data.newest } : { ok: true };
+    const { newest } = JSON.parse(read.bytes.toString('utf8')) as { newest?: unknown };
+    if (typeof newest === 'string') return { ok: true, stops: { byTarget: new Map(), unnamed: newest } };
+    if (typeof newest !== 'object' || newest === null) return none;
+    const byTarget = new Map(Object.entries(newest).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return { ok: true, stops: { byTarget } };
   } catch {
-    return { ok: true };
+    return none;
   }
 }
 

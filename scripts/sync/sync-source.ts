@@ -19,12 +19,21 @@ export type SyncContext = {
   retryBaseMs?: number;
 };
 
+/**
+ * Where the last run stopped: per target the source reads (a Google location), the newest change the
+ * content already has, in the source's own timestamps. `unnamed` is the one stop point of a state written
+ * before targets were named: a source reading a single target stops there when that target has none.
+ */
+export type StopPoints = { byTarget: ReadonlyMap<string, string>; unnamed?: string };
+
 export type SyncRequest = SyncContext & {
-  /** The newest change the content already has (the source's own timestamp): reading stops there. */
-  since?: string;
+  /** Reading each target stops at its stop point; unset (`--full`), every page is read. */
+  since?: StopPoints;
   /** Read every page, to withdraw what the source no longer lists. */
   full: boolean;
   options: CommonOptions;
+  /** The content folder, whose business.json may say what to read. */
+  contentDir: string;
 };
 
 export type SyncReading = {
@@ -32,13 +41,19 @@ export type SyncReading = {
   /** The reviews as the import format maps them, one entry per page read. */
   mapped: MappedExport[];
   pagesRead: number;
-  /** The newest change among the reviews read, to stop at next time. */
-  newest?: string;
+  /** Per target read, the newest change among its reviews, to stop at next time. */
+  newest: ReadonlyMap<string, string>;
   /**
-   * With `full`: every page was read and the source's own count of its reviews matches what it listed,
-   * so a review it no longer lists is really gone. Otherwise why not (printed; nothing is withdrawn).
+   * With `full`: every page of every target was read and the source's own count of its reviews matches
+   * what it listed, so a review it no longer lists is really gone. Otherwise why not (printed; nothing is
+   * withdrawn).
    */
   listing: { complete: true } | { complete: false; why: string };
+  /**
+   * Of the reviews the import format speaks for, those the listing speaks for, when fewer: the reviews
+   * of the targets read (a sync of one location withdraws nothing of another). Unset: all of them.
+   */
+  listedScope?: (review: Record<string, unknown>) => boolean;
 };
 
 export type SyncFailure = { ok: false; message: string };

@@ -154,4 +154,15 @@ describe('the change log of a build from before the review log', () => {
     const first = readChangePage(createChangeLogWithoutHistory(reviews), new Map(reviews.map((r) => [r.id, r])), undefined, 10);
     expect(first.ok && first.changes.map((c) => `${c.id} ${c.kind} ${c.time}`)).toEqual(['b added 2025-01-02T00:00:00Z', 'a added 2025-01-02T00:00:00Z']);
   });
+
+  it('takes back the tokens it gives, so a client pages through it', () => {
+    const reviews = [review('c', 'x'), review('b', 'y'), review('a', 'z')];
+    const log = createChangeLogWithoutHistory(reviews);
+    const byId = new Map(reviews.map((r) => [r.id, r]));
+    const first = readChangePage(log, byId, undefined, 2);
+    const next = first.ok ? first.next_token! : '';
+    const second = readChangePage(log, byId, next, 2);
+    expect(second.ok && second.changes.map((c) => c.id)).toEqual(['a']);
+    expect(readChangePage(log, byId, `${next}AAAAAAAA`, 2)).toMatchObject({ ok: false, reason: 'invalid_token' });
+  });
 });

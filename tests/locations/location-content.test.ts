@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../core/config.ts';
 import { parseSyncArgs, runSync } from '../../scripts/sync/main.ts';
 import { createTestCa } from '../../tools/lib/https-ca.ts';
-import { LOCATION, makeReviews, startGoogleStandIn } from '../../tools/lib/google-stand-in.ts';
+import { LOCATION, SECOND_LOCATION, makeReviews, startGoogleStandIn } from '../../tools/lib/google-stand-in.ts';
 import { parseContent, type RawContent } from '../../core/content/parse-content.ts';
 import { formatContentProblem } from '../../core/content/problems.ts';
 import { deriveReviewId } from '../../scripts/import/record.ts';
@@ -112,19 +112,107 @@ describe('npm run sync -- google into a business with locations', () => {
     ca.remove();
   });
 
-  it('files every synced review under the location of GOOGLE_LOCATION', async () => {
-    google.reviews = makeReviews(3);
+  /** A copy of the small content whose business has the stand-in's two locations (or `only` one). */
+  async function contentWithLocations(only?: string) {
     const content = await copySmallContent();
     const file = path.join(content, 'business.json');
     const biz = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-    await writeFile(file, JSON.stringify({ ...biz, locations: [{ id: 'springfield', name: 'Springfield', google_location: LOCATION }] }));
-    const parsed = parseSyncArgs(['google']);
-    const config = parseConfig({ ...google.env(), CONTENT_DIR: content, DATA_DIR: path.join(path.dirname(content), 'data') });
-    if (!parsed.ok || !config.ok) throw new Error('bad test setup');
+    const listed = [
+      { id: 'springfield', name: 'Springfield', google_location: LOCATION },
+      { id: 'shelbyville', name: 'Shelbyville', google_location: SECOND_LOCATION },
+    ].filter((l) => only === undefined || l.google_location === only);
+    await writeFile(file, JSON.stringify({ ...biz, locations: listed }));
+    return content;
+  }
+  async function sync(content: string, env: Record<string, string> = {}, args: string[] = []) {
+    const parsed = parseSyncArgs(['google', ...args]);
+    const config = parseConfig({ ...google.env(), CONTENT_DIR: content, DATA_DIR: path.join(path.dirname(content), 'data'), ...env });
+    if (!parsed.ok || !config.ok) throw new Error(`bad test setup: ${config.ok ? '' : config.problems.join('; ')}`);
     const out: string[] = [];
     const code = await runSync(parsed.options, { config: config.config, contentDir: content, out: (l) => out.push(l), err: (l) => out.push(l), ca: ca.certPem, retryBaseMs: 5 });
-    expect(code).toBe(0);
-    const synced = [...(await readReviews(content)).values()].filter((r) => r.id.startsWith('google-'));
-    expect(synced.map((r) => r.location)).toEqual(['springfield', 'springfield', 'springfield']);
+    return { code, out: out.join('\n') };
+  }
+  const synced = async (content: string) => [...(await readReviews(content)).values()].filter((r) => r.id.startsWith('google-'));
+  const locationsOf = async (content: string) => Object.fromEntries((await synced(content)).map((r) => [r.id, r.location]));
+  const pagesBy = () => google.takePageRequests().map((r) => r.path.slice('/v4/'.length, -'/reviews'.length));
+  const idsOf = (reviews: { reviewId: string }[]) => reviews.map((r) => deriveReviewId('google', r.reviewId));
+
+  it('files every synced review under the location of GOOGLE_LOCATION', async () => {
+    google.reviews = makeReviews(3);
+    google.more.clear();
+    const content = await contentWithLocations(LOCATION);
+    expect((await sync(content)).code).toBe(0);
+    expect((await synced(content)).map((r) => r.location)).toEqual(['springfield', 'springfield', 'springfield']);
+  });
+
+  it('reads every location business.json lists when GOOGLE_LOCATION is unset, each review in its own, each location stopping at its own newest change', async () => {
+    google.reviews = makeReviews(60, Date.parse('2026-03-01T09:00:00Z'), 'Spr');
+    google.more = new Map([[SECOND_LOCATION, makeReviews(3, Date.parse('2026-01-01T09:00:00Z'), 'Shel')]]);
+    const content = await contentWithLocations();
+    pagesBy();
+    const first = await sync(content, { GOOGLE_LOCATION: '' });
+    expect(first.code, first.out).toBe(0);
+    expect(pagesBy()).toEqual([LOCATION, LOCATION, SECOND_LOCATION]);
+    const placed = await locationsOf(content);
+    for (const id of idsOf(google.reviews)) expect(placed[id]).toBe('springfield');
+    for (const id of idsOf(google.more.get(SECOND_LOCATION)!)) expect(placed[id]).toBe('shelbyville');
+    expect(Object.keys(placed)).toHaveLength(63);
+    expect(JSON.parse(await readFile(path.join(content, 'reviews', '.sync-google'), 'utf8'))).toEqual({
+      newest: { [LOCATION]: '2026-03-01T09:59:00.000Z', [SECOND_LOCATION]: '2026-01-01T09:02:00.000Z' },
+    });
+    // A new review in the second location only: one page of each is read, and it lands there. The
+    // first location's stop point is later than all of the second's reviews, so a shared stop point
+    // would have missed it.
+    google.more.get(SECOND_LOCATION)!.push(...makeReviews(1, Date.parse('2026-02-01T09:00:00Z'), 'Late'));
+    const second = await sync(content, { GOOGLE_LOCATION: '' });
+    expect(second.code, second.out).toBe(0);
+    expect(second.out).toContain('1 added');
+    expect(pagesBy()).toEqual([LOCATION, SECOND_LOCATION]);
+    expect((await locationsOf(content))[idsOf(google.more.get(SECOND_LOCATION)!.slice(-1))[0]!]).toBe('shelbyville');
+  });
+
+  it('reads the locations GOOGLE_LOCATION names, several separated by commas, or all the token reads', async () => {
+    google.reviews = makeReviews(2, Date.parse('2026-03-01T09:00:00Z'), 'Spr');
+    google.more = new Map([[SECOND_LOCATION, makeReviews(2, Date.parse('2026-01-01T09:00:00Z'), 'Shel')]]);
+    for (const value of [`${LOCATION}, ${SECOND_LOCATION}`, 'all']) {
+      const content = await contentWithLocations();
+      pagesBy();
+      const run = await sync(content, { GOOGLE_LOCATION: value });
+      expect(run.code, run.out).toBe(0);
+      expect(pagesBy()).toEqual([LOCATION, SECOND_LOCATION]);
+      expect(Object.values(await locationsOf(content)).sort()).toEqual(['shelbyville', 'shelbyville', 'springfield', 'springfield']);
+    }
+    expect(parseConfig({ GOOGLE_LOCATION: `${LOCATION},locations/3` })).toMatchObject({ ok: false, problems: [expect.stringContaining('GOOGLE_LOCATION')] });
+  });
+
+  it('--full of one location withdraws what that location no longer lists, and nothing of the other', async () => {
+    google.reviews = makeReviews(3, Date.parse('2026-03-01T09:00:00Z'), 'Spr');
+    google.more = new Map([[SECOND_LOCATION, makeReviews(3, Date.parse('2026-01-01T09:00:00Z'), 'Shel')]]);
+    const content = await contentWithLocations();
+    expect((await sync(content, { GOOGLE_LOCATION: '' })).code).toBe(0);
+    const gone = google.reviews.shift()!;
+    const run = await sync(content, { GOOGLE_LOCATION: LOCATION }, ['--full']);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).toContain('1 withdrawn');
+    const left = await locationsOf(content);
+    expect(left).not.toHaveProperty(deriveReviewId('google', gone.reviewId));
+    for (const id of idsOf(google.more.get(SECOND_LOCATION)!)) expect(left[id]).toBe('shelbyville');
+    expect(Object.keys(left)).toHaveLength(5);
+  });
+
+  it('a stop point written before locations were named still stops a sync of one location', async () => {
+    google.reviews = makeReviews(120, Date.parse('2026-03-01T09:00:00Z'), 'Spr');
+    google.more.clear();
+    const content = await contentWithLocations(LOCATION);
+    expect((await sync(content)).code).toBe(0);
+    await writeFile(path.join(content, 'reviews', '.sync-google'), `${JSON.stringify({ newest: '2026-03-01T10:59:00.000Z' })}\n`);
+    pagesBy();
+    const run = await sync(content);
+    expect(run.code, run.out).toBe(0);
+    expect(pagesBy()).toEqual([LOCATION]);
+    // The next change rewrites it with the location named.
+    google.reviews.push(...makeReviews(1, Date.parse('2026-04-01T09:00:00Z'), 'Late'));
+    expect((await sync(content)).code).toBe(0);
+    expect(JSON.parse(await readFile(path.join(content, 'reviews', '.sync-google'), 'utf8'))).toEqual({ newest: { [LOCATION]: '2026-04-01T09:00:00.000Z' } });
   });
 });

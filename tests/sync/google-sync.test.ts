@@ -224,7 +224,7 @@ describe('npm run sync -- google', () => {
       expect(none.code).toBe(0);
       expect((await runGit(content, ['log', '--format=%s'])).stdout.trim().split('\n')).toHaveLength(3);
       // Where to stop next time is in the commit itself: a fresh clone (a CI runner) reads one page.
-      expect(JSON.parse(await readFile(path.join(content, 'reviews', '.sync-google'), 'utf8'))).toEqual({ newest: '2026-06-02T00:02:00.000Z' });
+      expect(JSON.parse(await readFile(path.join(content, 'reviews', '.sync-google'), 'utf8'))).toEqual({ newest: { 'accounts/1/locations/2': '2026-06-02T00:02:00.000Z' } });
     } finally {
       for (const name of Object.keys(gitEnv)) delete process.env[name];
     }

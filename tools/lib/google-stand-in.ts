@@ -1,8 +1,8 @@
 /**
  * A local HTTPS stand-in for Google (signed by the suite's test CA): the OAuth token endpoint (refresh
  * tokens, and authorisation codes checked against their PKCE challenge), the consent page (a redirect
- * back to the loopback address it was given), `accounts.locations.reviews.list` v4 (newest change first,
- * pages by offset, `totalReviewCount`), and the account and location lists. Tests change its reviews and
+ * back to the loopback address it was given), `accounts.locations.reviews.list` v4 for each of its
+ * locations (newest change first, pages by offset, `totalReviewCount`), and the account and location lists. Tests change its reviews and
  * queue faults (`failNext`) the way the real API behaves, and make its paging hostile (`paging`).
  */
 import { createHash } from 'node:crypto';
@@ -10,6 +10,8 @@ import type { ServerResponse } from 'node:http';
 import { startHttpsCallbackServer, type HttpsCallbackServer, type RecordedRequest, type TestCa } from './https-ca.ts';
 
 export const LOCATION = 'accounts/1/locations/2';
+/** A second location of the same account, empty until a test gives it reviews (`more`). */
+export const SECOND_LOCATION = 'accounts/1/locations/3';
 export const REFRESH_TOKEN = 'refresh-token-of-the-owner';
 export const CLIENT = { id: 'client-id.apps.example', secret: 'client-secret' };
 
@@ -28,8 +30,10 @@ type Fault = { match: (req: RecordedRequest) => boolean; answer: (res: ServerRes
 
 export type GoogleStandIn = {
   server: HttpsCallbackServer;
-  /** The location's reviews, in any order (listed newest `updateTime` first). */
+  /** The reviews of LOCATION, in any order (listed newest `updateTime` first). */
   reviews: GoogleReview[];
+  /** The reviews of other locations (SECOND_LOCATION…), by name; each is listed among the account's. */
+  more: Map<string, GoogleReview[]>;
   /** What `totalReviewCount` says, when not the number of reviews; null leaves it out. */
   countOverride?: number | null;
   /**
@@ -68,6 +72,7 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
   const standIn: GoogleStandIn = {
     server: undefined as unknown as HttpsCallbackServer,
     reviews: [],
+    more: new Map(),
     photos: new Map(),
     revoked: false,
     failNext: (match, answer) => void faults.push({ match, answer }),
@@ -129,13 +134,15 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
 
   const page = (req: RecordedRequest, res: ServerResponse) => {
     if (req.query.get('orderBy') !== 'updateTime desc' || req.query.get('pageSize') !== '50') return apiError(res, 400, 'INVALID_ARGUMENT', 'expected orderBy=updateTime desc&pageSize=50');
-    if (!req.path.startsWith(`/v4/${LOCATION}/`)) return apiError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
-    const sorted = [...standIn.reviews].sort((a, b) => Date.parse(b.updateTime) - Date.parse(a.updateTime));
+    const location = req.path.slice('/v4/'.length, -'/reviews'.length);
+    const reviews = location === LOCATION ? standIn.reviews : standIn.more.get(location);
+    if (reviews === undefined) return apiError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    const sorted = [...reviews].sort((a, b) => Date.parse(b.updateTime) - Date.parse(a.updateTime));
     const from = Number(req.query.get('pageToken') ?? '0');
     const body: Record<string, unknown> = { averageRating: 4.5 };
     if (standIn.countOverride !== null) body.totalReviewCount = standIn.countOverride ?? sorted.length;
     const slice = sorted.slice(from, from + 50);
-    if (slice.length > 0) body.reviews = slice.map((r) => ({ name: `${LOCATION}/reviews/${r.reviewId}`, ...r }));
+    if (slice.length > 0) body.reviews = slice.map((r) => ({ name: `${location}/reviews/${r.reviewId}`, ...r }));
     if (from + 50 < sorted.length || standIn.paging === 'forever') body.nextPageToken = String(from + 50);
     else if (standIn.paging === 'loop') body.nextPageToken = '50';
     json(res, 200, body);
@@ -155,7 +162,10 @@ export async function startGoogleStandIn(ca: TestCa): Promise<GoogleStandIn> {
       if (bearer === undefined || !validTokens.has(bearer)) return apiError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
       if (isPage(req)) return page(req, res);
       if (req.path === '/am/v1/accounts') return json(res, 200, { accounts: [{ name: 'accounts/1', accountName: 'Brightline Heating & Air', type: 'LOCATION_GROUP' }] });
-      if (req.path === '/bi/v1/accounts/1/locations') return json(res, 200, { locations: [{ name: 'locations/2', title: 'Brightline Heating & Air' }] });
+      if (req.path === '/bi/v1/accounts/1/locations') {
+        const others = [...standIn.more.keys()].map((name) => ({ name: name.slice('accounts/1/'.length), title: `Brightline ${name.slice(name.lastIndexOf('/') + 1)}` }));
+        return json(res, 200, { locations: [{ name: 'locations/2', title: 'Brightline Heating & Air' }, ...others] });
+      }
       apiError(res, 404, 'NOT_FOUND', 'Requested entity was not found.');
     },
   });
