@@ -25,6 +25,7 @@ export const UNIT_TESTS = [
   'tests/outbound/fair-slots.test.ts',
   'tests/mcp/rating-summary.test.ts',
   'tests/scripts/analyze-in-threads.test.ts',
+  'tests/scripts/spanish-reviews.test.ts',
   'tests/sidecar/http-errors.test.ts',
   'tests/sidecar/logs.test.ts',
   'tests/sidecar/thread-priority.test.ts',

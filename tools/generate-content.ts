@@ -4,7 +4,8 @@
  *   node tools/generate-content.ts [--out DIR] [--count N] [--seed S] [--end YYYY-MM-DD]
  *
  * Defaults reproduce the committed demo, examples/demo/: 492 reviews (480 verified) over the 45 months up to
- * 2026-11-15. For benchmarks: --count 100000 --out .bench-content/100k
+ * 2026-11-15, at two locations, 38 of them in Spanish with Google's translation, with jobs and photos. Any
+ * other arguments give the same business without those (for benchmarks: --count 100000 --out .bench-content/100k).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';

@@ -33,8 +33,13 @@ describe('the demo /reviews.json', () => {
     for (const review of containing('The prices are incredibly inflated')) expect(polarityOf(review, 'price'), review.id).toBe('negative');
   });
 
-  it('gives evidence spans inside the field they name, for every aspect of every review', () => {
+  it('gives evidence spans inside the field they name, for every aspect of every review read in its own words', () => {
     for (const review of reviews) {
+      // A Spanish review is read through Google's translation, whose words no offset into the customer's can point at.
+      if (review.translation !== undefined) {
+        for (const aspect of review.aspects) expect(aspect.evidence, `${review.id} ${aspect.aspect}`).toEqual([]);
+        continue;
+      }
       for (const aspect of review.aspects) {
         expect(aspect.evidence.length, `${review.id} ${aspect.aspect}`).toBeGreaterThan(0);
         for (const span of aspect.evidence) {
@@ -46,5 +51,7 @@ describe('the demo /reviews.json', () => {
         }
       }
     }
+    // The demo's translated reviews do have aspects, read from the translation.
+    expect(reviews.filter((r) => r.translation !== undefined && r.aspects.length > 0).length).toBeGreaterThan(20);
   });
 });

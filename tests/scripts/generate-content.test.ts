@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusinessContentSchema, ReviewContentSchema } from '../../core/schemas/content.ts';
 import type { BusinessContent, ReviewContent } from '../../core/schemas/content.ts';
+import { detectLanguage } from '../../core/text/detect-language.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -203,11 +204,63 @@ describe('generate-content', () => {
     expect(new Set(reviews.map((r) => r.text)).size).toBeGreaterThan(reviews.length * 0.97);
   });
 
+  it('gives the demo two shops, each with its own telephone, areas and Google listing, and every area to one of them', () => {
+    const { business } = content;
+    const locations = business.locations ?? [];
+    expect(locations.map((l) => l.id)).toEqual(['knoxville', 'maryville']);
+    for (const location of locations) {
+      expect(location.telephone, location.id).toBeDefined();
+      expect(location.address?.locality, location.id).toBe(location.name);
+      expect(location.google_location, location.id).toMatch(/^accounts\/\d+\/locations\/\d+$/);
+    }
+    expect(new Set(locations.map((l) => l.telephone)).size).toBe(2);
+    expect(new Set(locations.map((l) => l.google_location)).size).toBe(2);
+    expect(locations.flatMap((l) => l.service_areas ?? []).sort()).toEqual([...business.service_areas].sort());
+  });
+
+  it("files each demo review under the shop that serves its area, and leaves only direct reviews naming no area without one", () => {
+    const { business, reviews } = content;
+    const shopOf = new Map(business.locations!.flatMap((l) => (l.service_areas ?? []).map((area) => [area, l.id] as const)));
+    const unplaced = reviews.filter((r) => r.location === undefined);
+    for (const r of reviews) {
+      if (r.service_area !== undefined) expect(r.location, r.id).toBe(shopOf.get(r.service_area));
+    }
+    for (const r of unplaced) expect([r.source, r.service_area], r.id).toEqual(['direct', undefined]);
+    // A few, so the site shows what the business counts beside its locations.
+    expect(unplaced.length).toBeGreaterThan(0);
+    expect(unplaced.length).toBeLessThan(reviews.length * 0.05);
+    const byShop = (id: string) => reviews.filter((r) => r.verified && r.location === id).length;
+    expect(byShop('maryville')).toBeGreaterThan(50);
+    expect(byShop('knoxville')).toBeGreaterThan(byShop('maryville'));
+  });
+
+  it('has Spanish reviews on Google with Google’s English translation beside them, and no title', () => {
+    const spanish = content.reviews.filter((r) => r.language !== undefined);
+    expect(spanish.length).toBeGreaterThan(content.reviews.length * 0.05);
+    expect(spanish.length).toBeLessThan(content.reviews.length * 0.1);
+    for (const r of spanish) {
+      expect(r.language, r.id).toBe('es');
+      expect(r.source, r.id).toBe('google');
+      expect(r.title, r.id).toBeUndefined();
+      expect(r.translation, r.id).toEqual({ text: expect.any(String), language: 'en', by: 'google' });
+      // The customer's words are Spanish (the detector is unsure of only the shortest), the translation English.
+      expect(detectLanguage(r.text), r.text).not.toBe('en');
+      expect(detectLanguage(r.translation!.text), r.translation!.text).toBe('en');
+      expect(r.translation!.text.split(/[.!] ?/).length, r.id).toBe(r.text.split(/[.!] ?/).length);
+    }
+    expect(spanish.filter((r) => detectLanguage(r.text) === 'es').length).toBeGreaterThan(spanish.length * 0.9);
+    // No English review carries a language or a translation.
+    expect(content.reviews.filter((r) => r.translation !== undefined)).toEqual(spanish);
+  });
+
   it('honours --count, --end and --seed', async () => {
     const small = join(tmp, 'small');
     await generate('--out', small, '--count', '60', '--end', '2025-06-30', '--seed', 'other');
-    const { reviews, files } = await load(small);
+    const { business, reviews, files } = await load(small);
     expect(reviews.length).toBe(60);
+    // Content for benchmarks is not the demo: no locations, no Spanish reviews (as no jobs and no photos).
+    expect(business.locations).toBeUndefined();
+    expect(reviews.filter((r) => r.location !== undefined || r.language !== undefined)).toEqual([]);
     expect(reviews.every((r) => r.date <= '2025-06-30')).toBe(true);
     expect([...files.keys()].at(-1)).toBe('reviews/2025-06.json');
     const sameSeed = join(tmp, 'small-default-seed');

@@ -41,19 +41,24 @@ function oracle(p: Record<string, string | number>) {
     [t.name, ...t.aliases].some((n) => n.toLowerCase() === String(p.mentions_technician).trim().toLowerCase()))?.name;
   const aspect = p.aspect === undefined ? undefined : String(p.aspect).trim().toLowerCase();
   const sentiment = p.aspect_sentiment;
+  const query = p.query === undefined ? undefined : String(p.query).toLowerCase();
+  const inOwnWords = (r: Review) => r.text.toLowerCase().includes(query!) || (r.title ?? '').toLowerCase().includes(query!);
+  // A review is found by the translation its source gave too (issue 43 item 3), and then says so.
+  const inTranslation = (r: Review) => r.translation !== undefined && (r.translation.text.toLowerCase().includes(query!) || (r.translation.title ?? '').toLowerCase().includes(query!));
   const matches = reviews
     .filter((r) => p.rating === undefined || r.rating === Number(p.rating))
     .filter((r) => p.min_rating === undefined || r.rating >= Number(p.min_rating))
     .filter((r) => p.since === undefined || r.date >= String(p.since))
     .filter((r) => p.until === undefined || r.date <= String(p.until))
-    .filter((r) => p.query === undefined || r.text.toLowerCase().includes(String(p.query).toLowerCase()) || (r.title ?? '').toLowerCase().includes(String(p.query).toLowerCase()))
+    .filter((r) => query === undefined || inOwnWords(r) || inTranslation(r))
     .filter((r) => tech === undefined || r.technicians.includes(tech))
     .filter((r) => p.mentions_service === undefined || r.services.includes(String(p.mentions_service)))
     .filter((r) => (aspect === undefined && sentiment === undefined) || r.aspects.some((a) =>
       (aspect === undefined || a.aspect === aspect) && (sentiment === undefined || a.polarity === sentiment)))
     .sort((a, b) => (a.date === b.date ? (a.id < b.id ? -1 : 1) : a.date < b.date ? 1 : -1));
   const limit = p.limit === undefined ? 20 : Number(p.limit);
-  return { reviews: listed(matches.slice(0, limit), logEntries), count: Math.min(limit, matches.length), total: matches.length, limit };
+  const shown = listed(matches.slice(0, limit), logEntries).map((r) => (query === undefined || inOwnWords(r) ? r : { ...r, matched_in: 'translation' }));
+  return { reviews: shown, count: Math.min(limit, matches.length), total: matches.length, limit };
 }
 
 function seeded(seed: number) {
@@ -66,6 +71,7 @@ describe('GET /api/reviews/search', () => {
     const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
     const dates = reviews.map((r) => r.date);
     const words = ['on time', 'price', 'the', 'leak', 'clean', 'A', 'furnace', 'thermostat', 'rude', 'great', 'zzz-nothing'];
+    let byTranslation = 0;
     for (let i = 0; i < 120; i++) {
       const p: Record<string, string | number> = {};
       if (random() < 0.3) p.rating = 1 + Math.floor(random() * 5);
@@ -88,7 +94,10 @@ describe('GET /api/reviews/search', () => {
       const expected = oracle(p);
       expect(page, JSON.stringify(p)).toEqual(expected);
       expect(nextCursor === null, JSON.stringify(p)).toBe(expected.total <= expected.limit);
+      byTranslation += expected.reviews.filter((r) => 'matched_in' in r).length;
     }
+    // The demo's Spanish reviews are found by English words of their translation.
+    expect(byTranslation).toBeGreaterThan(0);
   });
 
   it('pages through every match with next_cursor and Link rel="next", as the oracle lists them', async () => {

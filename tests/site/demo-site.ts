@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Manifest } from '../../core/publishing/manifest.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
-import { archivePath, assignTechnicianSlugs, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
+import { archivePath, assignTechnicianSlugs, locationPath, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { launchBrowser } from '../../tools/lib/browser.ts';
 import { buildTestSite, DEMO_CONTENT } from '../helpers/site-build.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -54,6 +54,8 @@ function listTemplates(dataset: ReviewsDataset): [string, string][] {
     ['technician, page 2', technicianPath(assignTechnicianSlugs([technician]).get(technician)!, 2)],
     ['services', PATHS.services],
     ['service', servicePath(dataset.business.services[0]!.id)],
+    // The demo's two shops (issue 43 item 6).
+    ...(dataset.business.locations ?? []).slice(0, 1).flatMap((l): [string, string][] => [['locations', PATHS.locations], ['location', locationPath(l.id)]]),
     ['about', PATHS.about],
     ['developers', PATHS.developers],
     ['API reference', PATHS.apiReference],

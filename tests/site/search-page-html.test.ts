@@ -3,13 +3,30 @@
  * own page code, for every query of tests/fixtures/search-page/queries.ts: now the build makes a shell and
  * the service fills it (core/pages/search-page.ts). The pages of 45dc3ce are in pages.json (capture.ts). A
  * review tied to a job (issue 42) has one line more, its label, which the comparison leaves out.
+ *
+ * The demo has changed since: a second location and Spanish reviews with Google's translation (issue 43
+ * item 6), which change which reviews match and how they read, and add "Locations" to the navigation. So
+ * the demo is compared as the capture saw it: the generator writes it without those (byte for byte the
+ * demo of then, jobs aside) into a folder of its own, which, not being examples/demo, builds without the
+ * demo banner; the capture's banner is left out of the comparison, and nothing else.
  */
-import { readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_OPTIONS, generateContent } from '../../tools/content-generator/writer.ts';
 import { QUERIES, searchPathOf, SITES } from '../fixtures/search-page/queries.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
+
+/** The demo as it was at 45dc3ce: the committed one's photos and FAQ, the generator's reviews without issue 43's. */
+async function writeDemoAsCaptured(): Promise<string> {
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'demo-as-captured-')), 'content');
+  await cp(path.resolve(DEFAULT_OPTIONS.outDir), dir, { recursive: true });
+  generateContent({ ...DEFAULT_OPTIONS, outDir: dir, locationsAndLanguages: false });
+  return dir;
+}
+const DEMO_BANNER = /<p class="demo-banner">.*?<\/p>/;
 
 type Captured = Record<string, { status: number; html: string }>;
 const captured = JSON.parse(await readFile(path.resolve('tests/fixtures/search-page/pages.json'), 'utf8')) as Captured;
@@ -18,7 +35,8 @@ describe.each(SITES)('the search page of $name', (site) => {
   let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
   beforeAll(async () => {
     // The demo builds on its own: a copy of the run's shared demo build lacked its data folder (ENOENT in copySharedSite).
-    const { distDir } = await buildTestSite({ contentDir: path.resolve(site.content), publicUrl: site.publicUrl, own: site.name === 'demo' });
+    const contentDir = site.name === 'demo' ? await writeDemoAsCaptured() : path.resolve(site.content);
+    const { distDir } = await buildTestSite({ contentDir, publicUrl: site.publicUrl, own: site.name === 'demo' });
     sidecar = await startTestSidecar({ distDir, publicUrl: site.publicUrl });
   }, 300_000);
   afterAll(async () => {
@@ -29,7 +47,8 @@ describe.each(SITES)('the search page of $name', (site) => {
     const res = await fetch(`${sidecar.url}${searchPathOf(site.publicUrl, query)}`, { headers: { Accept: 'text/html' } });
     const before = captured[`${site.name} ${query}`]!;
     expect(res.status).toBe(before.status);
+    const expected = site.name === 'demo' ? before.html.replace(DEMO_BANNER, '') : before.html;
     // The one change since: a review tied to a job says so (issue 42); the demo's reviews name their jobs now.
-    expect((await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '')).toBe(before.html);
+    expect((await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '')).toBe(expected);
   });
 });

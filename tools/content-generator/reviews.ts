@@ -12,6 +12,8 @@ import type { Month } from './calendar.ts';
 import { pickAuthor, writeReply, writeTitle } from './extras.ts';
 import { writeReview } from './review-text.ts';
 import { formatDollars, type TextContext } from './template.ts';
+import { createLocationRandom, placeReview } from './locations.ts';
+import { pickSpanishAuthor, SPANISH_SHARE_OF_GOOGLE, writeSpanishReview } from './spanish-review.ts';
 
 export type MonthPlan = {
   month: Month;
@@ -22,6 +24,8 @@ export type MonthPlan = {
   idWidth: number;
   seed: string;
   end: string;
+  /** The demo's own additions: each review's location, and reviews written in Spanish with Google's translation. */
+  demo?: boolean;
 };
 
 const SOURCES = [['google', 45], ['yelp', 18], ['direct', 15], ['facebook', 12], ['angi', 10]] as const;
@@ -36,10 +40,14 @@ const REPLY_DELAY = [[0, 25], [1, 30], [2, 18], [3, 12], [4, 7], [5, 5], [6, 3]]
 /** What the review is about, beyond what its content says: the job it came from (jobs.ts). */
 export type ReviewFacts = { service: string; technician: string; area: string | undefined };
 
+/** The demo's streams for what it adds (locations.ts, spanish-review.ts), apart from the review's own. */
+type DemoStreams = { locations: Random; spanish: Random };
+
 export function generateMonthReviews(plan: MonthPlan, facts?: Map<string, ReviewFacts>): ReviewContent[] {
   const { month, count } = plan;
   const rng = createRandom(`${plan.seed}|${month.key}`);
   const words = createRandom(`${plan.seed}|${month.key}|words`);
+  const demo = plan.demo ? { locations: createLocationRandom(plan.seed, month.key), spanish: createRandom(`${plan.seed}|${month.key}|spanish`) } : undefined;
   const days = Array.from({ length: count }, () => rng.int(1, month.lastDay)).sort((a, b) => a - b);
   const unverified = new Set(rng.sample([...days.keys()], plan.unverified));
   const ratings = rng.sample(
@@ -51,7 +59,7 @@ export function generateMonthReviews(plan: MonthPlan, facts?: Map<string, Review
     const id = `r-${month.key}-${String(i + 1).padStart(plan.idWidth, '0')}`;
     const verified = !unverified.has(i);
     const rating = verified ? ratings[i]! : rng.weighted(UNVERIFIED_RATINGS);
-    return generateReview({ id, date, verified, rating, month, end: plan.end }, rng, words, facts);
+    return generateReview({ id, date, verified, rating, month, end: plan.end }, rng, words, facts, demo);
   });
 }
 
@@ -78,7 +86,7 @@ function ratingAt(index: number, progress: number): number {
   return 5;
 }
 
-function generateReview(slot: Slot, rng: Random, words: Random, facts?: Map<string, ReviewFacts>): ReviewContent {
+function generateReview(slot: Slot, rng: Random, words: Random, facts?: Map<string, ReviewFacts>, demo?: DemoStreams): ReviewContent {
   const { rating } = slot;
   const service = pickService(slot.month, rng);
   const tech = pickTechnician(service, rating, slot.month, rng);
@@ -98,18 +106,30 @@ function generateReview(slot: Slot, rng: Random, words: Random, facts?: Map<stri
   };
   facts?.set(slot.id, { service: service.id, technician: tech.name, area });
   const { text, points } = writeReview(rating, ctx);
-  const author = pickAuthor(words);
+  const english = pickAuthor(words);
   const source = rng.weighted(SOURCES);
+  // A Spanish review replaces the English words only: every draw of the English one is still made.
+  const spanish =
+    demo && source === 'google' && demo.spanish.chance(SPANISH_SHARE_OF_GOOGLE)
+      ? { author: pickSpanishAuthor(demo.spanish), ...writeSpanishReview(rating, points, { ...ctx, rng: demo.spanish }) }
+      : undefined;
+  const author = spanish?.author ?? english;
 
-  const review: ReviewContent = { id: slot.id, rating, date: slot.date, text, author: author.display, verified: slot.verified };
-  if (rng.chance(TITLE_CHANCE[source]!)) review.title = writeTitle(rating, points, service, words);
+  const review: ReviewContent = spanish
+    ? { id: slot.id, rating, date: slot.date, text: spanish.text, language: 'es', translation: { text: spanish.translation, language: 'en', by: 'google' }, author: author.display, verified: slot.verified }
+    : { id: slot.id, rating, date: slot.date, text, author: author.display, verified: slot.verified };
+  const title = rng.chance(TITLE_CHANCE[source]!) ? writeTitle(rating, points, service, words) : undefined;
+  // Google's reviews have no title, and Google translates none.
+  if (title !== undefined && !spanish) review.title = title;
   review.source = source;
   const tagged = rng.chance(TAGS_TECH);
   if (tagged) review.technicians = [rng.chance(0.7) ? tech.name : rng.pick(techAliases)];
   if (rng.chance(TAGS_SERVICE)) review.services = [service.id];
   if (area !== undefined) review.service_area = area;
+  const location = demo && placeReview(area, source, demo.locations);
+  if (location) review.location = location;
   if (rng.chance(slot.verified ? REPLY_CHANCE[rating]! : rating <= 2 ? 0.6 : 0.2)) {
-    const techFirstName = ctx.techNamed || tagged ? techAliases[0] : undefined;
+    const techFirstName = (spanish ? spanish.namesTech : ctx.techNamed) || tagged ? techAliases[0] : undefined;
     const replyText = writeReply({ rating, verified: slot.verified, points, author, techFirstName, service }, words);
     review.response = { text: replyText, date: addDays(slot.date, rng.weighted(REPLY_DELAY), slot.end) };
   }

@@ -11,6 +11,7 @@ import { apportion, listMonths } from './calendar.ts';
 import { generateMonthReviews, type ReviewFacts } from './reviews.ts';
 import { generateMonthJobs } from './jobs.ts';
 import { attachDemoMedia } from './demo-media.ts';
+import { DEMO_BUSINESS } from './locations.ts';
 
 export type GenerateOptions = {
   outDir: string;
@@ -19,6 +20,11 @@ export type GenerateOptions = {
   seed: string;
   /** Last review date, YYYY-MM-DD. */
   end: string;
+  /**
+   * false: the demo as it was before its locations and Spanish reviews (issue 43 item 6), byte for byte,
+   * for tests/site/search-page-html.test.ts, which compares with search pages captured before them.
+   */
+  locationsAndLanguages?: boolean;
 };
 
 export type GenerateSummary = { files: number; reviews: number; verified: number; first: string; last: string };
@@ -37,7 +43,11 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
       if (name.endsWith('.json')) rmSync(join(dir, name));
     }
   }
-  writeJson(join(options.outDir, 'business.json'), BUSINESS);
+  const demo = options.seed === DEFAULT_OPTIONS.seed && options.count === DEFAULT_OPTIONS.count && options.end === DEFAULT_OPTIONS.end;
+  // The demo's locations and Spanish reviews, like its jobs and photos, are the demo's only: benchmark
+  // content stays what it was, so its figures stay comparable.
+  const places = demo && options.locationsAndLanguages !== false;
+  writeJson(join(options.outDir, 'business.json'), places ? DEMO_BUSINESS : BUSINESS);
 
   const months = listMonths(options.end);
   const weights = months.map((m) => m.weight);
@@ -47,7 +57,6 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
 
   const summary: GenerateSummary = { files: 0, reviews: 0, verified: 0, first: '', last: '' };
   let firstIndex = 0;
-  const demo = options.seed === DEFAULT_OPTIONS.seed && options.count === DEFAULT_OPTIONS.count && options.end === DEFAULT_OPTIONS.end;
   let jobNumber = 1001;
   months.forEach((month, i) => {
     const count = counts[i]!;
@@ -61,6 +70,7 @@ export function generateContent(options: GenerateOptions): GenerateSummary {
       idWidth,
       seed: options.seed,
       end: options.end,
+      demo: places,
     }, facts);
     firstIndex += count;
     // The demo's jobs (benchmark content has none, so its figures stay comparable).
