@@ -10,7 +10,7 @@ import { SlugSchema } from '../../core/schemas/content.ts';
 import { formatIssues, parseWithIssues } from '../../core/schemas/issues.ts';
 import type { Flag } from './import-format.ts';
 
-export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date', 'photos'] as const;
+export const COLUMN_FIELDS = ['id', 'rating', 'date', 'text', 'author', 'title', 'source_url', 'response', 'response_date', 'photos', 'location'] as const;
 export type ColumnField = (typeof COLUMN_FIELDS)[number];
 
 export const HeaderSchema = z.string().trim().min(1, 'must name a column header');
@@ -45,6 +45,8 @@ export const CsvMappingSchema = z.strictObject({
       response_date: HeaderSchema.optional(),
       /** Photos: HTTPS URLs or paths relative to the CSV file, separated by spaces or `|`. */
       photos: HeaderSchema.optional(),
+      /** The location a review is about: a business.json location's id or name (case does not matter). */
+      location: HeaderSchema.optional(),
     })
     .default({}),
   ...READING_OPTIONS,

@@ -42,6 +42,7 @@ const USUAL_HEADERS: Record<ColumnField, string[]> = {
   response: ['response', 'reply', 'owner response', 'business response', 'owner reply', 'response text', 'business reply', 'reply text', 'owner comment', 'management response', 'response content', 'owners response', 'owner s response'],
   response_date: ['response date', 'reply date', 'owner response date', 'business response date', 'date replied', 'replied at', 'replied on', 'response posted', 'responded at', 'responded on', 'date of response'],
   photos: ['photos', 'photo', 'photo urls', 'images', 'image', 'image urls', 'media', 'pictures', 'attachments'],
+  location: ['location', 'location id', 'location name', 'business location', 'branch', 'store', 'shop', 'store name'],
 };
 
 const REQUIRED: readonly ColumnField[] = ['rating', 'date', 'text', 'author'];
@@ -57,7 +58,7 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
 
   const at = columns.value;
   const headerOf = (field: ColumnField) => (at[field] === undefined ? undefined : header.record[at[field]!]);
-  const fieldNames = Object.fromEntries(COLUMN_FIELDS.filter((f) => f !== 'response_date').map((f) => [f, headerOf(f)])) as Partial<Record<ReviewField, string>>;
+  const fieldNames = Object.fromEntries(COLUMN_FIELDS.filter((f) => f !== 'response_date' && f !== 'location').map((f) => [f, headerOf(f)])) as Partial<Record<ReviewField, string>>;
   const supplied: ReviewField[] = ['id', 'rating', 'date', 'text', 'author', 'source'];
   if (at.title !== undefined) supplied.push('title');
   if (at.source_url !== undefined) supplied.push('source_url');
@@ -127,6 +128,7 @@ export function mapCsvExport(text: string, file: string, mapping: CsvMapping, op
       continue;
     }
     if (setAside !== undefined) result.value.setAside = [setAside];
+    if (cell('location') !== '') result.value.sourceLocation = cell('location');
     const photos = cell('photos');
     if (photos !== '') result.value.remoteMedia = readPhotosCell(photos, file);
     mapped.reviews.push(result.value);

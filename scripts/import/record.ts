@@ -40,8 +40,8 @@ export type ImportedReview = {
   mediaProblems?: string[];
   /**
    * The platform's own name of the place the review is about (a Google review's
-   * `accounts/…/locations/…`): the import gives the review the business.json location of that name
-   * (review-locations.ts).
+   * `accounts/…/locations/…`; a CSV's location column: a location's id or name): the import gives the
+   * review the business.json location of that name (review-locations.ts).
    */
   sourceLocation?: string;
   /** A part of the review the import left out (a reply it cannot hold), reported on the review's line. */

@@ -101,6 +101,21 @@ describe('npm run import -- google into a business with locations', () => {
   });
 });
 
+describe('npm run import -- csv into a business with locations', () => {
+  it("gives each review the location its location column names, by id or name in any case, and none when it names no location", async () => {
+    const content = await copySmallContent();
+    const file = path.join(content, 'business.json');
+    const biz = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...biz, locations: [{ id: 'springfield', name: 'Springfield Shop' }, { id: 'chatham', name: 'Chatham' }] }));
+    const csv = path.join(path.dirname(content), 'yelp.csv');
+    await writeFile(csv, ['Date,Rating,Reviewer,Review Text,Branch', '2025-03-01,5,Ann B,Fixed the furnace fast.,springfield', '2025-03-02,4,Bo C,Good AC tune-up.,  springfield   SHOP ', '2025-03-03,3,Cy D,Late but fine.,Chatham', '2025-03-04,5,Di E,Great water heater job.,Elsewhere', '2025-03-05,5,Ed F,Friendly.,'].join('\n'));
+    const run = await runImport(content, ['csv', csv, '--source', 'yelp']);
+    expect(run.code, run.stderr).toBe(0);
+    const imported = [...(await readReviews(content)).values()].filter((r) => r.source === 'yelp' && ['Ann B', 'Bo C', 'Cy D', 'Di E', 'Ed F'].includes(r.author));
+    expect(Object.fromEntries(imported.map((r) => [r.author, r.location]))).toEqual({ 'Ann B': 'springfield', 'Bo C': 'springfield', 'Cy D': 'chatham', 'Di E': undefined, 'Ed F': undefined });
+  });
+});
+
 describe('npm run sync -- google into a business with locations', () => {
   const ca = createTestCa();
   let google: Awaited<ReturnType<typeof startGoogleStandIn>>;
