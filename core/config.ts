@@ -166,16 +166,12 @@ export const EnvSchema = z.object({
   GOOGLE_AUTH_URL: HttpsBaseUrl.default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_ACCOUNTS_API_URL: HttpsBaseUrl.default('https://mybusinessaccountmanagement.googleapis.com/v1'),
   GOOGLE_LOCATIONS_API_URL: HttpsBaseUrl.default('https://mybusinessbusinessinformation.googleapis.com/v1'),
-  LOG_SIGNING_KEY: z
-    .string()
-    .trim()
-    .regex(NOTE_PRIVATE_KEY, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>")
-    .optional(),
-  LOG_JOBS_KEY: z
-    .string()
-    .trim()
-    .regex(/^reviews-job-key\/v1 [A-Za-z0-9+/]{43}=$/, 'must be the job key file\'s one line, reviews-job-key/v1 <32 bytes in base64>')
-    .optional(),
+  LOG_SIGNING_KEY: EmptyIsUnset(
+    z.string().trim().regex(NOTE_PRIVATE_KEY, "must be the review log's key in Go's signed-note form, PRIVATE+KEY+<name>+<id>+<key>"),
+  ),
+  LOG_JOBS_KEY: EmptyIsUnset(
+    z.string().trim().regex(/^reviews-job-key\/v1 [A-Za-z0-9+/]{43}=$/, 'must be the job key file\'s one line, reviews-job-key/v1 <32 bytes in base64>'),
+  ),
 });
 
 export const ConfigSchema = EnvSchema.transform((e) => {

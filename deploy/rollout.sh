@@ -1,9 +1,12 @@
 #!/bin/sh
 # A deploy that loses no request (docs/deploy.md "Rolling redeploy"): builds the image once from the
-# repository as it is now (content included), then replaces the sidecars one at a time. Each old sidecar
+# repository as it is now (code and content), then replaces the sidecars one at a time. Each old sidecar
 # drains (its /readyz turns 503, Caddy moves traffic to the other one, requests in flight finish), the new
-# one starts, and the next sidecar waits until Caddy can see this one ready. Subscribers are notified once,
-# by the first new sidecar that compares the topics with the hub's store. From the repository's root:
+# one starts, and the next sidecar waits until Caddy can see this one ready. Before that, a one-off
+# container of the new image builds the site into the shared volume, continuing the review log there with
+# the key there: content that does not build stops the deploy before any sidecar is replaced, and the
+# running sidecars serve the new build as soon as it is in place. Subscribers are notified once, by the
+# first sidecar that compares the topics with the hub's store. From the repository's root:
 #   sh deploy/rollout.sh                    # Docker Compose
 #   COMPOSE=podman-compose sh deploy/rollout.sh
 set -eu
@@ -37,8 +40,13 @@ case "$COMPOSE" in
 esac
 
 first=$(echo "$SIDECARS" | cut -d' ' -f1)
-echo "rollout: building the image (the site is built inside it)"
+echo "rollout: building the image (code and content, no site)"
 compose build "$first"
+echo "rollout: building the site into the shared volume, with a one-off $first"
+if ! compose run --rm --no-deps -T "$first" npm run build; then
+  echo "rollout: the site did not build (above); no sidecar was replaced, they keep serving the last build" >&2
+  exit 1
+fi
 for sidecar in $SIDECARS; do
   echo "rollout: replacing $sidecar (stops gracefully within its stop_grace_period)"
   replace "$sidecar"

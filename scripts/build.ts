@@ -27,7 +27,7 @@ import { analyzeInThreads } from './lib/analyze-in-threads.ts';
 import { activateBuild, buildsDirOf, distDirKeyOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { checkRunningService } from './lib/running-service.ts';
-import { takePidLock } from './lib/pid-lock.ts';
+import { takeHeldLock } from './lib/held-lock.ts';
 import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-photos.ts';
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
 import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
@@ -88,11 +88,11 @@ export type BuildResult =
  * configuration (start, build, publish pass theirs); a caller without them (tests, tools) gets them here.
  */
 export async function buildSite(options: BuildOptions, urls: ServiceUrls = createServiceUrls(options.publicUrl)): Promise<BuildResult> {
-  // One build at a time per DIST_DIR, taken before anything is written (scripts/lib/pid-lock.ts).
+  // One build at a time per DIST_DIR, taken before anything is written (scripts/lib/held-lock.ts).
   const outDir = path.resolve(options.outDir);
   await mkdir(buildsDirOf(outDir), { recursive: true });
-  const lock = await takePidLock(path.join(buildsDirOf(outDir), `lock-${encodeURIComponent(path.basename(outDir))}`));
-  if (!lock.ok) return { ok: false, message: `Not built: another build (process ${lock.pid}) is writing ${outDir}/; wait for it to finish, then build again.` };
+  const lock = await takeHeldLock(path.join(buildsDirOf(outDir), `lock-${encodeURIComponent(path.basename(outDir))}`));
+  if (!lock.ok) return { ok: false, message: `Not built: another build${lock.pid ? ` (process ${lock.pid})` : ''} is writing ${outDir}/; wait for it to finish, then build again.` };
   try {
     return await buildSiteLocked(options, urls);
   } finally {

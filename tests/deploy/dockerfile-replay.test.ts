@@ -4,8 +4,11 @@
  * .dockerignore; RUN runs the same commands with `sh -c`, as root before USER and as USER's (non-root)
  * uid:gid after it; ENV and ARG set the environment; CMD starts the service, and HEALTHCHECK's command must
  * then pass. `FROM node:24-slim` is stood in for by a PATH whose first `node` is Node 24, as in that image.
- * Not replayed: the base image's own files, VOLUME and EXPOSE, BuildKit's cache mount (npm uses this
- * machine's cache instead, without revalidating it).
+ * The context holds an owner's content folder (a copy of the demo: its log has a key of its own, where the
+ * demo's is public), so the replay shows where that key goes: no step writes it, the first start makes it
+ * in the volume, and the next image's start continues the log with it (issue 41 item 4).
+ * Not replayed: the base image's own files, VOLUME (the folder stays between the two starts, as a volume
+ * does) and EXPOSE, BuildKit's cache mount (npm uses this machine's cache instead, without revalidating it).
  */
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -14,8 +17,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runScript } from '../helpers/run-script.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
-/** `--build-arg`s of the replay: the demo content, and a public URL with a path. */
-const BUILD_ARGS = { CONTENT_DIR: 'examples/demo', PUBLIC_URL: 'https://example.com/reviews' };
+/** `--build-arg`s of the replay: the owner's content folder, and a public URL with a path. */
+const BUILD_ARGS = { CONTENT_DIR: 'content', PUBLIC_URL: 'https://example.com/reviews' };
+/** The build context's `content/` (no checkout has one: it is the owner's): a copy of the demo. */
+const OWNER_CONTENT = 'examples/demo';
+/** A review log key's line (Go's signed-note form), as a key file or LOG_SIGNING_KEY holds it. */
+const KEY_LINE = /PRIVATE\+KEY\+[^+\s]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]{40,}/;
 
 type Step = { instruction: string; args: string };
 
@@ -188,6 +195,7 @@ describe('the Dockerfile', () => {
         const dest = path.resolve(workdir, parts.pop()!);
         const sources = parts.length === 1 && parts[0] === '.' ? await contextFiles(excluded) : parts;
         for (const source of sources) await cp(path.join(ROOT, source), path.join(dest, parts[0] === '.' ? source : path.basename(source)), { recursive: true, verbatimSymlinks: true });
+        if (parts[0] === '.') await cp(path.join(ROOT, OWNER_CONTENT), path.join(dest, 'content'), { recursive: true });
       } else if (instruction === 'ARG') {
         const [name, value] = line.split('=');
         args[name!] = BUILD_ARGS[name as keyof typeof BUILD_ARGS] ?? value ?? '';
@@ -221,14 +229,22 @@ describe('the Dockerfile', () => {
 
     // No secret came in with the context, and a .env that a mount brings is not read: this one would
     // stop the service (an invalid PUBLIC_URL) if it were.
-    expect((await imageFiles(workdir)).filter((f) => isSecretFile(f))).toEqual([]);
+    const built = await imageFiles(workdir);
+    expect(built.filter((f) => isSecretFile(f))).toEqual([]);
     await writeFile(path.join(workdir, '.env'), 'PUBLIC_URL=not a url\n');
+    // No step built the site or wrote the review log's key: no image layer can carry it.
+    expect(built.filter((f) => f.includes('log-keys') || f.startsWith(`${env.DATA_DIR}/`))).toEqual([]);
+    const keyLines: string[] = [];
+    for (const f of built) if (KEY_LINE.test(await readFile(path.join(workdir, f), 'latin1'))) keyLines.push(f);
+    expect(keyLines).toEqual([]);
 
-    // docker run -e PORT=… -e HOST=…: an ephemeral port on loopback.
+    // docker run -e PORT=… -e HOST=…: an ephemeral port on loopback. The first start on the empty volume
+    // builds, and makes the log's key there.
     const runEnv = { ...processEnv(), PORT: '0', HOST: '127.0.0.1' };
     service = startAs(cmd, { cwd: workdir, env: runEnv, ...user });
     const [, url] = await waitForLine(service, /Reviews service ready: open (http:\/\/127\.0\.0\.1:\d+)\/reviews\//);
-    expect(service.output()).not.toContain('rebuilding');
+    expect(service.output()).toContain('No build yet: building');
+    expect(service.output()).toMatch(new RegExp(`Created the review log's signing key for example\\.com/reviews/log in ${env.DATA_DIR}/log-keys/`));
     const port = new URL(url!).port;
     const health = await runScript(healthcheck[0]!, healthcheck.slice(1), { cwd: workdir, env: { ...runEnv, PORT: port }, ...user });
     expect(health.code, health.stderr).toBe(0);
@@ -236,6 +252,24 @@ describe('the Dockerfile', () => {
       const res = await fetch(`${url}${page}`);
       expect(res.status, page).toBe(200);
     }
+    const vkey = await (await fetch(`${url}/reviews/log/vkey`)).text();
+    const size = async (at: string) => Number((await (await fetch(`${at}/reviews/log/checkpoint`)).text()).split('\n')[1]);
+    const sizeBefore = await size(url!);
+    service.stop();
+    expect(await service.exited).toBe(0);
+
+    // The next image: one review changed in its content, started on the same volume. It continues the
+    // log with the key in the volume: one more entry, the same key, no new one.
+    const file = path.join(workdir, 'content/reviews/2026-11.json');
+    const reviews = JSON.parse(await readFile(file, 'utf8')) as { verified: boolean; text: string }[];
+    reviews.find((r) => r.verified)!.text += ' Edited by the owner.';
+    await writeFile(file, JSON.stringify(reviews));
+    service = startAs(cmd, { cwd: workdir, env: runEnv, ...user });
+    const [, next] = await waitForLine(service, /Reviews service ready: open (http:\/\/127\.0\.0\.1:\d+)\/reviews\//);
+    expect(service.output()).toContain('Content or code changed since the last build: rebuilding');
+    expect(service.output()).not.toContain('Created the review log');
+    expect(await (await fetch(`${next}/reviews/log/vkey`)).text()).toBe(vkey);
+    expect(await size(next!)).toBe(sizeBefore + 1);
     service.stop();
     expect(await service.exited).toBe(0);
   });

@@ -102,8 +102,8 @@ describe('deploy/caddy/Caddyfile', () => {
 });
 
 describe('deploy/compose.yaml', () => {
-  it('runs two sidecars of one image on one PostgreSQL, behind Caddy', async () => {
-    type Service = { image?: string; build?: { context: string }; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
+  it('runs two sidecars of one image on one PostgreSQL and one volume, one of them building, behind Caddy', async () => {
+    type Service = { image?: string; build?: { context: string; args?: Record<string, string> }; command?: string[]; environment?: Record<string, string>; volumes?: string[]; depends_on?: unknown };
     const compose = parse(await read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
     const { services } = compose;
     const sidecars = Object.entries(services).filter(([name]) => name.startsWith('sidecar'));
@@ -115,8 +115,14 @@ describe('deploy/compose.yaml', () => {
     expect(two.environment?.DATABASE_URL).toBe(one.environment?.DATABASE_URL);
     expect(two.environment?.MCP_SESSION_SECRET).toBe(one.environment?.MCP_SESSION_SECRET);
     expect(one.environment?.TRUST_PROXY).toBe('uniquelocal');
-    expect(one.volumes).toEqual(['data-1:/app/data']);
-    expect(two.volumes).toEqual(['data-2:/app/data']);
+    // One volume, one builder (issue 41 item 4): sidecar-1 runs the image's `npm start`, which builds into
+    // the volume, with the key there; sidecar-2 only serves. A volume each would sign two histories.
+    expect(one.volumes).toEqual(['data:/app/data']);
+    expect(two.volumes).toEqual(['data:/app/data']);
+    expect(one.command).toBeUndefined();
+    expect(two.command).toEqual(['node', '--max-semi-space-size=16', 'scripts/serve.ts']);
+    // The image is code and content: the public address is the containers' setting, not the image's.
+    expect(one.build?.args).toEqual({ CONTENT_DIR: '${CONTENT_DIR:-content}' });
     expect(services.postgres?.image).toMatch(/^postgres:/);
     expect(services.caddy?.environment?.REVIEWS_UPSTREAMS).toBe(sidecars.map(([name]) => `${name}:4321`).join(' '));
     expect(services.caddy?.volumes).toContain('./caddy/Caddyfile:/etc/caddy/Caddyfile:ro');

@@ -65,7 +65,8 @@ describe('.github/workflows/publish.yml', () => {
     expect([checkout, node, install, changes, test, build, upload, ping]).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(steps[checkout]!.with?.['fetch-depth']).toBe(0);
     expect(steps[test]!.if).toBe("steps.changes.outputs.code == 'true'");
-    expect(steps[build]!.env?.PUBLIC_URL).toBe('${{ vars.PUBLIC_URL }}');
+    // The log's keys as secrets (docs/log.md): a CI machine has no DATA_DIR.
+    expect(steps[build]!.env).toEqual({ PUBLIC_URL: '${{ vars.PUBLIC_URL }}', LOG_SIGNING_KEY: '${{ secrets.LOG_SIGNING_KEY }}', LOG_JOBS_KEY: '${{ secrets.LOG_JOBS_KEY }}' });
     expect(String(steps[upload]!.with?.command)).toMatch(/^pages deploy dist /);
     expect(steps[ping]!.env).toEqual({ PUBLIC_URL: '${{ vars.PUBLIC_URL }}', SIDECAR_URL: '${{ vars.SIDECAR_URL }}' });
   });

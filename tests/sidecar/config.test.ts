@@ -146,6 +146,10 @@ describe('parseConfig', () => {
     });
   });
 
+  it('takes an empty LOG_SIGNING_KEY or LOG_JOBS_KEY as unset, as a CI runner passes a secret nobody set', () => {
+    expect(parse({ LOG_SIGNING_KEY: '', LOG_JOBS_KEY: ' ' })).toMatchObject({ logSigningKey: undefined, logJobsKey: undefined });
+  });
+
   it.each([
     ['true', true],
     ['false', false],

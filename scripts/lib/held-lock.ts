@@ -1,0 +1,37 @@
+/**
+ * The build's lock, one build at a time per DIST_DIR, decided by the kernel (issue 41 item 4): an SQLite
+ * database held in an exclusive transaction (`<file>.held`), as the hub's store lock is
+ * (sidecar/websub/store/sqlite/file.ts), is released when its process ends, however it ends, and every
+ * process that opens the file sees it held, whatever pid namespace it runs in. A pid alone cannot say
+ * that once builds live in a container's volume: a build killed there left a lock naming pid 6, the next
+ * container's own build (pid 6 as well) took it for a live one, and no build ever ran on that volume
+ * again. `<file>` holds the holder's pid, for the message.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { DatabaseSync } from 'node:sqlite';
+import { sqliteCodeOf } from '../../sidecar/websub/store/sqlite/file.ts';
+
+const SQLITE_BUSY = 5;
+
+export type HeldLock = { ok: true; release: () => Promise<void> } | { ok: false; pid: number | undefined };
+
+export async function takeHeldLock(file: string): Promise<HeldLock> {
+  const held = new DatabaseSync(`${file}.held`, { timeout: 0 });
+  try {
+    held.exec('BEGIN EXCLUSIVE');
+  } catch (error) {
+    held.close();
+    if (sqliteCodeOf(error) !== SQLITE_BUSY) throw error;
+    const pid = Number(await readFile(file, 'utf8').catch(() => ''));
+    return { ok: false, pid: Number.isInteger(pid) && pid > 0 ? pid : undefined };
+  }
+  // Whatever pid the file still names, that holder has ended: the kernel let go of its lock.
+  await writeFile(file, String(process.pid));
+  return {
+    ok: true,
+    release: async () => {
+      await rm(file, { force: true });
+      held.close();
+    },
+  };
+}
