@@ -111,7 +111,7 @@ describe('npm run import -- csv into a business with locations', () => {
     await writeFile(csv, ['Date,Rating,Reviewer,Review Text,Branch', '2025-03-01,5,Ann B,Fixed the furnace fast.,springfield', '2025-03-02,4,Bo C,Good AC tune-up.,  springfield   SHOP ', '2025-03-03,3,Cy D,Late but fine.,Chatham', '2025-03-04,5,Di E,Great water heater job.,Elsewhere', '2025-03-05,5,Ed F,Friendly.,'].join('\n'));
     const run = await runImport(content, ['csv', csv, '--source', 'yelp']);
     expect(run.code, run.stderr).toBe(0);
-    const imported = [...(await readReviews(content)).values()].filter((r) => r.source === 'yelp' && ['Ann B', 'Bo C', 'Cy D', 'Di E', 'Ed F'].includes(r.author));
+    const imported = [...(await readReviews(content)).values()].filter((r) => r.source === 'yelp' && ['Ann B', 'Bo C', 'Cy D', 'Di E', 'Ed F'].includes(String(r.author)));
     expect(Object.fromEntries(imported.map((r) => [r.author, r.location]))).toEqual({ 'Ann B': 'springfield', 'Bo C': 'springfield', 'Cy D': 'chatham', 'Di E': undefined, 'Ed F': undefined });
   });
 });
