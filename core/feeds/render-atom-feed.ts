@@ -24,6 +24,11 @@ import {
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.ts';
 
 export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
+/**
+ * The namespace of this service's Atom extension elements (RFC 4287 §6.4): a fixed name, the same on every
+ * site, so a reader recognises them anywhere (docs/api.md "Languages"). Today one: `<r:translation>`.
+ */
+export const REVIEW_NAMESPACE = 'urn:uuid:0b6f2d3e-7c41-4b9a-9e57-2f1c8a6d4e10';
 export const ATOM_GENERATOR = 'reviews-service';
 
 export function renderAtomFeed(input: FeedInput): string {
@@ -32,7 +37,7 @@ export function renderAtomFeed(input: FeedInput): string {
   const { title, description, atomUrl, pageUrl } = describeFeed(input);
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<feed xmlns="${ATOM_NAMESPACE}" xml:lang="${FEED_LANGUAGE}">`,
+    `<feed xmlns="${ATOM_NAMESPACE}"${entries.some((r) => r.translation !== undefined) ? ` xmlns:r="${REVIEW_NAMESPACE}"` : ''} xml:lang="${FEED_LANGUAGE}">`,
     `  <id>${text(atomUrl)}</id>`,
     `  <title type="text">${text(title)}</title>`,
     `  <subtitle type="text">${text(description)}</subtitle>`,
@@ -70,7 +75,11 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     ...getEntryServices(review, business).map(
       (service) => `    <category term="${attr(service.id)}" label="${attr(service.name)}"/>`,
     ),
-    `    <content type="text">${text(getEntryText(review))}</content>`,
+    // The customer's words in their language; a translation the source gave beside them, saying whose it is.
+    `    <content type="text"${review.language === undefined ? '' : ` xml:lang="${attr(review.language)}"`}>${text(getEntryText(review))}</content>`,
+    ...(review.translation === undefined
+      ? []
+      : [`    <r:translation xml:lang="${attr(review.translation.language)}" by="${attr(review.translation.by)}">${text(review.translation.text)}</r:translation>`]),
     '  </entry>',
   ];
 }

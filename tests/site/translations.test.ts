@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveReviewId } from '../../scripts/import/record.ts';
 import { copySmallContent, readReviews, runImport } from '../import/harness.ts';
+import { validateAtom } from '../helpers/atom-validate.ts';
+import { REVIEW_NAMESPACE } from '../../core/feeds/render-atom-feed.ts';
 import { connectClient } from '../mcp/mcp-fixture.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { runScript } from '../helpers/run-script.ts';
@@ -125,6 +127,19 @@ describe('a review Google translated from Spanish', () => {
     const item = feed.items.find((i) => i.id.endsWith(`#${ID}`) || i.id.includes(ID))!;
     expect(item.content_text).toContain(ORIGINAL);
     expect(item._review).toMatchObject({ language: 'es', translation: { text: TRANSLATION, by: 'google', language: 'en' } });
+  });
+
+  it('carries the language and the translation, saying whose, in the Atom feed, which stays valid Atom', async () => {
+    const xml = await (await get('/feed.xml')).text();
+    expect(await validateAtom(xml)).toEqual([]);
+    const entry = xml.split('<entry>').find((e) => e.includes(`#${ID}`) || e.includes(ID))!;
+    expect(entry).toContain('<content type="text" xml:lang="es">');
+    expect(entry.slice(entry.indexOf('<r:translation xml:lang="en" by="google">'))).toMatch(/^<r:translation[^>]*>[^<]*Sunday/i);
+    expect(xml).toContain(`xmlns:r="${REVIEW_NAMESPACE}"`);
+    // An English review's entry carries neither.
+    const english = xml.split('<entry>').slice(1).find((e) => !e.includes(ID))!;
+    expect(english).not.toContain('xml:lang');
+    expect(english).not.toContain('r:translation');
   });
 
   it('is given by MCP get_review and search_reviews with its language and translation, labelled', async () => {
