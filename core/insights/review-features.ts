@@ -10,6 +10,11 @@
  *   (`c:repeat`), one of the business's technicians named (`c:technician`, by name or alias), another
  *   person named as the subject (`c:person`: a capitalised first name), sarcasm
  *   quotes around a fee (`c:scare-quote`).
+ * - Honesty cues, phrasings whose words are too common to tell apart one by one: a price or a promise
+ *   kept (`c:kept-word`: "charged what they quoted", "made it right"; `c:same-amount`: the same amount
+ *   twice, as in "quoted $175, paid $175"), not selling more than needed (`c:no-push`: "didn't push",
+ *   "could have sold me a new unit", "straight with me"), and money or terms sprung (`c:misled`: "didn't
+ *   mention the fee until the invoice", a "free estimate" then a bill, "billed 3 hours").
  */
 import type { Sentence } from './tokenize.ts';
 
@@ -55,6 +60,21 @@ const CUES: [string, RegExp][] = [
     /\b(?:second|third|fourth|fifth|\d+(?:nd|rd|th))\s+(?:visit|time|trip|tech|technician|call)|\bcame back|\bcome back|\bcoming back|\b(?:two|three|four|five|\d)\s+(?:times|visits|trips)\b|\bagain\b/gi,
   ],
   ['c:scare-quote', /["“][^"”]{2,40}(?:fee|charge|surcharge|special|deal|plan)["”]/gi],
+  // Doing what was said: "charged what they quoted", "like they said they would", "matched the quote".
+  [
+    'c:kept-word',
+    /\b(?:did|charged|cost|paid|billed|was|were)\b(?:\s+\w+){0,2}?\s+what (?:they|he|she|we)\s+(?:said|quoted|promised|agreed)\b|\b(?:like|as|when|what) (?:they|he|she) said (?:they|he|she)['’]?(?:d|\s+would)\b|\bas promised\b|\b(?:matched|same as|exactly|right at|was|were)\s+(?:the|their|his|her|our)\s+(?:quote|estimate|phone quote)\b|\bhonou?r(?:ed|ing)?\s+(?:the|their|our|my)\s+(?:price|quote|estimate|warranty)\b|\bstood behind\b|\bmade it right\b|\bowned (?:the|his|her|their|up)\b|\b(?:no|without(?: any| an)?)\s+(?:argument|hassle|fuss)\b/gi,
+  ],
+  // Not selling more than needed: "didn't push", "no scare tactics", "could have sold me a new unit".
+  [
+    'c:no-push',
+    /\b(?:didn['’]?t|did not|never|wasn['’]?t|weren['’]?t|no|without|zero|not)\s+(?:try(?:ing|ed)? to\s+|once\s+)?(?:push|pushy|upsell|upsold|upselling|pressure|pressured|sell|selling|gimmicks?|scare tactics|sales pitch|hard sell|song and dance|bs|upcharge|padded|pad)\b|\bcould(?:['’]ve| have)\s+(?:easily\s+|just\s+)?(?:sold|charged|replaced|upsold)\b|\b(?:recommended|suggested|went with|did) the cheaper\b|\btold (?:me|us) not to (?:bother|buy|replace|spend|waste)\b|\b(?:talked|talk) (?:me|us) out of\b|\b(?:straight|honest|upfront|up front) (?:with|about)\b|\bstraightforward\b/gi,
+  ],
+  // Money or terms sprung or misstated: "didn't tell me about the fee until the end", "the 'free' estimate".
+  [
+    'c:misled',
+    /\b(?:didn['’]?t|did not|never|wasn['’]?t|weren['’]?t|not|nobody|no one)\s+(?:tell|told|mention|mentioned|bring|brought|disclose|disclosed|warn|warned|say|said)\b[^.!?;]{0,50}?\buntil\b|\buntil the (?:invoice|bill|end|last minute)\b|\bfree["”']?\s+(?:estimate|inspection|quote)s?\b[^.!?;]{0,40}?(?:\$|\bbill|\bcharged?)|\b(?:billed|charged)\s+(?:me\s+|us\s+)?(?:for\s+)?(?:\d+|two|three|four)\s+(?:hours|hrs)\b|\bnever installed\b|\bfelt (?:taken|cheated|scammed|ripped)\b|\b(?:real|actual)["”']?\s+price\b|\bswitcheroo\b|\bdifferent prices\b/gi,
+  ],
 ];
 
 /** Capitalised words that are not people's names. */
@@ -92,6 +112,11 @@ export function extractFeatures(text: string, sentences: readonly Sentence[], te
   const money = result.reduce((n, s) => n + (s.features.get('c:money')?.length ?? 0), 0);
   if (money >= 2) {
     for (const s of result) for (const span of s.features.get('c:money') ?? []) add(s.features, 'c:money2', span);
+    // The same amount twice ("quoted $175, paid $175"): a price kept.
+    const amounts = result.flatMap((s) =>
+      (s.features.get('c:money') ?? []).map((span) => ({ s, span, amount: text.slice(span[0], span[1]).replace(/[^\d.]/g, '').replace(/\.$/, '') })),
+    );
+    for (const a of amounts) if (amounts.some((b) => b !== a && b.amount === a.amount && a.amount !== '')) add(a.s.features, 'c:same-amount', a.span);
   }
   return result;
 }

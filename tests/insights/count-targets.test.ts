@@ -25,8 +25,9 @@ describe('corrected counts on the held-out test split', () => {
 
   // Not met when last measured: the issue asks every estimate within 10% (or 3 reviews), which a sample
   // of 629 reviews does not allow at this analyser's error rates even with exactly known rates
-  // (docs/insights.md, "Corrected counts"). This floor guards what is reached (23 of 30; raw counts 19
-  // of 30), and the mean error no worse than raw's.
+  // (docs/insights.md, "Corrected counts"). This floor guards what is reached (24 of 30, 23 before issue
+  // 44 item 6's cues; raw counts 19 of 30), one below it since a retrain moves a figure or two by chance,
+  // and the mean error no worse than raw's.
   it('keeps the estimates as close as reached, on average no further off than the raw counts', () => {
     expect(summary.estimate_close).toBeGreaterThanOrEqual(23);
     expect(summary.estimate_mean_abs_error).toBeLessThanOrEqual(summary.raw_mean_abs_error + 0.01);

@@ -38,13 +38,24 @@ export function evaluateCounts(
   analyze: (review: LabelledReview) => readonly AspectPrediction[],
   table: AspectAccuracyTable,
 ): CountEvalReport {
+  return evaluateFoundCounts(
+    reviews.map((review) => ({ labels: review.labels, found: analyze(review) })),
+    table,
+  );
+}
+
+/** The same check from each review's labels and what the analyser found in it, however it was classified. */
+export function evaluateFoundCounts(
+  reviews: readonly { labels: readonly AspectPrediction[]; found: readonly AspectPrediction[] }[],
+  table: AspectAccuracyTable,
+): CountEvalReport {
   const corrector = createCountCorrector(table);
   const aspects = [...listConfusionPriors(table).keys()];
   const zero = () => ({ mentions: 0, positive: 0, neutral: 0, negative: 0 });
   const raw = new Map(aspects.map((a) => [a, zero()]));
   const truth = new Map(aspects.map((a) => [a, zero()]));
   for (const review of reviews) {
-    for (const m of analyze(review)) count(raw.get(m.aspect), m.polarity);
+    for (const m of review.found) count(raw.get(m.aspect), m.polarity);
     for (const l of review.labels) count(truth.get(l.aspect), l.polarity);
   }
   const figures: CountFigure[] = aspects.flatMap((aspect) => {

@@ -37,39 +37,57 @@ export const CROSS_FIT_FOLDS = 5;
 /** What the table is measured with: the shipped model and what it was trained from. */
 export type AccuracySource = { model: AspectModel; config: AspectConfig; technicians: readonly Technician[]; options?: TrainOptions };
 
-export function measureAspectAccuracy(source: AccuracySource): AspectAccuracyTable {
+/**
+ * One labelled review as classified by a model that never saw it: `fold` is 'dev' (the shipped model)
+ * or the train fold it was held out of; `labelled` and `found` are its class of every aspect (by
+ * aspect index, in the class order of count-estimate.ts).
+ */
+export type HeldOutReview = { fold: 'dev' | number; labelled: number[]; found: number[] };
+
+export type HeldOutSet = { aspects: string[]; dev: number; train: number; reviews: HeldOutReview[] };
+
+/** Every dev review and every train review, each classified by a model that never saw it (see above). */
+export function classifyHeldOut(source: AccuracySource): HeldOutSet {
   const { model, config, technicians, options = DEFAULT_TRAIN_OPTIONS } = source;
-  const tables = model.aspects.map(() => [0, 1, 2, 3].map(() => [0, 0, 0, 0]));
   const dev = loadCorpusSplit('dev');
-  addConfusion(tables, dev, model);
+  const reviews = classify(dev, model, 'dev');
   const train = loadCorpusSplit('train');
   for (let fold = 0; fold < CROSS_FIT_FOLDS; fold++) {
     const weights = trainLearnedLayer(train.filter((r) => assignFold(r.id, CROSS_FIT_FOLDS) !== fold), config, technicians, options);
     const foldModel = withTechnicians(compileAspectModel(config, weights), technicians);
-    addConfusion(tables, train.filter((r) => assignFold(r.id, CROSS_FIT_FOLDS) === fold), foldModel);
+    reviews.push(...classify(train.filter((r) => assignFold(r.id, CROSS_FIT_FOLDS) === fold), foldModel, fold));
   }
-  const aspects: AspectAccuracyTable['aspects'] = {};
-  model.aspects.forEach((aspect, a) => {
-    aspects[aspect.id] = tables[a] as AspectAccuracyTable['aspects'][string];
-  });
+  return { aspects: model.aspects.map((a) => a.id), dev: dev.length, train: train.length, reviews };
+}
+
+export function measureAspectAccuracy(source: AccuracySource): AspectAccuracyTable {
+  const held = classifyHeldOut(source);
   return {
-    $comment: `Written by npm run eval / npm run train (tools/insights-corpus/measure-accuracy.ts) from the ${dev.length} reviews of the corpus dev split and the ${train.length} of its train split, cross-fitted in ${CROSS_FIT_FOLDS} folds; rows labelled, columns found: ${COUNT_CLASSES.join(', ')}. Do not edit.`,
+    $comment: `Written by npm run eval / npm run train (tools/insights-corpus/measure-accuracy.ts) from the ${held.dev} reviews of the corpus dev split and the ${held.train} of its train split, cross-fitted in ${CROSS_FIT_FOLDS} folds; rows labelled, columns found: ${COUNT_CLASSES.join(', ')}. Do not edit.`,
     split: `dev+train-cross-fitted-${CROSS_FIT_FOLDS}`,
-    reviews: dev.length + train.length,
-    aspects,
+    reviews: held.dev + held.train,
+    aspects: tabulateConfusion(held.aspects, held.reviews),
   };
 }
 
-/** Adds each review's (labelled, found) class of every aspect to its aspect's table. */
-function addConfusion(tables: number[][][], reviews: readonly LabelledReview[], model: AspectModel) {
+/** Each aspect's confusion (rows labelled, columns found) over `reviews`. */
+export function tabulateConfusion(aspects: readonly string[], reviews: readonly HeldOutReview[]): AspectAccuracyTable['aspects'] {
+  const table: AspectAccuracyTable['aspects'] = {};
+  aspects.forEach((aspect, a) => {
+    const rows = [0, 1, 2, 3].map(() => [0, 0, 0, 0]);
+    for (const review of reviews) rows[review.labelled[a]!]![review.found[a]!]!++;
+    table[aspect] = rows as AspectAccuracyTable['aspects'][string];
+  });
+  return table;
+}
+
+function classify(reviews: readonly LabelledReview[], model: AspectModel, fold: HeldOutReview['fold']): HeldOutReview[] {
   const classOf = (polarity: string | undefined) => (polarity === undefined ? 0 : COUNT_CLASSES.indexOf(polarity as never));
-  for (const review of reviews) {
+  return reviews.map((review) => {
     const found = new Map(analyzeReview(getAnalysisText(review), model, review.rating).map((m) => [m.aspect, m.polarity]));
     const labelled = new Map(review.labels.map((l) => [l.aspect, l.polarity]));
-    model.aspects.forEach((aspect, a) => {
-      tables[a]![classOf(labelled.get(aspect.id))]![classOf(found.get(aspect.id))]!++;
-    });
-  }
+    return { fold, labelled: model.aspects.map((a) => classOf(labelled.get(a.id))), found: model.aspects.map((a) => classOf(found.get(a.id))) };
+  });
 }
 
 /** One line per aspect, so a retrain shows as a diff per aspect. */
