@@ -27,6 +27,8 @@ async function writeDemoAsCaptured(): Promise<string> {
   return dir;
 }
 const DEMO_BANNER = /<p class="demo-banner">.*?<\/p>/;
+/** A search page without what the analyser decides: each review card and every figure. */
+const withoutAnalyserAnswer = (html: string) => html.replace(/<article[\s\S]*?<\/article>/g, '[review]').replace(/\d[\d,]*/g, 'N');
 
 type Captured = Record<string, { status: number; html: string }>;
 const captured = JSON.parse(await readFile(path.resolve('tests/fixtures/search-page/pages.json'), 'utf8')) as Captured;
@@ -49,6 +51,10 @@ describe.each(SITES)('the search page of $name', (site) => {
     expect(res.status).toBe(before.status);
     const expected = site.name === 'demo' ? before.html.replace(DEMO_BANNER, '') : before.html;
     // The one change since: a review tied to a job says so (issue 42); the demo's reviews name their jobs now.
-    expect((await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '')).toBe(expected);
+    const html = (await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '');
+    // Which reviews an aspect filter matches is the analyser's answer, retrained since the capture (issue 44
+    // item 6): there the page is compared with its cards and figures left out, its form, chips and pager kept.
+    const byAnalyser = site.name === 'demo' && /(^|&)aspect(_sentiment)?=/.test(query);
+    expect(byAnalyser ? withoutAnalyserAnswer(html) : html).toBe(byAnalyser ? withoutAnalyserAnswer(expected) : expected);
   });
 });
