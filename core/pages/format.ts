@@ -1,23 +1,17 @@
 /**
  * How the pages write dates, sources, ratings and phone numbers for people. Written by hand rather
- * than with Intl, whose output depends on the machine's locale data: the build must not.
+ * than with Intl, whose output depends on the machine's locale data: the build must not. The site's own
+ * language has its words and rules in core/i18n/ (a Translator); what takes none is written in English.
  */
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
+// In English, as the commands and the browser checks of the log write them (site/lib/log-check.ts), which
+// load no catalogue; the pages write dates in the site's language (core/i18n/translator.ts `date`).
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** `2026-11-14` → "November 14, 2026". */
 export function formatDate(date: string): string {
   return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
-}
-
-/** `2026-11` → "November 2026". */
-export function formatMonth(month: string): string {
-  return `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
-}
-
-/** `2025-Q2` → "Q2 2025". */
-export function formatQuarter(quarter: string): string {
-  return `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
 }
 
 const SOURCE_NAMES: Readonly<Record<string, string>> = {
@@ -31,11 +25,11 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
   thumbtack: 'Thumbtack',
   trustpilot: 'Trustpilot',
   houzz: 'Houzz',
-  direct: 'Direct',
 };
 
-/** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site". */
-export function formatSource(source: string): string {
+/** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site"; `direct` in the site's language. */
+export function formatSource(source: string, t: Translator = createTranslator()): string {
+  if (source === 'direct') return t.m.sources.direct;
   return SOURCE_NAMES[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 }
 
@@ -59,21 +53,23 @@ export function formatTelephone(telephone: string): string {
 
 
 /** ISO dates inside generated prose ("from 2023-03-07 to 2026-11-14") written as people write them. */
-export function formatDatesIn(text: string): string {
-  return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => formatDate(date));
+export function formatDatesIn(text: string, t: Translator = createTranslator()): string {
+  return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => t.date(date));
 }
 
 /**
  * Generated insight prose for a page: ISO dates as people write them, and without the "(review r-…)"
- * references, which the page turns into links beside the text.
+ * references (in the prose's language: "(reseña r-…)"), which the page turns into links beside the text.
  */
-export function formatInsightText(text: string): string {
-  const reference = String.raw`\s*\(reviews? [a-z0-9-]+(?:, [a-z0-9-]+)*\)`;
+export function formatInsightText(text: string, t: Translator = createTranslator()): string {
+  const { reviewReference: one, reviewsReference: many } = t.m.insights;
+  const reference = String.raw`\s*\((?:${one}|${many}) [a-z0-9-]+(?:, [a-z0-9-]+)*\)`;
   return formatDatesIn(
     text
       // “…right on time.” (review r-1). → “…right on time.”
       .replace(new RegExp(`([.!?][”"])${reference}\\.`, 'g'), '$1')
       .replace(new RegExp(reference, 'g'), ''),
+    t,
   );
 }
 
