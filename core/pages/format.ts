@@ -91,25 +91,18 @@ export function foldLongText(text: string): { head: string; rest: string | null;
 }
 
 /** A withdrawal's reason (core/schemas/content.ts WITHDRAW_REASONS) in plain words. */
-export function formatWithdrawReason(reason: string): string {
-  const words: Record<string, string> = {
-    customer_request: "at the customer's request",
-    not_a_customer: 'not written by a customer',
-    duplicate: 'a duplicate of another review',
-    spam: 'spam',
-    legal: 'for a legal reason',
-    removed_at_source: 'removed where it was first posted',
-    other: 'no reason given',
-  };
-  return words[reason] ?? reason;
+export function formatWithdrawReason(reason: string, t: Translator = createTranslator()): string {
+  const words: Readonly<Record<string, string>> = t.m.reasons.withdraw;
+  return Object.hasOwn(words, reason) ? words[reason]! : reason;
 }
 
 /** An update's kind of change (core/log/entry.ts UPDATE_CHANGES) in plain words; null: not recorded. */
-export function formatUpdateChange(change: string | null, reason: string | null): string {
-  const reasons: Record<string, string> = { customer_request: "at the customer's request", entry_error: 'it had been entered wrong', other: 'no reason given' };
-  if (change === 'correction') return reason === null ? 'changed by the business' : `changed by the business (${reasons[reason] ?? reason})`;
-  if (change === 'at_source') return 'changed where it was first posted, says the business';
-  if (change === 'reply') return "the business's reply changed";
-  if (change === 'job') return 'tied to a job';
-  return 'the log does not say who changed it';
+export function formatUpdateChange(change: string | null, reason: string | null, t: Translator = createTranslator()): string {
+  const words = t.m.reasons;
+  const reasons: Readonly<Record<string, string>> = words.correction;
+  if (change === 'correction') return reason === null ? words.changedByBusiness : t.fill(words.changedByBusinessBecause, { reason: Object.hasOwn(reasons, reason) ? reasons[reason]! : reason });
+  if (change === 'at_source') return words.changedAtSource;
+  if (change === 'reply') return words.replyChanged;
+  if (change === 'job') return words.tiedToJob;
+  return words.unrecorded;
 }
