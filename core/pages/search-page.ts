@@ -88,7 +88,7 @@ export function renderSearchPage(shell: string, live: LiveData, query: URLSearch
   let main = `<h1>${fillHtml(words.heading)}</h1><form${writeAttributes({ class: 'filters', method: 'get', action: PATHS.searchPage, role: 'search', 'aria-label': words.formLabel, 'data-search-form': true })}>`;
   main += `<div class="field wide"><label for="f-query">${fillHtml(words.query)}</label><input${writeAttributes({ id: 'f-query', name: 'query', type: 'search', maxlength: '200', value: value('query'), placeholder: words.queryPlaceholder })}></div>`;
   main += `<details${writeAttributes({ class: 'more-filters', open: !hasFilters || !result.ok, 'data-search-filters': true })}>`;
-  main += `<summary>${fillHtml(words.filtersAndOrder)}${filtersSet > 0 ? `<span class="muted">${fillHtml(words.filtersSet, { count: filtersSet })}</span>` : ''}</summary><div class="filter-fields">`;
+  main += `<summary>${fillHtml(words.filtersAndOrder)}${filtersSet > 0 ? `<span class="muted">${fillHtml(t.plural(words.filtersSet, filtersSet))}</span>` : ''}</summary><div class="filter-fields">`;
   main += renderSelect('f-rating', 'rating', words.stars, RATING_OPTIONS, value('rating'));
   main += renderSelect('f-technician', 'mentions_technician', words.technician, [{ value: '', label: words.anyTechnician }, ...business.technicians.map((tech) => ({ value: tech.name, label: tech.name }))], chosen('mentions_technician'));
   main += renderSelect('f-service', 'mentions_service', words.service, [{ value: '', label: words.anyService }, ...business.services.map((s) => ({ value: s.id, label: s.name }))], chosen('mentions_service'));
