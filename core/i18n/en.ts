@@ -165,6 +165,22 @@ export const en = {
       cursor: 'Page:',
     },
     unknownField: '{name}:',
+    /**
+     * A search's problems by code, for a page in another language than the API's: an English page shows
+     * the API's own message, which names the bounds and values (core/schemas/issues.ts).
+     */
+    problems: {
+      unrecognized_parameter: 'is not a search parameter',
+      repeated_parameter: 'must be given at most once',
+      unknown_technician: 'is no technician of this business',
+      unknown_service: 'is no service of this business',
+      unknown_location: 'is no location of this business',
+      unknown_aspect: 'is no topic of the reviews',
+      since_after_until: 'must not be after the "To" date',
+      too_big: 'is out of range',
+      too_small: 'is out of range',
+      other: 'is not valid',
+    },
   },
   home: {
     title: '{name} reviews: {rating} ★ from {count} verified customers',

@@ -164,6 +164,18 @@ export const es: Catalogue = {
       cursor: 'Página:',
     },
     unknownField: '{name}:',
+    problems: {
+      unrecognized_parameter: 'no es un parámetro de búsqueda',
+      repeated_parameter: 'solo puede indicarse una vez',
+      unknown_technician: 'no es ningún técnico de este negocio',
+      unknown_service: 'no es ningún servicio de este negocio',
+      unknown_location: 'no es ninguna sede de este negocio',
+      unknown_aspect: 'no es ningún tema de las reseñas',
+      since_after_until: 'no puede ser posterior a la fecha «Hasta»',
+      too_big: 'está fuera del intervalo permitido',
+      too_small: 'está fuera del intervalo permitido',
+      other: 'no es válido',
+    },
   },
   home: {
     title: 'Reseñas de {name}: {rating} ★ de {count} clientes verificados',

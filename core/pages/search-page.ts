@@ -13,6 +13,7 @@ import type { LiveData } from '../dataset/live-data.ts';
 import { runSearchRequest } from '../search/index.ts';
 import { PATHS, prefixRootRelativeUrls, searchPagePath } from '../urls.ts';
 import { createTranslator, type Translator } from '../i18n/translator.ts';
+import { DEFAULT_LOCALE } from '../i18n/locales.ts';
 import { findReviewMarks } from './highlight.ts';
 import { escapeText, fillHtml, rawHtml, writeAttributes } from './html.ts';
 import { fillPageSlots } from './page-slots.ts';
@@ -103,7 +104,10 @@ export function renderSearchPage(shell: string, live: LiveData, query: URLSearch
   main += `<section id="results" aria-labelledby="results-heading" data-search-results>`;
   main += `<h2 id="results-heading">${fillHtml(result.ok ? (hasFilters ? words.results : words.newest) : words.checkFilters)}</h2>`;
   if (!result.ok) {
-    const items = result.issues.map((issue) => `<li${writeAttributes({ 'data-code': issue.code })}><strong>${escapeText(describeSearchField(String(issue.path[0] ?? ''), t))}</strong> ${escapeText(issue.message)}.</li>`);
+    // The search's messages are the API's, in English; a page in another language names each problem by its code.
+    const problems: Readonly<Record<string, string>> = words.problems;
+    const explain = (code: string, message: string) => (t.locale === DEFAULT_LOCALE ? message : Object.hasOwn(problems, code) ? problems[code]! : problems.other!);
+    const items = result.issues.map((issue) => `<li${writeAttributes({ 'data-code': issue.code })}><strong>${escapeText(describeSearchField(String(issue.path[0] ?? ''), t))}</strong> ${escapeText(explain(issue.code, issue.message))}.</li>`);
     main += `<ul class="issues">${items.join('')}</ul>`;
   } else {
     const { page, nextCursor } = result;

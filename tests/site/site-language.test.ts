@@ -153,14 +153,15 @@ describe('a site whose business.json says "locale": "es"', () => {
   });
 
   it.each([
-    ['the home page', '/'],
-    ["a location's page", `/locations/${LOCATIONS[0]!.id}/`],
-    ['the search page', '/search/'],
-    ['a search marking what each review says about an aspect', '/search/?aspect=price&aspect_sentiment=negative&limit=5'],
-    ['the public log', '/log/'],
-  ])('writes %s in Spanish', async (_, page) => {
+    ['the home page', '/', 200],
+    ["a location's page", `/locations/${LOCATIONS[0]!.id}/`, 200],
+    ['the search page', '/search/', 200],
+    ['a search marking what each review says about an aspect', '/search/?aspect=price&aspect_sentiment=negative&limit=5', 200],
+    ['a search with filters to fix', '/search/?rating=9&since=2025-13-01&colour=red&mentions_technician=nobody', 400],
+    ['the public log', '/log/', 200],
+  ])('writes %s in Spanish', async (_, page, status) => {
     const res = await fetch(`${sidecar.url}${page}`, { headers: { Accept: 'text/html' } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(status);
     const html = await res.text();
     expect(html).toMatch(/^<!DOCTYPE html><html lang="es">/i);
     expect(html).toContain('<meta property="og:locale" content="es_ES">');
