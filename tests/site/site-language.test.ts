@@ -41,6 +41,8 @@ let hostUrl: string;
 let business: BusinessContent;
 /** Words the test content itself holds (names of the business, its people, services and places, reviewers). */
 let contentWords: Set<string>;
+/** A published review, for its check page. */
+let reviewId: string;
 
 beforeAll(async () => {
   const contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'site-language-')), 'content');
@@ -75,6 +77,7 @@ beforeAll(async () => {
   );
   const { distDir } = await buildTestSite({ contentDir });
   sidecar = await startTestSidecar({ distDir });
+  reviewId = ((await (await fetch(`${sidecar.url}/reviews.json`)).json()) as { reviews: { id: string }[] }).reviews[0]!.id;
   browser = await launchBrowser();
   // A page of the owner's own site, on another origin, with the widget's two lines.
   host = createServer((_, res) => {
@@ -202,5 +205,21 @@ describe('a site whose business.json says "locale": "es"', () => {
     expect(texts[0]).toContain('Cada reseña publicada está en un registro público');
     expect(texts[1]).toContain('Reseñas de clientes de Sarah Kowalski');
     for (const text of texts) expect(findEnglish(text)).toEqual([]);
+  });
+
+  it.each([
+    ['checks a review in the browser', () => `/log/check/?review=${reviewId}`, 'verified', 'Esta reseña es tal como se registró el'],
+    ['says a receipt code is of no job', () => '/log/job/?code=0000-0000-0000-0000-0', 'not-found', 'No hay ningún trabajo con este código de recibo'],
+  ])('%s, in Spanish', { timeout: 60_000 }, async (_, page, verdict, sentence) => {
+    const tab = await browser.newPage();
+    const res = await tab.goto(`${sidecar.url}${page()}`);
+    expect(await res!.text()).toMatch(/<html lang="es">/);
+    await tab.waitForSelector('[data-verdict]:not([data-verdict="pending"])');
+    const found = await tab.locator('[data-verdict]').evaluate((el) => ({ state: el.getAttribute('data-verdict'), text: el.closest('section')!.textContent ?? '' }));
+    await tab.close();
+    expect(found.state).toBe(verdict);
+    expect(found.text).toContain(sentence);
+    // The log's key (`<name>+<id>+<key>`) is a key, not words.
+    expect(findEnglish(found.text.replace(/\S+\+[0-9a-f]{8}\+\S+/g, ' '))).toEqual([]);
   });
 });
