@@ -62,6 +62,7 @@ export const en = {
     footer: 'Verified customer reviews of {business}, published whatever their rating. {how}.',
     footerHow: 'How these reviews are collected',
     home: 'Home',
+    breadcrumb: 'Breadcrumb',
   },
   card: {
     rated: 'Rated {rating} out of 5',
@@ -576,6 +577,13 @@ export const en = {
     mismatch: 'The log has an entry where this code points, but this code is not its receipt: that entry is not your job.',
     unavailable: 'The log could not be loaded (the site answered {status}). Try again later.',
     browserFailed: 'This browser could not finish the check ({error}). Try a current browser.',
+  },
+  developers: {
+    crumb: 'Developers',
+    title: '{name} reviews for developers and AI agents',
+    description: 'Open data: every verified review of {name} as JSON, Atom and JSON Feed, a search API, an MCP server for agents and WebSub push.',
+    apiTitle: 'API reference: {name} reviews',
+    apiDescription: 'Every endpoint of the reviews API, with parameters, responses, schemas and copy-paste curl examples: search, since, conditional requests, WebSub and MCP.',
   },
   insights: {
     /** "(review r-1)", "(reviews r-1, r-2)": how generated prose cites reviews, which the pages link instead. */

@@ -162,6 +162,16 @@ describe('a site whose business.json says "locale": "es"', () => {
     ['a search marking what each review says about an aspect', '/search/?aspect=price&aspect_sentiment=negative&limit=5', 200],
     ['a search with filters to fix', '/search/?rating=9&since=2025-13-01&colour=red&mentions_technician=nobody', 400],
     ['the public log', '/log/', 200],
+    // The other pages of the site, and its 404.
+    ['the locations', '/locations/', 200],
+    ['the technicians', '/technicians/', 200],
+    ["a technician's page", '/technicians/sarah-kowalski/', 200],
+    ["a service's page", '/services/water-heater/', 200],
+    ['the months', '/reviews/', 200],
+    ["a month's page", '/reviews/2026-11/', 200],
+    ['/about/', '/about/', 200],
+    ['/about/reviews/', '/about/reviews/', 200],
+    ['the page of an unknown address', '/no-such-page/', 404],
   ])('writes %s in Spanish', async (_, page, status) => {
     const res = await fetch(`${sidecar.url}${page}`, { headers: { Accept: 'text/html' } });
     expect(res.status).toBe(status);
