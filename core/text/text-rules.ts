@@ -45,9 +45,9 @@ export function joinList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/** 12345 → "12,345" (groupDigits, as English writes it; written out here so the log's browser check bundles no more than it did). */
+/** 12345 → "12,345": digits grouped as English groups them. */
 export function formatCount(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return groupDigits(value, ',');
 }
 
 /**
