@@ -18,6 +18,7 @@ import { getNewestChange } from '../core/dates/latest-change.ts';
 import { renderReviewsDataset } from '../core/dataset/render-json.ts';
 import { formatContentProblem, formatContentProblems, type ContentProblem } from '../core/content/problems.ts';
 import { CHANGE_LOG_FILE, SEARCH_PAGE_SHELL_FILE, type Manifest } from '../core/publishing/manifest.ts';
+import { LANGUAGE_FILE, renderSiteLanguage } from '../core/publishing/site-language.ts';
 import { createServiceUrls, type ServiceUrls } from '../core/urls.ts';
 import type { Config } from '../core/config.ts';
 import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
@@ -119,7 +120,7 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options, urls, publicationFile, mediaCacheDir);
     if (!prepared.ok) return prepared;
-    const { dataDate, changeLog, photos, reviewLog } = prepared;
+    const { dataDate, changeLog, photos, reviewLog, language } = prepared;
     // The photos are placed beside Astro's render, which leaves this process idle, and moved in after it.
     copied = copyPublishedPhotos({ catalog: photos.catalog, files: photos.published, cacheDir: mediaCacheDir, outDir: photoStaging });
     copied.catch(() => {}); // awaited below, or in `finally` when Astro fails first
@@ -136,6 +137,7 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
     await rename(path.join(staging, 'search', 'index.html'), path.join(staging, SEARCH_PAGE_SHELL_FILE));
     await rmdir(path.join(staging, 'search'));
     await writeFile(path.join(staging, CHANGE_LOG_FILE), changeLog);
+    if (language !== undefined) await writeFile(path.join(staging, LANGUAGE_FILE), language);
     const logWriteStarted = performance.now();
     // The witnesses' round trip, in parallel and bounded (LOG_WITNESS_TIMEOUT_SECONDS), before the proofs are written.
     const witnessing = { witnesses: options.logWitnesses ?? [], ...(options.logWitnessing ?? DEFAULT_WITNESSING), dataDir: dataDirOf(options), report: options.report ?? console.log };
@@ -195,6 +197,8 @@ async function preparePublication(
       changeLog: string;
       photos: { catalog: MediaCatalog; published: Set<string>; encoded: number; cached: number; ms: number; warnings: ContentProblem[] };
       reviewLog: { step: Extract<ReviewLogStep, { ok: true }>; ms: number };
+      /** `_language.json` (core/publishing/site-language.ts), for a site not in English. */
+      language: string | undefined;
     }
   | { ok: false; message: string }
 > {
@@ -212,7 +216,7 @@ async function preparePublication(
   if (!corrections.ok) return { ok: false, message: formatContentProblems(corrections.problems) };
   // Not beside the photo encoding: both want every core.
   const analyses = await analyzeInThreads(content.value);
-  const { dataset, insights } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
+  const { dataset, insights, pageText } = buildPublication(content.value, urls, undefined, encoded.catalog, analyses);
   // The review log's digests cover only what the content says (core/log/entry.ts), so `updated`, which the
   // log decides, is set after it.
   const logStarted = performance.now();
@@ -240,8 +244,9 @@ async function preparePublication(
   await mkdir(path.dirname(file), { recursive: true });
   const summary = summarizeLog(step.entries);
   insights.jobs = summary.jobs;
-  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)},"log":${JSON.stringify(summary)}}`);
-  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog, photos, reviewLog: { step, ms: logMs } };
+  await writeFile(file, `{"dataset":${renderReviewsDataset(dataset)},"insights":${JSON.stringify(insights)},"pageText":${JSON.stringify(pageText)},"log":${JSON.stringify(summary)}}`);
+  const language = renderSiteLanguage(pageText.locale, pageText.aspects);
+  return { ok: true, dataDate: getNewestChange(dataset.reviews), changeLog, photos, reviewLog: { step, ms: logMs }, language };
 }
 
 /** What a build takes from the configuration. */

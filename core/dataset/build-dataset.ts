@@ -11,11 +11,13 @@ import type { Insights } from '../schemas/insights.ts';
 import type { LocationInfo, PublishedBusiness, PublishedReview, ReviewsDataset } from '../schemas/published.ts';
 import type { Location } from '../schemas/content.ts';
 import type { ServiceUrls } from '../urls.ts';
-import { buildInsights } from './build-insights.ts';
+import { buildInsightsWithPageText } from './build-insights.ts';
+import type { PageText } from '../insights/page-text.ts';
 import type { MediaCatalog } from '../media/media-variants.ts';
 import type { ReviewAnalysis } from '../insights/analyze-review.ts';
 
-export type Publication = { dataset: ReviewsDataset; insights: Insights };
+/** `pageText`: the insights as the pages say them, in the site's language (core/insights/page-text.ts). */
+export type Publication = { dataset: ReviewsDataset; insights: Insights; pageText: PageText };
 
 /** `changedAt`: each review's latest time in the review log (core/log/), when known. */
 export function buildPublication(
@@ -29,7 +31,7 @@ export function buildPublication(
 ): Publication {
   const { reviews, analyses } = publishReviews(content, urls, content.insights.model, changedAt, media, precomputed);
   const dataset = toDataset(content, reviews);
-  return { dataset, insights: buildInsights(content, dataset, analyses) };
+  return { dataset, ...buildInsightsWithPageText(content, dataset, analyses) };
 }
 
 /** The dataset alone (the insights then cost nothing). */

@@ -7,12 +7,11 @@
  */
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
 import type { ServiceUrls } from '../urls.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 /** Both feeds hold the 50 newest reviews (interface.md "Limits"). */
 export const FEED_ITEM_COUNT = 50;
 
-/** The business content has no language field; the demo content and the generated texts are English. */
-export const FEED_LANGUAGE = 'en';
 
 /** Timestamp used for `updated` when there is no review at all, so the output stays deterministic. */
 const EMPTY_FEED_TIMESTAMP = '1970-01-01T00:00:00Z';
@@ -36,6 +35,8 @@ export type FeedInput = {
   urls: ServiceUrls;
   /** A slice's channel; the main feeds' by default. */
   channel?: FeedChannel;
+  /** The site's language (business.json `locale`): the feeds' own words and their `xml:lang`/`language`; English by default. */
+  t?: Translator;
 };
 
 /** The reviews a feed carries: the first FEED_ITEM_COUNT of a list already sorted newest first. */
@@ -44,11 +45,11 @@ export function selectFeedReviews(reviews: readonly PublishedReview[]): readonly
 }
 
 /** The channel of the main feeds, /feed.xml and /api/feed.json, or the slice's given. */
-export function describeFeed({ business, urls, channel }: FeedInput): FeedChannel {
+export function describeFeed({ business, urls, channel, t = createTranslator() }: FeedInput): FeedChannel {
   return (
     channel ?? {
-      title: `${business.name} reviews`,
-      description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name}, newest first.`,
+      title: t.fill(t.m.feeds.title, { name: business.name }),
+      description: t.fill(t.m.feeds.description, { count: FEED_ITEM_COUNT, name: business.name }),
       atomUrl: urls.feedXml,
       jsonUrl: urls.feedJson,
       pageUrl: urls.home,
@@ -82,15 +83,15 @@ export function formatRatingStars(rating: number): string {
  * The rating as stars, then the review's own title or "Review by Maria G.": feed readers show
  * only the title in their lists, so the rating has to be in it (issue 12).
  */
-export function getEntryTitle(review: PublishedReview): string {
-  return `${formatRatingStars(review.rating)} ${review.title ?? `Review by ${review.author}`}`;
+export function getEntryTitle(review: PublishedReview, t: Translator = createTranslator()): string {
+  return `${formatRatingStars(review.rating)} ${review.title ?? t.fill(t.m.feeds.entryTitle, { author: review.author })}`;
 }
 
 /** Plain text of an entry: a "Rating: 4 of 5" line, the review, then the owner's reply when there is one. */
-export function getEntryText(review: PublishedReview): string {
-  const body = `Rating: ${review.rating} of 5\n\n${review.text}`;
+export function getEntryText(review: PublishedReview, t: Translator = createTranslator()): string {
+  const body = `${t.fill(t.m.feeds.rating, { rating: review.rating })}\n\n${review.text}`;
   if (review.response === null) return body;
-  return `${body}\n\nResponse from the owner (${review.response.date}):\n${review.response.text}`;
+  return `${body}\n\n${t.fill(t.m.feeds.response, { date: review.response.date })}\n${review.response.text}`;
 }
 
 /** Services of a review as `{ id, name }`, with the id standing in for a name the business no longer lists. */

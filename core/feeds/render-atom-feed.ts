@@ -11,7 +11,6 @@ import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts
 import type { ServiceUrls } from '../urls.ts';
 import {
   describeFeed,
-  FEED_LANGUAGE,
   formatFeedTimestamp,
   getEntryAttachments,
   getEntryServices,
@@ -22,6 +21,7 @@ import {
   type FeedInput,
 } from './feed-entries.ts';
 import { escapeXmlAttribute as attr, escapeXmlText as text } from './xml.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
 /**
@@ -32,12 +32,12 @@ export const REVIEW_NAMESPACE = 'urn:uuid:0b6f2d3e-7c41-4b9a-9e57-2f1c8a6d4e10';
 export const ATOM_GENERATOR = 'reviews-service';
 
 export function renderAtomFeed(input: FeedInput): string {
-  const { business, reviews, urls } = input;
+  const { business, reviews, urls, t = createTranslator() } = input;
   const entries = selectFeedReviews(reviews);
   const { title, description, atomUrl, pageUrl } = describeFeed(input);
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<feed xmlns="${ATOM_NAMESPACE}"${entries.some((r) => r.translation !== undefined) ? ` xmlns:r="${REVIEW_NAMESPACE}"` : ''} xml:lang="${FEED_LANGUAGE}">`,
+    `<feed xmlns="${ATOM_NAMESPACE}"${entries.some((r) => r.translation !== undefined) ? ` xmlns:r="${REVIEW_NAMESPACE}"` : ''} xml:lang="${t.locale}">`,
     `  <id>${text(atomUrl)}</id>`,
     `  <title type="text">${text(title)}</title>`,
     `  <subtitle type="text">${text(description)}</subtitle>`,
@@ -50,18 +50,18 @@ export function renderAtomFeed(input: FeedInput): string {
     `    <uri>${text(business.url)}</uri>`,
     '  </author>',
     `  <generator>${ATOM_GENERATOR}</generator>`,
-    ...entries.flatMap((review) => renderEntry(review, business, urls)),
+    ...entries.flatMap((review) => renderEntry(review, business, urls, t)),
     '</feed>',
   ];
   return `${lines.join('\n')}\n`;
 }
 
-function renderEntry(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): string[] {
+function renderEntry(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls, t: Translator): string[] {
   const url = urls.review(review);
   return [
     '  <entry>',
     `    <id>${text(url)}</id>`,
-    `    <title type="text">${text(getEntryTitle(review))}</title>`,
+    `    <title type="text">${text(getEntryTitle(review, t))}</title>`,
     `    <updated>${review.updated}</updated>`,
     `    <published>${formatFeedTimestamp(review.date)}</published>`,
     '    <author>',
@@ -76,7 +76,7 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
       (service) => `    <category term="${attr(service.id)}" label="${attr(service.name)}"/>`,
     ),
     // The customer's words in their language; a translation the source gave beside them, saying whose it is.
-    `    <content type="text"${review.language === undefined ? '' : ` xml:lang="${attr(review.language)}"`}>${text(getEntryText(review))}</content>`,
+    `    <content type="text"${review.language === undefined ? '' : ` xml:lang="${attr(review.language)}"`}>${text(getEntryText(review, t))}</content>`,
     ...(review.translation === undefined
       ? []
       : [`    <r:translation xml:lang="${attr(review.translation.language)}" by="${attr(review.translation.by)}">${text(review.translation.text)}</r:translation>`]),

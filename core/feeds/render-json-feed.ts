@@ -7,7 +7,6 @@ import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts
 import type { ServiceUrls } from '../urls.ts';
 import {
   describeFeed,
-  FEED_LANGUAGE,
   formatFeedTimestamp,
   getEntryAttachments,
   getEntryServices,
@@ -18,6 +17,7 @@ import {
   type FeedInput,
 } from './feed-entries.ts';
 import { JSON_FEED_VERSION, type JsonFeed, type JsonFeedItem } from './json-feed-schema.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 export function renderJsonFeed(input: FeedInput): string {
   return JSON.stringify(buildJsonFeed(input));
@@ -25,7 +25,7 @@ export function renderJsonFeed(input: FeedInput): string {
 
 /** The feed as an object, for callers that embed it (e.g. as an OpenAPI example). */
 export function buildJsonFeed(input: FeedInput): JsonFeed {
-  const { business, reviews, urls } = input;
+  const { business, reviews, urls, t = createTranslator() } = input;
   const { title, description, jsonUrl, pageUrl } = describeFeed(input);
   return {
     version: JSON_FEED_VERSION,
@@ -33,21 +33,21 @@ export function buildJsonFeed(input: FeedInput): JsonFeed {
     home_page_url: pageUrl,
     feed_url: jsonUrl,
     description,
-    language: FEED_LANGUAGE,
+    language: t.locale,
     authors: [{ name: business.name, url: business.url }],
     hubs: [{ type: 'WebSub', url: urls.hub }],
-    items: selectFeedReviews(reviews).map((review) => buildItem(review, business, urls)),
+    items: selectFeedReviews(reviews).map((review) => buildItem(review, business, urls, t)),
   };
 }
 
-function buildItem(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls): JsonFeedItem {
+function buildItem(review: PublishedReview, business: PublishedBusiness, urls: ServiceUrls, t: Translator): JsonFeedItem {
   const url = urls.review(review);
   const modified = getModifiedTimestamp(review);
   return {
     id: url,
     url,
-    title: getEntryTitle(review),
-    content_text: getEntryText(review),
+    title: getEntryTitle(review, t),
+    content_text: getEntryText(review, t),
     date_published: formatFeedTimestamp(review.date),
     ...(modified === undefined ? {} : { date_modified: modified }),
     authors: [{ name: review.author }],

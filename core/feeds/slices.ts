@@ -9,6 +9,7 @@
 import type { PublishedBusiness, PublishedReview } from '../schemas/published.ts';
 import { assignTechnicianSlugs, sliceFeedPath, technicianPath, servicePath, locationPath, PATHS, type FeedSliceRef, type ServiceUrls } from '../urls.ts';
 import { describeFeed, FEED_ITEM_COUNT, type FeedChannel } from './feed-entries.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 /** Ratings that make a review a complaint whatever its words say. */
 const COMPLAINT_MAX_RATING = 2;
@@ -17,8 +18,10 @@ export type FeedSlice = {
   ref: FeedSliceRef;
   /** `technician`, `service`, `location`, `aspect-complaints` or `complaints`. */
   kind: FeedSliceRef['kind'];
-  /** The technician's name, the service's or the location's name, the aspect's label, or "All complaints". */
+  /** The technician's name, the service's or the location's name, "Complaints about <aspect>", or "All complaints". */
   name: string;
+  /** An aspect's label, lowered, for its complaints' slice. */
+  aspect?: string;
   /** The human page that lists the same reviews, where the feeds are announced. */
   pagePath: string;
   atomPath: string;
@@ -39,7 +42,7 @@ function complainsAbout(review: PublishedReview, aspect: string): boolean {
  * Every slice of the business, in a fixed order: technicians, services, locations (the business's order),
  * aspects, then all complaints. A business without locations has no location slices.
  */
-export function listFeedSlices(business: PublishedBusiness, aspects: readonly { id: string; label: string }[]): FeedSlice[] {
+export function listFeedSlices(business: PublishedBusiness, aspects: readonly { id: string; label: string }[], t: Translator = createTranslator()): FeedSlice[] {
   const slugs = assignTechnicianSlugs(business.technicians.map((t) => t.name));
   const make = (ref: FeedSliceRef, name: string, pagePath: string, includes: FeedSlice['includes']): FeedSlice => ({
     ref,
@@ -57,25 +60,27 @@ export function listFeedSlices(business: PublishedBusiness, aspects: readonly { 
     }),
     ...business.services.map((s) => make({ kind: 'service', key: s.id }, s.name, servicePath(s.id), (r) => r.services.includes(s.id))),
     ...(business.locations ?? []).map((l) => make({ kind: 'location', key: l.id }, l.name, locationPath(l.id), (r) => r.location === l.id)),
-    ...aspects.map((a) =>
-      make({ kind: 'aspect-complaints', key: a.id }, `Complaints about ${a.label.toLowerCase()}`, PATHS.home, (r) => complainsAbout(r, a.id)),
-    ),
-    make({ kind: 'complaints' }, 'All complaints', PATHS.home, isComplaint),
+    ...aspects.map((a) => ({
+      ...make({ kind: 'aspect-complaints', key: a.id }, t.fill(t.m.feeds.complaintsAbout, { aspect: a.label.toLowerCase() }), PATHS.home, (r) => complainsAbout(r, a.id)),
+      aspect: a.label.toLowerCase(),
+    })),
+    make({ kind: 'complaints' }, t.m.feeds.allComplaints, PATHS.home, isComplaint),
   ];
 }
 
 /** The title, description and addresses a slice's two feeds carry. */
-export function describeSliceChannel(slice: FeedSlice, business: PublishedBusiness, urls: ServiceUrls): FeedChannel {
+export function describeSliceChannel(slice: FeedSlice, business: PublishedBusiness, urls: ServiceUrls, t: Translator = createTranslator()): FeedChannel {
+  const words = t.m.feeds;
   const what: Record<FeedSlice['kind'], string> = {
-    technician: `that mention ${slice.name}`,
-    service: `about ${slice.name}`,
-    location: `of ${slice.name}`,
-    'aspect-complaints': `with a complaint about ${slice.name.replace(/^Complaints about /, '')}`,
-    complaints: 'with a complaint (rated 1 or 2 stars, or with a negative opinion on any aspect)',
+    technician: t.fill(words.technician, { name: slice.name }),
+    service: t.fill(words.service, { name: slice.name }),
+    location: t.fill(words.location, { name: slice.name }),
+    'aspect-complaints': t.fill(words.aspectComplaints, { aspect: slice.aspect ?? slice.name }),
+    complaints: words.complaints,
   };
   return {
-    title: `${business.name} reviews: ${slice.name}`,
-    description: `The ${FEED_ITEM_COUNT} newest verified customer reviews of ${business.name} ${what[slice.kind]}, newest first.`,
+    title: t.fill(words.sliceTitle, { name: business.name, slice: slice.name }),
+    description: t.fill(words.sliceDescription, { count: FEED_ITEM_COUNT, name: business.name, what: what[slice.kind] }),
     atomUrl: urls.absolute(slice.atomPath),
     jsonUrl: urls.absolute(slice.jsonPath),
     pageUrl: urls.absolute(slice.pagePath),
@@ -88,7 +93,7 @@ export function selectSliceReviews(slice: FeedSlice, reviews: readonly Published
 }
 
 /** `/feeds.json`: every feed of the service, the main ones first, each with its page, formats and hub. */
-export function buildFeedsIndex(slices: readonly FeedSlice[], business: PublishedBusiness, urls: ServiceUrls) {
+export function buildFeedsIndex(slices: readonly FeedSlice[], business: PublishedBusiness, urls: ServiceUrls, t: Translator = createTranslator()) {
   const entry = (kind: string, key: string | null, channel: FeedChannel) => ({
     kind,
     key,
@@ -100,8 +105,8 @@ export function buildFeedsIndex(slices: readonly FeedSlice[], business: Publishe
   return {
     hub: urls.hub,
     feeds: [
-      entry('all', null, describeFeed({ business, urls, reviews: [] })),
-      ...slices.map((slice) => entry(slice.kind, 'key' in slice.ref ? slice.ref.key : null, describeSliceChannel(slice, business, urls))),
+      entry('all', null, describeFeed({ business, urls, reviews: [], t })),
+      ...slices.map((slice) => entry(slice.kind, 'key' in slice.ref ? slice.ref.key : null, describeSliceChannel(slice, business, urls, t))),
     ],
   };
 }

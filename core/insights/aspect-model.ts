@@ -21,13 +21,22 @@ import learnedWeights from './learned-weights.json' with { type: 'json' };
 import { createPhraseIndex } from './phrase-index.ts';
 import type { PatternToken, PhraseIndex, Shifter } from './phrase-index.ts';
 import { tokenizeTerm } from './tokenize.ts';
+import type { Locale } from '../i18n/locales.ts';
 
 export type AspectInfo = {
   id: string;
   label: string;
   description: string | null;
   question: string | null;
+  /** The label, description and question aspects.json gives in other languages (localizeAspect). */
+  translations: NonNullable<AspectConfig['aspects'][number]['translations']>;
 };
+
+/** An aspect's label, description and question in `locale`: its translation where aspects.json gives one, else its own. */
+export function localizeAspect(aspect: AspectInfo, locale: Locale): Pick<AspectInfo, 'id' | 'label' | 'description' | 'question'> {
+  const own = aspect.translations[locale];
+  return { id: aspect.id, label: own?.label ?? aspect.label, description: own?.description ?? aspect.description, question: own?.question ?? aspect.question };
+}
 
 export type AspectModel = {
   aspects: AspectInfo[];
@@ -127,6 +136,7 @@ export function compileAspectModel(config: AspectConfig, learned: LearnedWeights
       label: a.label,
       description: a.description ?? null,
       question: a.question ?? null,
+      translations: a.translations ?? {},
     })),
     index,
     learned,

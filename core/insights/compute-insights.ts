@@ -21,6 +21,10 @@ import { isUnreadable } from './analyze-review.ts';
 import { computeResponses } from './responses.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';
+import { localizeAspect } from './aspect-model.ts';
+import type { PageText } from './page-text.ts';
+import { DEFAULT_LOCALE, type Locale } from '../i18n/locales.ts';
+import { createTranslator } from '../i18n/translator.ts';
 
 export type InsightsInput = {
   reviews: readonly InsightsReview[];
@@ -34,7 +38,18 @@ export type InsightsInput = {
   accuracy?: AspectAccuracyTable;
 };
 
-export function computeInsights({ reviews, model, business, editorial = EMPTY_EDITORIAL, analyses, accuracy = DEFAULT_ASPECT_ACCURACY }: InsightsInput): Insights {
+export function computeInsights(input: InsightsInput): Insights {
+  return computeInsightsWithPageText(input, DEFAULT_LOCALE).insights;
+}
+
+/**
+ * The insights, and what the pages say of them in `locale` (core/insights/page-text.ts): the summary and
+ * the FAQ written again from the same figures, with the aspects' labels and questions in that language.
+ */
+export function computeInsightsWithPageText(
+  { reviews, model, business, editorial = EMPTY_EDITORIAL, analyses, accuracy = DEFAULT_ASPECT_ACCURACY }: InsightsInput,
+  locale: Locale,
+): { insights: Insights; pageText: PageText } {
   const analyzed = analyzeReviews(reviews, model, analyses);
   const corrector = createCountCorrector(accuracy);
   const newest = analyzed[0]?.review.date ?? null;
@@ -63,5 +78,17 @@ export function computeInsights({ reviews, model, business, editorial = EMPTY_ED
   const responses = computeResponses(reviews);
   const summary = computeSummary({ basis, aspects, technicians: entities.technicians, responses, businessName, editorial });
   // The jobs' figures come from the review log, which the build appends after the insights (scripts/build.ts).
-  return { basis, aspects, entities, topics, faq, responses, summary, jobs: null };
+  const insights: Insights = { basis, aspects, entities, topics, faq, responses, summary, jobs: null };
+
+  const t = createTranslator(locale);
+  const localized = model.aspects.map((aspect) => localizeAspect(aspect, locale));
+  const pageAspects = aspects.map((aspect, i) => ({ ...aspect, label: localized[i]!.label, description: localized[i]!.description }));
+  const pageModel = { ...model, aspects: model.aspects.map((aspect, i) => ({ ...aspect, ...localized[i]! })) };
+  const pageText: PageText = {
+    locale,
+    aspects: localized.map(({ id, label, description }) => ({ id, label, description })),
+    summary: computeSummary({ basis, aspects: pageAspects, technicians: entities.technicians, responses, businessName, editorial, t }).text,
+    faq: computeFaq({ analyzed, model: pageModel, basis, aspects: pageAspects, entities, businessName, editorial, t }),
+  };
+  return { insights, pageText };
 }

@@ -3,20 +3,30 @@
  * reviews (40–57)" when the count has an estimate, the plain count when it has none (too few reviews,
  * or an aspect without measured accuracy).
  */
+import type { Plural } from '../i18n/catalogue.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 import type { CountEstimate } from '../schemas/insights.ts';
-import { formatCount, plural } from '../text/text-rules.ts';
 
 export type CountRange = NonNullable<CountEstimate>['mentions'];
 
-/** "about 48 reviews (40–57)", or "48 reviews" without an estimate. */
-export function describeEstimatedCount(raw: number, range: CountRange | null | undefined, noun: string): string {
-  if (range === null || range === undefined) return plural(raw, noun);
-  return `about ${plural(range.value, noun)} (${describeRange(range)})`;
+/**
+ * "about 48 reviews (40–57)", or "48 reviews" without an estimate; `noun` is the catalogue's plural
+ * (`t.m.units.review`). `inline` writes the range after a comma: "about 48 reviews, 40–57".
+ */
+export function describeEstimatedCount(
+  raw: number,
+  range: CountRange | null | undefined,
+  noun: Plural,
+  t: Translator = createTranslator(),
+  { inline = false }: { inline?: boolean } = {},
+): string {
+  if (range === null || range === undefined) return t.plural(noun, raw);
+  return t.fill(inline ? t.m.insights.estimatedInline : t.m.insights.estimated, { count: t.plural(noun, range.value), range: describeRange(range, t) });
 }
 
 /** "40–57", or "48" when the range is a single number. */
-export function describeRange(range: CountRange): string {
-  return range.low === range.high ? formatCount(range.low) : `${formatCount(range.low)}–${formatCount(range.high)}`;
+export function describeRange(range: CountRange, t: Translator = createTranslator()): string {
+  return range.low === range.high ? t.count(range.low) : t.fill(t.m.insights.range, { low: t.count(range.low), high: t.count(range.high) });
 }
 
 /** The estimate's value, or the raw count without one. */

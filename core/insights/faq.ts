@@ -10,7 +10,8 @@ import type { AspectModel } from './aspect-model.ts';
 import { describeReviewCount } from './verdicts.ts';
 import { describeRange, pickEstimate } from './estimate-text.ts';
 import type { AspectInsight, EntityInsight, FaqEntry, InsightsBasis } from '../schemas/insights.ts';
-import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
+import { getPercent } from '../text/text-rules.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 /** Technicians with fewer reviews are not ranked; those under SMALL_SAMPLE are ranked with "only n reviews". */
 export const MIN_TECHNICIAN_REVIEWS = 3;
@@ -23,9 +24,12 @@ export type FaqInput = {
   entities: { technicians: readonly EntityInsight[]; services: readonly EntityInsight[]; service_areas: readonly EntityInsight[] };
   businessName: string | null;
   editorial: InsightsEditorial;
+  /** The language the answers are written in: English for /insights.json (core/insights/page-text.ts). */
+  t?: Translator;
 };
 
-export function computeFaq(input: FaqInput): FaqEntry[] {
+export function computeFaq(raw: FaqInput): FaqEntry[] {
+  const input: Required<FaqInput> = { ...raw, t: raw.t ?? createTranslator() };
   const generated = [
     answerOverall(input),
     ...input.aspects.flatMap((aspect, i) => {
@@ -62,18 +66,18 @@ export function computeFaq(input: FaqInput): FaqEntry[] {
   return result;
 }
 
-function answerOverall({ analyzed, basis, businessName }: FaqInput): FaqEntry {
+function answerOverall({ analyzed, basis, businessName, t }: Required<FaqInput>): FaqEntry {
+  const words = t.m.insights.faq;
   const n = basis.review_count;
   const five = analyzed.filter((r) => r.review.rating === 5).length;
   const low = analyzed.filter((r) => r.review.rating <= 2).length;
   const answer =
     n === 0 || basis.average_rating === null
-      ? 'There are no verified reviews yet.'
-      : `${plural(n, 'verified review gives', { many: 'verified reviews give' })} an average of ${formatRating(basis.average_rating)} out of 5: ` +
-        `${getPercent(five, n)}% give five stars and ${getPercent(low, n)}% one or two. The newest is from ${basis.last_date}.`;
+      ? t.m.insights.summary.noReviews
+      : t.plural(words.overall, n, { rating: t.rating(basis.average_rating), five: t.percent(getPercent(five, n)), low: t.percent(getPercent(low, n)), date: basis.last_date! });
   return {
     id: 'overall-rating',
-    question: `How do customers rate ${businessName ?? 'this business'}?`,
+    question: t.fill(words.overallQuestion, { name: businessName ?? words.thisBusiness }),
     answer,
     source: 'data',
     aspect: null,
@@ -82,7 +86,9 @@ function answerOverall({ analyzed, basis, businessName }: FaqInput): FaqEntry {
   };
 }
 
-function answerAspect(input: FaqInput, aspect: AspectInsight, question: string, index: number): FaqEntry {
+function answerAspect(input: Required<FaqInput>, aspect: AspectInsight, question: string, index: number): FaqEntry {
+  const { t } = input;
+  const words = t.m.insights.faq;
   const n = input.basis.review_count;
   const label = lowerFirst(aspect.label);
   const { mentions, positive, negative, neutral } = aspect;
@@ -97,29 +103,44 @@ function answerAspect(input: FaqInput, aspect: AspectInsight, question: string, 
     }
   }
   if (mentions === 0 && (estimate === null || estimate.mentions.high === 0)) {
-    answer = `None of the ${formatCount(n)} reviews mentions ${label} yet.`;
+    answer = t.fill(words.aspectNone, { total: t.count(n), aspect: label });
   } else if (estimate !== null) {
     // The corrected counts lead; the analyser's own counts follow, so both can be checked.
-    const about = (part: 'positive' | 'negative') => `about ${formatCount(estimate[part].value)} ${part} (${describeRange(estimate[part])})`;
-    answer =
-      `About ${formatCount(estimate.mentions.value)} of ${formatCount(n)} reviews mention ${label} (${describeRange(estimate.mentions)}): ` +
-      `${about('positive')} and ${about('negative')}, counting what the analyser misses and wrongly flags; ` +
-      `it found ${formatCount(mentions)}, of them ${formatCount(positive)} positive and ${formatCount(negative)} negative.`;
+    const about = (part: 'positive' | 'negative') =>
+      t.fill(part === 'positive' ? words.aboutPositive : words.aboutNegative, { count: t.count(estimate[part].value), range: describeRange(estimate[part], t) });
+    answer = t.fill(words.aspectEstimated, {
+      count: t.count(estimate.mentions.value),
+      total: t.count(n),
+      aspect: label,
+      range: describeRange(estimate.mentions, t),
+      positive: about('positive'),
+      negative: about('negative'),
+      mentions: t.count(mentions),
+      foundPositive: t.count(positive),
+      foundNegative: t.count(negative),
+    });
   } else {
-    answer =
-      `${formatCount(mentions)} of ${formatCount(n)} reviews mention ${label}: ${formatCount(positive)} positive (${getPercent(positive, mentions)}%), ` +
-      `${formatCount(negative)} negative (${getPercent(negative, mentions)}%) and ${formatCount(neutral)} neutral.`;
+    answer = t.fill(words.aspectCounted, {
+      mentions: t.count(mentions),
+      total: t.count(n),
+      aspect: label,
+      positive: t.count(positive),
+      positivePercent: t.percent(getPercent(positive, mentions)),
+      negative: t.count(negative),
+      negativePercent: t.percent(getPercent(negative, mentions)),
+      neutral: t.count(neutral),
+    });
   }
   if (mentions > 0) {
     const { recent, before } = splitRecentYear(aspect.trend);
     if (recent.mentions >= 3 && before.mentions >= 3) {
       figures.recent_positive_percent = getPercent(recent.positive, recent.mentions);
       figures.earlier_positive_percent = getPercent(before.positive, before.mentions);
-      answer += ` In the last four quarters ${figures.recent_positive_percent}% of mentions were positive, against ${figures.earlier_positive_percent}% before.`;
+      answer += t.fill(words.aspectTrend, { recent: t.percent(figures.recent_positive_percent), earlier: t.percent(figures.earlier_positive_percent) });
     }
     const wanted = pickEstimate(positive, estimate?.positive) >= pickEstimate(negative, estimate?.negative) ? 'positive' : 'negative';
     const quote = aspect.quotes.find((q) => q.polarity === wanted);
-    if (quote !== undefined) answer += ` A customer wrote: “${quote.text}” (review ${quote.review_id}).`;
+    if (quote !== undefined) answer += t.fill(words.quote, { quote: quote.text, reference: t.m.insights.reviewReference, id: quote.review_id });
   }
   const recentIds = input.analyzed.filter((r) => r.polarities.has(index)).slice(0, 5).map((r) => r.review.id);
   return {
@@ -133,8 +154,9 @@ function answerAspect(input: FaqInput, aspect: AspectInsight, question: string, 
   };
 }
 
-function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
+function answerWhoToAskFor({ entities, model, t }: Required<FaqInput>): FaqEntry | null {
   if (entities.technicians.length === 0) return null;
+  const words = t.m.insights.faq;
   const ranked = entities.technicians
     .filter((t) => t.reviews >= MIN_TECHNICIAN_REVIEWS && t.average_rating !== null)
     .sort((a, b) => (b.average_rating ?? 0) - (a.average_rating ?? 0) || b.reviews - a.reviews);
@@ -142,8 +164,8 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   if (best === undefined) {
     return {
       id: 'who-to-ask-for',
-      question: 'Which technician should I ask for?',
-      answer: `No technician has ${MIN_TECHNICIAN_REVIEWS} or more reviews yet, too few to compare.`,
+      question: words.whoQuestion,
+      answer: t.fill(words.whoNone, { min: MIN_TECHNICIAN_REVIEWS }),
       source: 'data',
       aspect: null,
       figures: {},
@@ -152,14 +174,14 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   }
   const labels = new Map(model.aspects.map((a) => [a.id, lowerFirst(a.label)]));
   const praise = best.strengths.slice(0, 2).map((s) => labels.get(s) ?? s);
-  let answer = `${best.name} has the best record: ${formatRating(best.average_rating ?? 0)} out of 5 over ${describeReviewCount(best.reviews)}`;
-  answer += praise.length > 0 ? `, praised most for ${joinList(praise)}.` : '.';
-  const runnersUp = others.slice(0, 2).map((t) => `${t.name} (${formatRating(t.average_rating ?? 0)} over ${formatCount(t.reviews)})`);
-  if (runnersUp.length > 0) answer += ` Next: ${runnersUp.join(', ')}.`;
-  answer += ` Technicians with fewer than ${MIN_TECHNICIAN_REVIEWS} reviews are not ranked.`;
+  let answer = t.fill(words.whoBest, { name: best.name, rating: t.rating(best.average_rating ?? 0), reviews: describeReviewCount(best.reviews, t) });
+  answer += praise.length > 0 ? t.fill(words.whoPraise, { list: t.list(praise) }) : '.';
+  const runnersUp = others.slice(0, 2).map((r) => t.fill(words.whoRunnerUp, { name: r.name, rating: t.rating(r.average_rating ?? 0), count: t.count(r.reviews) }));
+  if (runnersUp.length > 0) answer += t.fill(words.whoNext, { list: runnersUp.join(', ') });
+  answer += t.fill(words.whoUnranked, { min: MIN_TECHNICIAN_REVIEWS });
   return {
     id: 'who-to-ask-for',
-    question: 'Which technician should I ask for?',
+    question: words.whoQuestion,
     answer,
     source: 'data',
     aspect: null,
@@ -168,15 +190,16 @@ function answerWhoToAskFor({ entities, model }: FaqInput): FaqEntry | null {
   };
 }
 
-function answerServices({ entities }: FaqInput): FaqEntry | null {
+function answerServices({ entities, t }: Required<FaqInput>): FaqEntry | null {
+  const words = t.m.insights.faq;
   const reviewed = entities.services.filter((s) => s.reviews > 0);
   if (reviewed.length === 0) return null;
   const top = reviewed.slice(0, 3);
-  const list = top.map((s) => `${s.name} (${plural(s.reviews, 'review')}, ${formatRating(s.average_rating ?? 0)} average)`);
+  const list = top.map((s) => t.fill(words.serviceItem, { name: s.name, reviews: t.plural(t.m.units.review, s.reviews), rating: t.rating(s.average_rating ?? 0) }));
   return {
     id: 'services',
-    question: 'Which services do customers review most?',
-    answer: `${plural(reviewed.length, 'service has', { many: 'services have' })} reviews; the most reviewed are ${joinList(list)}.`,
+    question: words.servicesQuestion,
+    answer: t.plural(words.services, reviewed.length, { list: t.list(list) }),
     source: 'data',
     aspect: null,
     figures: Object.fromEntries(top.map((s) => [s.id ?? s.name, s.reviews])),
@@ -184,19 +207,20 @@ function answerServices({ entities }: FaqInput): FaqEntry | null {
   };
 }
 
-function answerAreas({ entities, analyzed }: FaqInput): FaqEntry | null {
+function answerAreas({ entities, analyzed, t }: Required<FaqInput>): FaqEntry | null {
+  const words = t.m.insights.faq;
   const areas = entities.service_areas;
   if (areas.length === 0) return null;
   const reviewed = areas.filter((a) => a.reviews > 0);
   // An area count is news only when most reviews name an area; imports usually set none.
   const withArea = analyzed.filter((r) => r.review.service_area !== null).length;
   if (withArea * 2 <= analyzed.length) return null;
-  const top = reviewed.slice(0, 3).map((a) => `${a.name} (${formatCount(a.reviews)})`);
-  let answer = `They list ${plural(areas.length, 'area')}: ${joinList(areas.map((a) => a.name))}.`;
-  if (top.length > 0) answer += ` Most reviews come from ${joinList(top)}.`;
+  const top = reviewed.slice(0, 3).map((a) => t.fill(words.areaItem, { name: a.name, count: t.count(a.reviews) }));
+  let answer = t.plural(words.areas, areas.length, { list: t.list(areas.map((a) => a.name)) });
+  if (top.length > 0) answer += t.fill(words.areasMost, { list: t.list(top) });
   return {
     id: 'service-areas',
-    question: 'Which areas do they serve?',
+    question: words.areasQuestion,
     answer,
     source: 'data',
     aspect: null,
@@ -205,7 +229,8 @@ function answerAreas({ entities, analyzed }: FaqInput): FaqEntry | null {
   };
 }
 
-function answerRecentTrend({ analyzed }: FaqInput): FaqEntry | null {
+function answerRecentTrend({ analyzed, t }: Required<FaqInput>): FaqEntry | null {
+  const words = t.m.insights.faq;
   const quarters = [...new Set(analyzed.map((r) => r.quarter))].sort();
   if (quarters.length < 5) return null;
   const recentQuarters = new Set(quarters.slice(-4));
@@ -214,13 +239,19 @@ function answerRecentTrend({ analyzed }: FaqInput): FaqEntry | null {
   const mean = (list: readonly AnalyzedReview[]) => list.reduce((s, r) => s + r.review.rating, 0) / list.length;
   const recentMean = Math.round(mean(recent) * 100) / 100;
   const earlierMean = Math.round(mean(earlier) * 100) / 100;
-  const direction = recentMean > earlierMean ? 'higher than' : recentMean < earlierMean ? 'lower than' : 'the same as';
+  const direction = recentMean > earlierMean ? words.higher : recentMean < earlierMean ? words.lower : words.same;
   return {
     id: 'recent-trend',
-    question: 'Have reviews got better or worse lately?',
-    answer:
-      `The ${formatCount(recent.length)} reviews of the last four quarters with reviews (${quarters.at(-4)} to ${quarters.at(-1)}) average ` +
-      `${formatRating(recentMean)}, ${direction} the ${formatRating(earlierMean)} of the ${formatCount(earlier.length)} earlier reviews.`,
+    question: words.trendQuestion,
+    answer: t.fill(words.trend, {
+      recent: t.count(recent.length),
+      from: quarters.at(-4)!,
+      to: quarters.at(-1)!,
+      recentAverage: t.rating(recentMean),
+      direction,
+      earlierAverage: t.rating(earlierMean),
+      earlier: t.count(earlier.length),
+    }),
     source: 'data',
     aspect: null,
     figures: { recent_reviews: recent.length, recent_average: recentMean, earlier_reviews: earlier.length, earlier_average: earlierMean },

@@ -5,7 +5,7 @@
  */
 import type { InsightsReview } from './analyzed-review.ts';
 import type { ResponseBand, ResponseStats } from '../schemas/insights.ts';
-import { plural } from '../text/text-rules.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 export const STAR_BANDS = [
   { band: '1-2', min: 1, max: 2 },
@@ -41,15 +41,14 @@ function computeMedian(values: readonly number[]): number | null {
 }
 
 /** "89% of 1–2 star reviews (42 of 47), typically within 1 day", or null without reviews. */
-export function describeReplies(stats: Pick<ResponseBand, 'reviews' | 'replied' | 'reply_rate' | 'median_reply_days'>, what: string): string | null {
+export function describeReplies(
+  stats: Pick<ResponseBand, 'reviews' | 'replied' | 'reply_rate' | 'median_reply_days'>,
+  what: string,
+  t: Translator = createTranslator(),
+): string | null {
   if (stats.reviews === 0 || stats.reply_rate === null) return null;
   const percent = Math.round(stats.reply_rate * 100);
   const days = stats.median_reply_days;
-  const when = days === null ? '' : days < 1 ? ', typically the same day' : `, typically within ${formatDays(days)}`;
-  return `${percent}% of ${what} (${stats.replied} of ${stats.reviews})${when}`;
-}
-
-function formatDays(days: number): string {
-  const whole = Math.ceil(days);
-  return plural(whole, 'day');
+  const when = days === null ? '' : days < 1 ? t.m.insights.repliedSameDay : t.fill(t.m.insights.repliedWithin, { days: t.plural(t.m.units.day, Math.ceil(days)) });
+  return t.fill(t.m.insights.replies, { percent: t.percent(percent), what, replied: stats.replied, reviews: stats.reviews, when });
 }

@@ -10,7 +10,8 @@ import { describeReplies } from './responses.ts';
 import { describeEstimatedCount, pickEstimate } from './estimate-text.ts';
 import { describeReviewCount, findMostComplained, MIN_VERDICT_MENTIONS, selectVerdicts } from './verdicts.ts';
 import type { AspectInsight, EntityInsight, InsightsBasis, ResponseStats, Summary } from '../schemas/insights.ts';
-import { formatCount, formatRating, getPercent, joinList, plural } from '../text/text-rules.ts';
+import { getPercent } from '../text/text-rules.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 const TREND_MIN_CHANGE = 15;
 
@@ -21,29 +22,35 @@ export type SummaryInput = {
   responses: ResponseStats;
   businessName: string | null;
   editorial: InsightsEditorial;
+  /** The language the sentences are written in: English for /insights.json (core/insights/page-text.ts). */
+  t?: Translator;
 };
 
 type Highlight = Summary['highlights'][number];
 
-export function computeSummary({ basis, aspects, technicians, responses, businessName, editorial }: SummaryInput): Summary {
+export function computeSummary({ basis, aspects, technicians, responses, businessName, editorial, t = createTranslator() }: SummaryInput): Summary {
   const highlights: Highlight[] = [];
   const sentences: string[] = [];
+  const words = t.m.insights.summary;
   const n = basis.review_count;
-  const name = businessName ?? 'the business';
+  const name = businessName ?? words.theBusiness;
   if (n === 0 || basis.average_rating === null) {
-    sentences.push('There are no verified reviews yet.');
+    sentences.push(words.noReviews);
   } else {
     sentences.push(
-      `Based on ${plural(n, 'verified review')} from ${basis.first_date} to ${basis.last_date}, ` +
-        `${name} averages ${formatRating(basis.average_rating)} out of 5.`,
+      t.fill(words.basedOn, { reviews: t.plural(t.m.units.verifiedReview, n), first: basis.first_date!, last: basis.last_date!, name, rating: t.rating(basis.average_rating) }),
     );
     const eligible = aspects.filter((a) => a.mentions >= MIN_VERDICT_MENTIONS);
     const strengths = selectVerdicts(aspects, 'strength').slice(0, 2);
     // Shares and counts from the corrected estimates where there are some (docs/insights.md).
-    const describe = (a: AspectInsight, k: 'positive' | 'negative') =>
-      `${lowerFirst(a.label)} (${getPercent(pickEstimate(a[k], a.estimate?.[k]), pickEstimate(a.mentions, a.estimate?.mentions))}% ${k} in ${describeEstimatedCount(a.mentions, a.estimate?.mentions, 'mention').replace(' (', ', ').replace(/\)$/, '')})`;
+    const describe = (a: AspectInsight) =>
+      t.fill(words.praiseItem, {
+        aspect: lowerFirst(a.label),
+        percent: t.percent(getPercent(pickEstimate(a.positive, a.estimate?.positive), pickEstimate(a.mentions, a.estimate?.mentions))),
+        mentions: describeEstimatedCount(a.mentions, a.estimate?.mentions, t.m.units.mention, t, { inline: true }),
+      });
     if (strengths.length > 0) {
-      sentences.push(`Customers praise ${joinList(strengths.map((a) => describe(a, 'positive')))}.`);
+      sentences.push(t.fill(words.praise, { list: t.list(strengths.map(describe)) }));
       for (const a of strengths) highlights.push(toHighlight(a, 'strength', 'positive'));
     }
     const concern = findMostComplained(aspects.map(withEstimates))?.aspect;
@@ -51,29 +58,33 @@ export function computeSummary({ basis, aspects, technicians, responses, busines
       const negative = pickEstimate(concern.negative, concern.estimate?.negative);
       const mentions = pickEstimate(concern.mentions, concern.estimate?.mentions);
       sentences.push(
-        `The most frequent complaint is about ${lowerFirst(concern.label)}: ${describeEstimatedCount(concern.negative, concern.estimate?.negative, 'complaint')} in ${describeEstimatedCount(concern.mentions, concern.estimate?.mentions, 'mention')}, ${getPercent(negative, mentions)}%.`,
+        t.fill(words.complaint, {
+          aspect: lowerFirst(concern.label),
+          complaints: describeEstimatedCount(concern.negative, concern.estimate?.negative, t.m.units.complaint, t),
+          mentions: describeEstimatedCount(concern.mentions, concern.estimate?.mentions, t.m.units.mention, t),
+          percent: t.percent(getPercent(negative, mentions)),
+        }),
       );
       highlights.push(toHighlight(concern, 'concern', 'negative'));
     } else if (eligible.length > 0) {
-      sentences.push('No review complains about any aspect.');
+      sentences.push(words.noComplaint);
     }
     const trend = findLargestTrend(eligible);
     if (trend !== undefined) {
       const { aspect, recent, before } = trend;
-      sentences.push(
-        `${aspect.label} has ${recent > before ? 'improved' : 'declined'}: a net score of ${recent} over the last four quarters against ${before} before.`,
-      );
+      // `{Aspect}` is the label as written, for a language that starts the sentence with it; `{aspect}` lowered.
+      sentences.push(t.fill(recent > before ? words.improved : words.declined, { Aspect: aspect.label, aspect: lowerFirst(aspect.label), recent, before }));
       highlights.push(toHighlight(aspect, 'trend', recent > before ? 'positive' : 'negative'));
     }
     const best = technicians
       .filter((t) => t.reviews >= MIN_TECHNICIAN_REVIEWS && t.average_rating !== null)
       .sort((a, b) => (b.average_rating ?? 0) - (a.average_rating ?? 0) || b.reviews - a.reviews)[0];
     if (best !== undefined) {
-      sentences.push(`The best-rated technician is ${best.name} (${formatRating(best.average_rating ?? 0)} over ${describeReviewCount(best.reviews)}).`);
+      sentences.push(t.fill(words.bestTechnician, { name: best.name, rating: t.rating(best.average_rating ?? 0), reviews: describeReviewCount(best.reviews, t) }));
     }
     const low = responses.bands.find((b) => b.band === '1-2');
-    const replies = low === undefined ? null : describeReplies(low, '1–2 star reviews');
-    if (replies !== null) sentences.push(`The owner replied to ${replies}.`);
+    const replies = low === undefined ? null : describeReplies(low, t.m.insights.lowBand, t);
+    if (replies !== null) sentences.push(t.fill(words.replied, { replies }));
   }
   const generated = sentences.join(' ');
   const editorText = editorial.summary.text;

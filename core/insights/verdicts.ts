@@ -8,7 +8,7 @@
  * - a trend needs MIN_TREND_POINTS periods with data;
  * - "the most frequent complaint" is the aspect with the most complaints.
  */
-import { plural } from '../text/text-rules.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 /** Mentions below which an aspect is neither a strength nor a concern. */
 export const MIN_VERDICT_MENTIONS = 5;
@@ -63,8 +63,9 @@ export function isSmallSample(reviews: number): boolean {
 }
 
 /** "24 reviews", or "only 3 reviews" below the small-sample size: how a figure names its basis. */
-export function describeReviewCount(reviews: number): string {
-  return `${isSmallSample(reviews) ? 'only ' : ''}${plural(reviews, 'review')}`;
+export function describeReviewCount(reviews: number, t: Translator = createTranslator()): string {
+  const counted = t.plural(t.m.units.review, reviews);
+  return isSmallSample(reviews) ? t.fill(t.m.insights.onlyReviews, { reviews: counted }) : counted;
 }
 
 /** Whether a series has enough periods with data to draw a trend line. */

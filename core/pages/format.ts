@@ -1,23 +1,17 @@
 /**
  * How the pages write dates, sources, ratings and phone numbers for people. Written by hand rather
- * than with Intl, whose output depends on the machine's locale data: the build must not.
+ * than with Intl, whose output depends on the machine's locale data: the build must not. The site's own
+ * language has its words and rules in core/i18n/ (a Translator); what takes none is written in English.
  */
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
+// In English, as the commands and the browser checks of the log write them (site/lib/log-check.ts), which
+// load no catalogue; the pages write dates in the site's language (core/i18n/translator.ts `date`).
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** `2026-11-14` → "November 14, 2026". */
 export function formatDate(date: string): string {
   return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
-}
-
-/** `2026-11` → "November 2026". */
-export function formatMonth(month: string): string {
-  return `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
-}
-
-/** `2025-Q2` → "Q2 2025". */
-export function formatQuarter(quarter: string): string {
-  return `${quarter.slice(5)} ${quarter.slice(0, 4)}`;
 }
 
 const SOURCE_NAMES: Readonly<Record<string, string>> = {
@@ -31,11 +25,11 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
   thumbtack: 'Thumbtack',
   trustpilot: 'Trustpilot',
   houzz: 'Houzz',
-  direct: 'Direct',
 };
 
-/** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site". */
-export function formatSource(source: string): string {
+/** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site"; `direct` in the site's language. */
+export function formatSource(source: string, t: Translator = createTranslator()): string {
+  if (source === 'direct') return t.m.sources.direct;
   return SOURCE_NAMES[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 }
 
@@ -59,21 +53,23 @@ export function formatTelephone(telephone: string): string {
 
 
 /** ISO dates inside generated prose ("from 2023-03-07 to 2026-11-14") written as people write them. */
-export function formatDatesIn(text: string): string {
-  return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => formatDate(date));
+export function formatDatesIn(text: string, t: Translator = createTranslator()): string {
+  return text.replace(/\b(\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g, (date) => t.date(date));
 }
 
 /**
  * Generated insight prose for a page: ISO dates as people write them, and without the "(review r-…)"
- * references, which the page turns into links beside the text.
+ * references (in the prose's language: "(reseña r-…)"), which the page turns into links beside the text.
  */
-export function formatInsightText(text: string): string {
-  const reference = String.raw`\s*\(reviews? [a-z0-9-]+(?:, [a-z0-9-]+)*\)`;
+export function formatInsightText(text: string, t: Translator = createTranslator()): string {
+  const { reviewReference: one, reviewsReference: many } = t.m.insights;
+  const reference = String.raw`\s*\((?:${one}|${many}) [a-z0-9-]+(?:, [a-z0-9-]+)*\)`;
   return formatDatesIn(
     text
       // “…right on time.” (review r-1). → “…right on time.”
       .replace(new RegExp(`([.!?][”"])${reference}\\.`, 'g'), '$1')
       .replace(new RegExp(reference, 'g'), ''),
+    t,
   );
 }
 
@@ -95,25 +91,18 @@ export function foldLongText(text: string): { head: string; rest: string | null;
 }
 
 /** A withdrawal's reason (core/schemas/content.ts WITHDRAW_REASONS) in plain words. */
-export function formatWithdrawReason(reason: string): string {
-  const words: Record<string, string> = {
-    customer_request: "at the customer's request",
-    not_a_customer: 'not written by a customer',
-    duplicate: 'a duplicate of another review',
-    spam: 'spam',
-    legal: 'for a legal reason',
-    removed_at_source: 'removed where it was first posted',
-    other: 'no reason given',
-  };
-  return words[reason] ?? reason;
+export function formatWithdrawReason(reason: string, t: Translator = createTranslator()): string {
+  const words: Readonly<Record<string, string>> = t.m.reasons.withdraw;
+  return Object.hasOwn(words, reason) ? words[reason]! : reason;
 }
 
 /** An update's kind of change (core/log/entry.ts UPDATE_CHANGES) in plain words; null: not recorded. */
-export function formatUpdateChange(change: string | null, reason: string | null): string {
-  const reasons: Record<string, string> = { customer_request: "at the customer's request", entry_error: 'it had been entered wrong', other: 'no reason given' };
-  if (change === 'correction') return reason === null ? 'changed by the business' : `changed by the business (${reasons[reason] ?? reason})`;
-  if (change === 'at_source') return 'changed where it was first posted, says the business';
-  if (change === 'reply') return "the business's reply changed";
-  if (change === 'job') return 'tied to a job';
-  return 'the log does not say who changed it';
+export function formatUpdateChange(change: string | null, reason: string | null, t: Translator = createTranslator()): string {
+  const words = t.m.reasons;
+  const reasons: Readonly<Record<string, string>> = words.correction;
+  if (change === 'correction') return reason === null ? words.changedByBusiness : t.fill(words.changedByBusinessBecause, { reason: Object.hasOwn(reasons, reason) ? reasons[reason]! : reason });
+  if (change === 'at_source') return words.changedAtSource;
+  if (change === 'reply') return words.replyChanged;
+  if (change === 'job') return words.tiedToJob;
+  return words.unrecorded;
 }

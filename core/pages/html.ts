@@ -6,6 +6,7 @@
  * attribute bare, `false`, `null` and `undefined` write nothing, and an empty string writes the name alone.
  * Astro's compressed output has no white space between tags, and neither has what is written here.
  */
+import { fill } from '../i18n/fill.ts';
 
 const TEXT_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' };
 
@@ -27,4 +28,20 @@ export function writeAttributes(attributes: Readonly<Record<string, string | num
     out += value === true || value === '' ? ` ${name}` : ` ${name}="${escapeAttribute(value)}"`;
   }
   return out;
+}
+
+/** Markup written as it stands by fillHtml (a link, a `<bdi>` the page built itself). */
+export type Html = { readonly html: string };
+
+export function rawHtml(html: string): Html {
+  return { html };
+}
+
+/**
+ * A catalogue's HTML source (core/i18n/) with each `{name}` filled: text escaped as Astro escapes an
+ * expression, markup (rawHtml) as it stands. So a sentence keeps its links and isolated names wherever
+ * the language puts them, and writes the same bytes the template wrote.
+ */
+export function fillHtml(template: string, params: Readonly<Record<string, string | number | Html>> = {}): string {
+  return fill(template, Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'object' ? value.html : escapeText(value)])));
 }

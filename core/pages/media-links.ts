@@ -5,6 +5,7 @@
  */
 import type { PublishedMedia, PublishedReview } from '../schemas/published.ts';
 import { mediaPath } from '../urls.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 /** `https://…/media/3f9a…-640.jpg` → `/media/3f9a…-640.jpg`. */
 export function toMediaPath(url: string): string {
@@ -20,10 +21,9 @@ export function mediaSrcset(media: PublishedMedia, mimeType: 'image/webp' | 'ima
 }
 
 /** Alt text for a picture: the customer's own, else what it is and whose (an image link needs a name). */
-export function describeMedia(media: PublishedMedia, author: string, index: number, count: number): string {
-  const what = media.type === 'video' ? 'Video' : 'Photo';
-  const number = count > 1 ? ` ${index + 1} of ${count}` : '';
-  return media.alt ?? `${what}${number} from ${author}'s review`;
+export function describeMedia(media: PublishedMedia, author: string, index: number, count: number, t: Translator = createTranslator()): string {
+  const number = count > 1 ? t.fill(t.m.card.mediaNumber, { index: index + 1, count }) : '';
+  return media.alt ?? t.fill(media.type === 'video' ? t.m.card.videoOf : t.m.card.photo, { number, author });
 }
 
 export type CustomerPhoto = { review: PublishedReview; media: PublishedMedia; index: number };

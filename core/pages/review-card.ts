@@ -15,9 +15,10 @@
 import type { PublishedBusiness, PublishedMedia, PublishedReview, PublishedTranslation } from '../schemas/published.ts';
 import { UNDETERMINED } from '../text/detect-language.ts';
 import { assignTechnicianSlugs, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
-import { foldLongText, formatDate, formatSource, formatStars } from './format.ts';
+import { foldLongText, formatSource, formatStars } from './format.ts';
 import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
-import { escapeText, writeAttributes } from './html.ts';
+import { escapeText, fillHtml, rawHtml, writeAttributes } from './html.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 import { describeMedia, mediaSrcset, toMediaPath } from './media-links.ts';
 
 /** Names of the services and pages of the technicians a card links to. */
@@ -32,17 +33,20 @@ export type ReviewCardOptions = {
   loggedSince?: string;
   /** Whether the business logs its jobs: a review tied to none then says so. */
   jobsLogged?: boolean;
+  /** The site's language (core/i18n/). */
+  t: Translator;
 };
 
 /**
  * The honest label of a review's tie to a job (issue 42 item 4): a job logged before the review is the
  * strong case; one logged after it is weaker; a review with none says where it came from instead.
  */
-export function describeJobTie(review: Pick<PublishedReview, 'job' | 'source'>, jobsLogged: boolean): string | undefined {
+export function describeJobTie(review: Pick<PublishedReview, 'job' | 'source'>, jobsLogged: boolean, t: Translator = createTranslator()): string | undefined {
   const { job } = review;
-  if (job === undefined) return jobsLogged ? `${review.source === 'direct' ? 'Sent directly' : `From ${formatSource(review.source)}`}, not linked to a job` : undefined;
+  const words = t.m.card;
+  if (job === undefined) return jobsLogged ? (review.source === 'direct' ? words.sentDirectly : t.fill(words.fromSource, { source: formatSource(review.source, t) })) : undefined;
   const [year, week] = job.week.split('-W');
-  return job.logged_before_review ? `Job logged in week ${Number(week)} of ${year}, before this review` : `Linked to a job logged after the review (week ${Number(week)} of ${year})`;
+  return t.fill(job.logged_before_review ? words.jobBefore : words.jobAfter, { week: Number(week), year: year! });
 }
 
 /** The links of every service and technician of the business, by the one slug rule (core/urls.ts). */
@@ -54,11 +58,13 @@ export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
   };
 }
 
-export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, jobsLogged = false }: ReviewCardOptions): string {
-  const source = formatSource(review.source);
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, jobsLogged = false, t }: ReviewCardOptions): string {
+  const words = t.m.card;
+  const source = formatSource(review.source, t);
   const text = foldLongText(review.text);
+  const author = rawHtml(`<bdi>${escapeText(review.author)}</bdi>`);
   let html = `<article${writeAttributes({ class: 'review', id: review.id })}>`;
-  html += `<h${level}><span class="stars" aria-hidden="true">${escapeText(formatStars(review.rating))}</span><span class="vh">Rated ${review.rating} out of 5</span>`;
+  html += `<h${level}><span class="stars" aria-hidden="true">${escapeText(formatStars(review.rating))}</span><span class="vh">${fillHtml(words.rated, { rating: review.rating })}</span>`;
   // The customer's own words carry their language when it is known (an English review's card is unchanged).
   const lang = review.language === undefined || review.language === UNDETERMINED ? undefined : review.language;
   const own = lang === undefined ? ' dir="auto"' : writeAttributes({ lang, dir: 'auto' });
@@ -68,15 +74,17 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     html += `<p${own}>${writeMarked(review.text, marks?.text)}</p>`;
   } else {
     html += `<p${own}>${writeMarked(review.text, marks?.text, 0, text.headEnd)}<span class="ellipsis">…</span></p>`;
-    html += `<details class="read-more"><summary>Read more<span class="vh"> of this review by <bdi>${escapeText(review.author)}</bdi></span></summary>`;
+    html += `<details class="read-more"><summary>${fillHtml(words.readMore)}<span class="vh">${fillHtml(words.readMoreOf, { author })}</span></summary>`;
     html += `<p${own}>${writeMarked(review.text, marks?.text, text.restStart)}</p></details>`;
   }
-  if (review.translation !== undefined) html += renderTranslation(review.translation, review.author);
-  if (review.media.length > 0) html += renderPhotos(review);
-  html += `<p class="meta"><bdi>${escapeText(review.author)}</bdi> · <a${writeAttributes({ href: reviewPath(review) })}><time${writeAttributes({ datetime: review.date })}>${escapeText(formatDate(review.date))}</time></a> · `;
-  if (review.source === 'direct') html += 'Direct review';
-  else if (review.source_url) html += `via <a${writeAttributes({ href: review.source_url, rel: 'external' })}>${escapeText(source)}<span class="vh"> (the original review)</span></a>`;
-  else html += escapeText(`via ${source}`);
+  if (review.translation !== undefined) html += renderTranslation(review.translation, review.author, t);
+  if (review.media.length > 0) html += renderPhotos(review, t);
+  html += `<p class="meta"><bdi>${escapeText(review.author)}</bdi> · <a${writeAttributes({ href: reviewPath(review) })}><time${writeAttributes({ datetime: review.date })}>${escapeText(t.date(review.date))}</time></a> · `;
+  if (review.source === 'direct') html += fillHtml(words.direct);
+  else if (review.source_url) {
+    const link = `<a${writeAttributes({ href: review.source_url, rel: 'external' })}>${escapeText(source)}<span class="vh">${fillHtml(words.originalReview)}</span></a>`;
+    html += fillHtml(words.via, { source: rawHtml(link) });
+  } else html += escapeText(t.fill(words.via, { source }));
   if (review.service_area) html += ` · <bdi>${escapeText(review.service_area)}</bdi>`;
   html += '</p>';
   if (review.services.length > 0 || review.technicians.length > 0) {
@@ -84,19 +92,22 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     for (const id of review.services) html += `<li><a${writeAttributes({ href: servicePath(id) })}><bdi>${escapeText(links.serviceNames.get(id) ?? id)}</bdi></a></li>`;
     for (const name of review.technicians) {
       const page = links.technicianPaths.get(name);
-      html += `<li>Technician: ${page === undefined ? `<bdi>${escapeText(name)}</bdi>` : `<a${writeAttributes({ href: page })}><bdi>${escapeText(name)}</bdi></a>`}</li>`;
+      const named = page === undefined ? `<bdi>${escapeText(name)}</bdi>` : `<a${writeAttributes({ href: page })}><bdi>${escapeText(name)}</bdi></a>`;
+      html += `<li>${fillHtml(words.technician, { name: rawHtml(named) })}</li>`;
     }
     html += '</ul>';
   }
   if (review.response) {
-    html += `<div class="reply"><p><strong>Reply from the owner</strong> <span class="meta">· <time${writeAttributes({ datetime: review.response.date })}>${escapeText(formatDate(review.response.date))}</time></span></p>`;
+    html += `<div class="reply"><p><strong>${fillHtml(words.reply)}</strong> <span class="meta">· <time${writeAttributes({ datetime: review.response.date })}>${escapeText(t.date(review.response.date))}</time></span></p>`;
     html += `<p dir="auto">${escapeText(review.response.text)}</p></div>`;
   }
-  const tie = describeJobTie(review, jobsLogged);
+  const tie = describeJobTie(review, jobsLogged, t);
   if (tie !== undefined) html += `<p${writeAttributes({ class: `meta job-tie${review.job?.logged_before_review ? ' before' : ''}` })}>${escapeText(tie)}</p>`;
   if (loggedSince !== undefined) {
     // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
-    html += `<p class="meta log-entry">In the <a${writeAttributes({ href: PATHS.logPrefix })}>public log</a> since ${escapeText(formatDate(loggedSince.slice(0, 10)))} — <a${writeAttributes({ href: logCheckPath(review.id) })}>check it<span class="vh"> (this review by <bdi>${escapeText(review.author)}</bdi>)</span></a></p>`;
+    const log = `<a${writeAttributes({ href: PATHS.logPrefix })}>${fillHtml(words.publicLog)}</a>`;
+    const check = `<a${writeAttributes({ href: logCheckPath(review.id) })}>${fillHtml(words.checkIt)}<span class="vh">${fillHtml(words.thisReviewBy, { author })}</span></a>`;
+    html += `<p class="meta log-entry">${fillHtml(words.loggedSince, { log: rawHtml(log), date: t.date(loggedSince.slice(0, 10)), check: rawHtml(check) })}</p>`;
   }
   return `${html}</article>`;
 }
@@ -105,16 +116,16 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
  * A translation the source gave, folded behind a disclosure that opens without JavaScript and says who
  * made it: never shown as the customer's words (issue 43 item 3).
  */
-function renderTranslation(translation: PublishedTranslation, author: string): string {
+function renderTranslation(translation: PublishedTranslation, author: string, t: Translator): string {
   const attributes = writeAttributes({ lang: translation.language, dir: 'auto' });
-  let html = `<details class="translation"><summary>${escapeText(describeTranslator(translation.by))}<span class="vh"> (the review by <bdi>${escapeText(author)}</bdi>)</span></summary>`;
+  let html = `<details class="translation"><summary>${escapeText(describeTranslator(translation.by, t))}<span class="vh">${fillHtml(t.m.card.theReviewBy, { author: rawHtml(`<bdi>${escapeText(author)}</bdi>`) })}</span></summary>`;
   if (translation.title !== null) html += `<p${attributes}><strong>${escapeText(translation.title)}</strong></p>`;
   return `${html}<p${attributes}>${escapeText(translation.text)}</p></details>`;
 }
 
 /** "Translated by Google", "Translated by the owner". */
-export function describeTranslator(by: string): string {
-  return by === 'owner' ? 'Translated by the owner' : `Translated by ${formatSource(by)}`;
+export function describeTranslator(by: string, t: Translator = createTranslator()): string {
+  return by === 'owner' ? t.m.card.translatedByOwner : t.fill(t.m.card.translatedBy, { source: formatSource(by, t) });
 }
 
 /** `text.slice(from, to)`, with the ranges that fall in it drawn as `<mark>`. */
@@ -133,11 +144,11 @@ const THUMBNAIL_SIZES = '(min-width: 40em) 128px, 96px';
  * loaded lazily, WebP with a JPEG fallback, each a plain link to the picture at full size (a video's
  * link to the video), so it opens without JavaScript.
  */
-function renderPhotos(review: PublishedReview): string {
+function renderPhotos(review: PublishedReview, t: Translator): string {
   const items = review.media.map((media: PublishedMedia, i) => {
     const thumb = media.variants.find((v) => v.mime_type === 'image/jpeg')!;
-    const alt = describeMedia(media, review.author, i, review.media.length);
-    const video = media.video_url ? '<span class="play" aria-hidden="true">▶</span><span class="vh"> (video)</span>' : '';
+    const alt = describeMedia(media, review.author, i, review.media.length, t);
+    const video = media.video_url ? `<span class="play" aria-hidden="true">▶</span><span class="vh">${fillHtml(t.m.card.video)}</span>` : '';
     return (
       `<li><a${writeAttributes({ href: media.video_url ?? toMediaPath(media.url), rel: media.video_url ? 'external' : undefined })}><picture>` +
       `<source${writeAttributes({ type: 'image/webp', srcset: mediaSrcset(media, 'image/webp'), sizes: THUMBNAIL_SIZES })}>` +
@@ -145,5 +156,5 @@ function renderPhotos(review: PublishedReview): string {
       `</picture>${video}</a></li>`
     );
   });
-  return `<ul${writeAttributes({ class: 'photos', 'aria-label': `Photos from ${review.author}` })}>${items.join('')}</ul>`;
+  return `<ul${writeAttributes({ class: 'photos', 'aria-label': t.fill(t.m.card.photosFrom, { author: review.author }) })}>${items.join('')}</ul>`;
 }

@@ -4,34 +4,22 @@
  * field means "any", so it is dropped here, and everything else goes to the search as given.
  */
 import type { Insights } from '../schemas/insights.ts';
+import { createTranslator, type Translator } from '../i18n/translator.ts';
 
 export function readSearchForm(params: URLSearchParams): URLSearchParams {
   return new URLSearchParams([...params].filter(([, value]) => value !== ''));
 }
 
-/** The aspects of /insights.json as options, in its order. */
-export function listAspectOptions(insights: Insights): { id: string; label: string }[] {
-  return insights.aspects.map(({ id, label }) => ({ id, label }));
+/**
+ * The aspects of /insights.json as options, in its order; `labels` (by id) names them in the site's
+ * language (core/publishing/site-language.ts), /insights.json's own label otherwise.
+ */
+export function listAspectOptions(insights: Insights, labels: Readonly<Record<string, string>> = {}): { id: string; label: string }[] {
+  return insights.aspects.map(({ id, label }) => ({ id, label: labels[id] ?? label }));
 }
 
-const FIELD_LABELS: Readonly<Record<string, string>> = {
-  query: 'Words in the review:',
-  rating: 'Stars:',
-  min_rating: 'Minimum stars:',
-  mentions_technician: 'Technician:',
-  mentions_service: 'Service:',
-  aspect: 'Topic:',
-  aspect_sentiment: 'Opinion:',
-  since: 'From:',
-  until: 'To:',
-  has_response: 'Owner reply:',
-  has_media: 'Photos:',
-  sort: 'Order:',
-  limit: 'Reviews per page:',
-  cursor: 'Page:',
-};
-
 /** The form's name for a search parameter, for error messages; an unknown parameter by its own name. */
-export function describeSearchField(name: string): string {
-  return FIELD_LABELS[name] ?? `${name}:`;
+export function describeSearchField(name: string, t: Translator = createTranslator()): string {
+  const fields: Readonly<Record<string, string>> = t.m.search.fields;
+  return Object.hasOwn(fields, name) ? fields[name]! : t.fill(t.m.search.unknownField, { name });
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SlugSchema } from './content.ts';
+import { isLocale, LOCALES } from '../i18n/locales.ts';
 
 /** A word or phrase as customers write it; a final `*` matches any ending ("punctual*"). */
 export const TermSchema = z
@@ -24,6 +25,25 @@ export const AspectDefinitionSchema = z.strictObject({
   description: z.string().trim().min(1).optional(),
   /** The customer question answered in the FAQ from this aspect's figures; no FAQ entry when absent. */
   question: z.string().trim().min(1).optional(),
+  /**
+   * The label, description and question in other languages, by locale (`"es": { "label": "Puntualidad" }`):
+   * the pages of a site in that language use them; what is not given there falls back to the fields above.
+   */
+  translations: z
+    .record(
+      z.string(),
+      z.strictObject({
+        label: z.string().trim().min(1, 'must not be empty').optional(),
+        description: z.string().trim().min(1).optional(),
+        question: z.string().trim().min(1).optional(),
+      }),
+    )
+    .superRefine((translations, ctx) => {
+      for (const locale of Object.keys(translations)) {
+        if (!isLocale(locale)) ctx.addIssue({ code: 'custom', path: [locale], message: `is not a language the site is written in (${LOCALES.join(', ')})` });
+      }
+    })
+    .optional(),
   /** Words and phrases that mention the aspect by themselves ("price", "on time", "overcharged"). */
   terms: z.array(TermSchema).min(1, 'must list at least one term'),
   /** Words that mention the aspect only when an opinion attaches to them ("the tech was great"). */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CorrectionReasonSchema, WithdrawReasonSchema } from '../log/reasons.ts';
+import { LOCALES } from '../i18n/locales.ts';
 
 /** A calendar date `YYYY-MM-DD`; impossible dates such as 2024-02-30 are rejected. */
 export const IsoDateSchema = z.iso.date().meta({ description: 'Calendar date, YYYY-MM-DD.', example: '2025-06-01' });
@@ -94,6 +95,10 @@ export const BusinessContentSchema = z.strictObject({
   service_areas: z.array(NonEmptyTextSchema),
   /** The business's locations, when it has more than one place; absent for a business that is one place. */
   locations: z.array(LocationSchema).min(1).optional(),
+  /** The language the site is written in (core/i18n/): one of the shipped catalogues; English when absent. */
+  locale: z
+    .enum(LOCALES, { error: (issue) => `must be one of the languages the site is written in: ${LOCALES.join(', ')} (not ${JSON.stringify(issue.input)})` })
+    .optional(),
 });
 
 export const OwnerResponseSchema = z.strictObject({

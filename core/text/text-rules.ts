@@ -45,9 +45,19 @@ export function joinList(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
-/** 12345 → "12,345". */
+/** 12345 → "12,345": digits grouped as English groups them. */
 export function formatCount(value: number): string {
-  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return groupDigits(value, ',');
+}
+
+/**
+ * A whole number with its digits grouped by threes: `separator` between the groups, and none at all
+ * below `minDigits` digits (Spanish writes 1234 but 12 345).
+ */
+export function groupDigits(value: number, separator: string, minDigits = 4): string {
+  const digits = String(value);
+  if (digits.replace(/^-/, '').length < minDigits) return digits;
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, separator);
 }
 
 /** 4.5 → "4.50": ratings in data and insight prose are always shown with two decimals. */

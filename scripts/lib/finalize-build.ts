@@ -26,6 +26,7 @@ import {
   type ManifestEntry,
 } from '../../core/publishing/manifest.ts';
 import { contentTypeOf, isCompressible, renderHostHeadersFile } from '../../core/publishing/headers.ts';
+import { LANGUAGE_FILE } from '../../core/publishing/site-language.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { createConcurrencyLimiter } from '../../core/concurrency-limiter.ts';
 
@@ -42,7 +43,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
   for (const entry of entries) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) files.push(...(await listFiles(dir, rel)));
-    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE && rel !== SEARCH_PAGE_SHELL_FILE) files.push(rel);
+    else if (entry.isFile() && !/\.(br|gz)$/.test(rel) && rel !== MANIFEST_FILE && rel !== HEADERS_FILE && rel !== CHANGE_LOG_FILE && rel !== SEARCH_PAGE_SHELL_FILE && rel !== LANGUAGE_FILE) files.push(rel);
   }
   return files.sort();
 }

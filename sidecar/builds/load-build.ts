@@ -25,6 +25,7 @@ import type { TextIndex } from '../../core/search/text-index.ts';
 import { PATHS, type ServiceUrls } from '../../core/urls.ts';
 import { prepareRepresentation, type Body, type Representation } from '../http/send-representation.ts';
 import type { FileRead } from './read-build.ts';
+import type { SiteLanguage } from '../../core/publishing/site-language.ts';
 
 export type LoadedBuild = {
   id: string;
@@ -42,6 +43,8 @@ export type LoadedBuild = {
   dataLastModifiedMs: number;
   /** The search page's shell (core/pages/search-page.ts); undefined for a build made before there was one. */
   searchShell: string | undefined;
+  /** The site's language, which the search page is written in (core/publishing/site-language.ts). */
+  language: SiteLanguage;
   /** Each review's digest (load-worker.ts), in order: the next load takes the reviews this build holds. */
   reviewDigests: string;
 };
@@ -68,6 +71,7 @@ export type WorkerMessage =
       changes: ChangeLog;
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
       searchShell: string | undefined;
+      language: SiteLanguage;
       /** Each review's digest, in order (load-worker.ts). */
       reviewDigests: string;
     }
@@ -176,6 +180,7 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
     dataLastModifiedMs: Date.parse(done.dataLastModified),
     searchShell: done.searchShell,
+    language: done.language,
     reviewDigests: done.reviewDigests,
   };
 }

@@ -70,7 +70,7 @@ async function send(manifest: Manifest | undefined): Promise<void> {
   // The build in service's files (its folder is never changed, only removed: then nothing is reused).
   const previousManifest = previousDir === undefined ? undefined : await readManifest(previousDir);
   const servedFiles = previousManifest && new Map(Object.entries(previousManifest.files).map(([urlPath, entry]) => [urlPath, servedKey(entry)]));
-  const { manifest: read, files, kept, live, searchShell } = await readBuild(dir, manifest, urls, servedFiles);
+  const { manifest: read, files, kept, live, searchShell, language } = await readBuild(dir, manifest, urls, servedFiles);
   if (kept.length > 0) await post({ kind: 'kept', urlPaths: kept });
   for (let i = 0; i < files.length; i += FILES_CHUNK) {
     const slice = files.slice(i, i + FILES_CHUNK);
@@ -107,7 +107,7 @@ async function send(manifest: Manifest | undefined): Promise<void> {
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   await post(
-    { kind: 'done', buildId: read.build_id, dataLastModified: read.files[PATHS.reviewsJson]!.last_modified, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, reviewDigests: digests.join('') },
+    { kind: 'done', buildId: read.build_id, dataLastModified: read.files[PATHS.reviewsJson]!.last_modified, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, language, reviewDigests: digests.join('') },
     transferables(collectViews(index_)),
   );
 }

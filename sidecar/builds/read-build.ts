@@ -15,6 +15,7 @@ import { CHANGE_LOG_FILE, MANIFEST_FILE, SEARCH_PAGE_SHELL_FILE, type Encoding, 
 import { InsightsSchema, type Insights } from '../../core/schemas/insights.ts';
 import { formatIssue, parseWithIssues } from '../../core/schemas/issues.ts';
 import { ReviewsDatasetSchema, type ReviewsDataset } from '../../core/schemas/published.ts';
+import { ENGLISH, LANGUAGE_FILE, SiteLanguageSchema, type SiteLanguage } from '../../core/publishing/site-language.ts';
 import { PATHS, isTopicPath, type ServiceUrls } from '../../core/urls.ts';
 
 /**
@@ -32,9 +33,10 @@ export type FileRead = {
 /**
  * `kept`: the URL paths of files the build in service holds with the same bytes (`servedFiles`), which are
  * not read into `files`. `searchShell`: the search page's shell (core/pages/search-page.ts), undefined for a
- * build made before there was one.
+ * build made before there was one. `language`: the site's language (core/publishing/site-language.ts), English
+ * for a build without `_language.json`.
  */
-export type BuildRead = { manifest: Manifest; files: FileRead[]; kept: string[]; live: LiveData; searchShell: string | undefined };
+export type BuildRead = { manifest: Manifest; files: FileRead[]; kept: string[]; live: LiveData; searchShell: string | undefined; language: SiteLanguage };
 
 /**
  * What a manifest entry says of the bytes served at its path: two entries with the same key are served
@@ -78,7 +80,16 @@ export async function readBuild(dir: string, manifest: Manifest | undefined, url
   const dataset: ReviewsDataset = parseDataFile(dir, PATHS.reviewsJson, bodies, ReviewsDatasetSchema);
   const insights: Insights = parseDataFile(dir, PATHS.insightsJson, bodies, InsightsSchema);
   const live = createLiveData({ dataset, insights, urls, changes: await readChangeLog(dir, dataset) });
-  return { manifest, files, kept, live, searchShell: await readOptional(path.join(dir, SEARCH_PAGE_SHELL_FILE)) };
+  return { manifest, files, kept, live, searchShell: await readOptional(path.join(dir, SEARCH_PAGE_SHELL_FILE)), language: await readLanguage(dir) };
+}
+
+/** The site's language, checked against its schema; English when the build has no `_language.json`. */
+async function readLanguage(dir: string): Promise<SiteLanguage> {
+  const text = await readOptional(path.join(dir, LANGUAGE_FILE));
+  if (text === undefined) return ENGLISH;
+  const checked = parseWithIssues(SiteLanguageSchema, JSON.parse(text));
+  if (!checked.ok) throw new Error(`${dir}/${LANGUAGE_FILE} does not match its schema:\n${checked.issues.map(formatIssue).join('\n')}`);
+  return checked.value;
 }
 
 /** The file and its variants are there, each of the size its entry says: a kept file is checked, not read. */

@@ -7,6 +7,7 @@
  */
 import type { Router } from 'express';
 import { renderSearchPage } from '../../core/pages/search-page.ts';
+import { createTranslator } from '../../core/i18n/translator.ts';
 import { staticHeadersOf } from '../../core/publishing/headers.ts';
 import { strongEtag } from '../../core/publishing/manifest.ts';
 import { PATHS, slashRedirectLocation, type ServiceUrls } from '../../core/urls.ts';
@@ -30,7 +31,9 @@ export function createSearchPageRouter({ getBuild, urls }: { getBuild: () => Loa
       const build = getBuild();
       // A build made before the search page had a shell has none: /search/ is then unknown (404).
       if (build.searchShell === undefined) return next();
-      const page = renderSearchPage(build.searchShell, build.live, new URLSearchParams(splitTarget(req.originalUrl).search));
+      // In the site's language, which the build names (core/publishing/site-language.ts).
+      const language = { t: createTranslator(build.language.locale), aspectLabels: build.language.aspect_labels };
+      const page = renderSearchPage(build.searchShell, build.live, new URLSearchParams(splitTarget(req.originalUrl).search), language);
       const body = Buffer.from(page.html);
       if (page.status !== 200) {
         // An invalid search (400) is answered as rendered, uncached.

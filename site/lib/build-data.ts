@@ -12,16 +12,19 @@ import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/
 import { createLogEntryLookup } from '../../core/dataset/review-log-entry.ts';
 import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
 import type { LogSummary } from '../../core/log/log-summary.ts';
+import { createTranslator } from '../../core/i18n/translator.ts';
 
 async function loadBuildData() {
   const urls = createServiceUrls(import.meta.env.REVIEWS_PUBLIC_URL);
-  const { dataset, insights, log } = await readPublication(urls);
+  const { dataset, insights, pageText, log } = await readPublication(urls);
   const reviewJson = createReviewJsonCache(dataset.reviews);
   const reviewsBody = renderReviewsDataset(dataset, reviewJson);
   const insightsBody = JSON.stringify(insights);
   // The since snapshots list each review with its log_entry, as the live route does from the change log.
   const logEntryOf = createLogEntryLookup(log && new Map(Object.entries(log.latest_entry)), urls);
-  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody, log, logEntryOf };
+  // The site's words and number rules (business.json `locale`), and the insights as its pages say them.
+  const t = createTranslator(pageText.locale);
+  return { urls, dataset, reviewJson, reviewsBody, insights, insightsBody, pageText, t, log, logEntryOf };
 }
 
 /**

@@ -9,5 +9,6 @@ import { getBuildData } from './build-data.ts';
 let slices: Promise<FeedSlice[]> | undefined;
 
 export function getFeedSlices(): Promise<FeedSlice[]> {
-  return (slices ??= getBuildData().then(({ dataset, insights }) => listFeedSlices(dataset.business, insights.aspects)));
+  // Named in the site's language, with its aspects' labels (core/insights/page-text.ts).
+  return (slices ??= getBuildData().then(({ dataset, pageText, t }) => listFeedSlices(dataset.business, pageText.aspects, t)));
 }

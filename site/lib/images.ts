@@ -8,13 +8,13 @@ import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import type { AggregateRating, PublishedBusiness } from '../../core/schemas/published.ts';
 import { drawStarRow, STAR_PATH } from './stars.ts';
-import { formatCount, formatRatingShort } from '../../core/text/text-rules.ts';
+import { createTranslator, type Translator } from '../../core/i18n/translator.ts';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export function drawShareImage(business: PublishedBusiness, aggregate: AggregateRating): string {
+export function drawShareImage(business: PublishedBusiness, aggregate: AggregateRating, t: Translator = createTranslator()): string {
   // DejaVu Sans Bold averages about 0.64 em per character: shrink long names to fit 1040 px.
   const nameSize = Math.min(76, Math.floor(1040 / (0.64 * Math.max(1, business.name.length))));
   const where = `${business.address.locality}, ${business.address.region}`;
@@ -22,10 +22,10 @@ export function drawShareImage(business: PublishedBusiness, aggregate: Aggregate
 <rect width="1200" height="630" fill="#14171b"/>
 <rect x="0" y="0" width="1200" height="12" fill="#f4b740"/>
 <text x="80" y="170" font-family="DejaVu Sans" font-weight="bold" font-size="${nameSize}" fill="#ffffff">${escapeXml(business.name)}</text>
-<text x="80" y="385" font-family="DejaVu Sans" font-weight="bold" font-size="150" fill="#ffffff">${formatRatingShort(aggregate.rating_value)}</text>
+<text x="80" y="385" font-family="DejaVu Sans" font-weight="bold" font-size="150" fill="#ffffff">${t.ratingShort(aggregate.rating_value)}</text>
 ${drawStarRow({ value: aggregate.rating_value, x: 370, y: 268, size: 96, clipId: 'f', off: 'fill="#4a525c"', on: 'fill="#f4b740"' })}
-<text x="375" y="412" font-family="DejaVu Sans" font-size="44" fill="#e8eaed">out of 5 · ${formatCount(aggregate.review_count)} verified reviews</text>
-<text x="80" y="540" font-family="DejaVu Sans" font-size="34" fill="#b0b7c0">${escapeXml(where)} · every verified review, whatever its rating</text>
+<text x="375" y="412" font-family="DejaVu Sans" font-size="44" fill="#e8eaed">${escapeXml(t.fill(t.m.home.outOf5, { count: t.count(aggregate.review_count) }))}</text>
+<text x="80" y="540" font-family="DejaVu Sans" font-size="34" fill="#b0b7c0">${escapeXml(`${where} · ${t.m.share.tagline}`)}</text>
 </svg>`;
 }
 

@@ -2,11 +2,13 @@
  * The receipt page's script (/log/job/?code=<code>): finds a customer's job in the public log from the
  * receipt code alone, in the browser (core/log/job-lookup.ts `checkReceipt`), from static files only: the
  * look-up shard `../jobs/<xx>.json` beside the page. Nothing about the customer is sent or shown; this file
- * only says the result in words, on the element that carries `data-verdict` ("found" or "not-found").
+ * only says the result in words, the site's (the page's `data-words`: site/lib/check-words.ts), on the element
+ * that carries `data-verdict` ("found" or "not-found").
  */
 import { checkReceipt, type ReceiptCheck } from '../../core/log/job-lookup.ts';
 import { sha256 } from '../../core/log/sha256.ts';
-import { formatDate } from '../../core/pages/format.ts';
+import { fill } from '../../core/i18n/fill.ts';
+import { readCheckWords, type JobCheckWords } from './check-words.ts';
 
 const TIMEOUT_MS = 10_000;
 
@@ -14,7 +16,8 @@ const root = document.querySelector<HTMLElement>('[data-job-check]');
 const verdict = root?.querySelector<HTMLElement>('[data-verdict]');
 const details = root?.querySelector<HTMLElement>('[data-check-details]');
 const input = document.querySelector<HTMLInputElement>('#receipt-code');
-const business = root?.dataset.business ?? 'the business';
+const { words, formatDate } = readCheckWords<JobCheckWords>(root);
+const business = root?.dataset.business ?? words.theBusiness;
 const services = JSON.parse(root?.dataset.services ?? '{}') as Record<string, string>;
 
 function say(state: 'found' | 'not-found', sentence: string, points: readonly string[] = []): void {
@@ -30,31 +33,32 @@ async function fetchShard(shard: string): Promise<{ status: number; text: string
 }
 
 /** `2026-W10` → "week 10 of 2026". */
-const formatWeek = (week: string) => `week ${Number(week.slice(6))} of ${week.slice(0, 4)}`;
+const formatWeek = (week: string) => fill(words.week, { week: Number(week.slice(6)), year: week.slice(0, 4) });
 
 function describe(result: ReceiptCheck): void {
   if (result.verdict === 'found') {
     const { record, completed } = result;
     const service = services[record.service] ?? record.service;
-    return say('found', `This job was logged on ${formatDate(record.time.slice(0, 10))}, entry ${record.entry} of the public log of ${business}: ${service}, completed in ${formatWeek(record.week)}${record.area === null ? '' : `, in ${record.area}`}.`, [
-      `Your code matches that entry: it is the receipt of a job completed on ${formatDate(completed)}.`,
-      'The log holds only the week, the service and the area of the job, and a fingerprint of this code: nothing about you.',
+    const area = record.area === null ? '' : fill(words.area, { area: record.area });
+    return say('found', fill(words.found, { date: formatDate(record.time.slice(0, 10)), entry: record.entry, business, service, week: formatWeek(record.week), area }), [
+      fill(words.matches, { date: formatDate(completed) }),
+      words.holds,
     ]);
   }
   switch (result.reason) {
     case 'mistyped':
-      return say('not-found', `This code is mistyped: ${result.detail}. Check it against your receipt.`);
+      return say('not-found', fill(words.mistyped, { detail: result.detail }));
     case 'absent':
-      return say('not-found', `No job with this receipt code is in the public log of ${business}. A job completed in the last few days may not be logged yet; otherwise check the code against your receipt.`);
+      return say('not-found', fill(words.absent, { business }));
     case 'mismatch':
-      return say('not-found', `The log has an entry where this code points, but this code is not its receipt: that entry is not your job.`);
+      return say('not-found', words.mismatch);
     case 'unavailable':
-      return say('not-found', `The log could not be loaded (the site answered ${result.status}). Try again later.`);
+      return say('not-found', fill(words.unavailable, { status: result.status }));
   }
 }
 
 const code = new URLSearchParams(location.search).get('code');
 if (root && code !== null) {
   if (input) input.value = code;
-  checkReceipt(code, fetchShard, sha256).then(describe, (error: Error) => say('not-found', `This browser could not finish the check (${error.message}). Try a current browser.`));
+  checkReceipt(code, fetchShard, sha256).then(describe, (error: Error) => say('not-found', fill(words.browserFailed, { error: error.message })));
 }

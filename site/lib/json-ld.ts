@@ -8,6 +8,7 @@
  * review here is one or the other, so the stars are shown to people and published as data
  * (/reviews.json), but not claimed to search engines. docs/site.md "Structured data" says the same.
  */
+import { createTranslator, type Translator } from '../../core/i18n/translator.ts';
 import type { LocationInfo, PublishedBusiness } from '../../core/schemas/published.ts';
 import { locationPath, PATHS, servicePath, type ServiceUrls } from '../../core/urls.ts';
 
@@ -46,7 +47,7 @@ export function describeLocation(location: LocationInfo, urls: ServiceUrls): obj
   return { '@context': 'https://schema.org', ...describeDepartment(location, urls) };
 }
 
-export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls): object {
+export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls, t: Translator = createTranslator()): object {
   return {
     '@context': 'https://schema.org',
     '@type': 'HomeAndConstructionBusiness',
@@ -59,7 +60,7 @@ export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls)
     areaServed: business.service_areas.map((name) => ({ '@type': 'Place', name })),
     hasOfferCatalog: {
       '@type': 'OfferCatalog',
-      name: 'Services',
+      name: t.m.jsonLd.services,
       itemListElement: business.services.map((service) => ({
         '@type': 'Offer',
         itemOffered: { '@type': 'Service', name: service.name, url: urls.absolute(servicePath(service.id)) },
@@ -70,12 +71,12 @@ export function describeBusiness(business: PublishedBusiness, urls: ServiceUrls)
 }
 
 /** The reviews site itself, about the business. */
-export function describeWebSite(business: PublishedBusiness, urls: ServiceUrls): object {
+export function describeWebSite(business: PublishedBusiness, urls: ServiceUrls, t: Translator = createTranslator()): object {
   return {
     '@context': 'https://schema.org',
     '@type': 'WebSite',
     '@id': `${urls.home}#website`,
-    name: `${business.name} reviews`,
+    name: t.fill(t.m.layout.siteName, { name: business.name }),
     url: urls.home,
     about: { '@id': `${urls.home}#business` },
   };

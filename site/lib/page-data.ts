@@ -6,10 +6,11 @@
 import type { ReviewLinks } from '../../core/pages/review-card.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
 import type { ServiceUrls } from '../../core/urls.ts';
+import type { Translator } from '../../core/i18n/translator.ts';
 import { getBuildData } from './build-data.ts';
 import { getSiteModel } from './site-model.ts';
 
-export type PageData = { urls: ServiceUrls; dataset: ReviewsDataset };
+export type PageData = { urls: ServiceUrls; dataset: ReviewsDataset; t: Translator };
 
 export async function getPageData(): Promise<PageData> {
   return getBuildData();

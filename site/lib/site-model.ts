@@ -96,11 +96,12 @@ function buildEntityPages(dataset: ReviewsDataset, insights: Insights): { techni
 }
 
 async function loadSiteModel() {
-  const { dataset, insights } = await getBuildData();
+  const { dataset, insights, pageText } = await getBuildData();
   const months = summarizeMonths(dataset.reviews);
   const { technicians, services, locations } = buildEntityPages(dataset, insights);
   const reviewsById = new Map(dataset.reviews.map((r) => [r.id, r]));
-  const aspectLabels = new Map(insights.aspects.map((a) => [a.id, a.label]));
+  // In the site's language (core/insights/page-text.ts).
+  const aspectLabels = new Map(pageText.aspects.map((a) => [a.id, a.label]));
   const serviceNames = new Map(dataset.business.services.map((s) => [s.id, s.name]));
   const technicianPaths = new Map(technicians.map((t) => [t.name, t.path]));
   const newest = getNewestChange(dataset.reviews) ?? null;

@@ -5,6 +5,6 @@ import { getBuildData, jsonResponse } from '../lib/build-data.ts';
 import { getFeedSlices } from '../lib/feed-slices.ts';
 
 export const GET: APIRoute = async () => {
-  const { dataset, urls } = await getBuildData();
-  return jsonResponse(JSON.stringify(buildFeedsIndex(await getFeedSlices(), dataset.business, urls)));
+  const { dataset, urls, t } = await getBuildData();
+  return jsonResponse(JSON.stringify(buildFeedsIndex(await getFeedSlices(), dataset.business, urls, t)));
 };

@@ -35,6 +35,7 @@
   /* formatStars */
   /* logPath */
   /* aboutReviewsPath */
+  /* strings */
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
   const CSS = `
@@ -81,9 +82,9 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
   const meanStars = (mean) => {
     const fill = el('span', { 'aria-hidden': 'true' }, formatStars(5));
     fill.style.width = `${roundStars(mean) * 20}%`;
-    return el('span', { class: 'stars mean', role: 'img', 'aria-label': `${mean.toFixed(1)} out of 5 stars` }, formatStars(0), fill);
+    return el('span', { class: 'stars mean', role: 'img', 'aria-label': /*t:L.fill(L.meanLabel, { rating: L.decimal(mean, 1) })*/`${mean.toFixed(1)} out of 5 stars`/*/t*/ }, formatStars(0), fill);
   };
-  const formatDate = (iso) => `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`;
+  const formatDate = (iso) => /*t:L.fill(L.date, { month: L.months[Number(iso.slice(5, 7)) - 1], day: Number(iso.slice(8, 10)), year: iso.slice(0, 4) })*/`${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`/*/t*/;
   const el = (tag, attributes, ...children) => {
     const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
@@ -108,7 +109,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
       super();
       const root = this.attachShadow({ mode: 'open' });
       adoptStyles(root);
-      root.append(el('section', { class: 'box', 'aria-busy': 'true' }, el('p', { class: 'muted' }, 'Loading reviews…')));
+      root.append(el('section', { class: 'box', 'aria-busy': 'true' }, el('p', { class: 'muted' }, /*t:L.loading*/'Loading reviews…'/*/t*/)));
       this.generation = 0;
     }
 
@@ -158,28 +159,28 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
       const mean = total === 0 ? 0 : totals.reduce((sum, n, i) => sum + n * (i + 1), 0) / total;
       const who = this.getAttribute('technician') || '';
       const link = total === 0 ? `${base}/` : `${base}/search/${String(filters) === '' ? '' : `?${filters}`}`;
-      const heading = el('h2', { id: 'rw-heading' }, ...(who ? ['Customer reviews of ', el('bdi', {}, who)] : ['Customer reviews']));
+      const heading = el('h2', { id: 'rw-heading' }, ...(who ? /*t:L.around(L.headingOf, el('bdi', {}, who))*/['Customer reviews of ', el('bdi', {}, who)]/*/t*/ : [/*t:L.heading*/'Customer reviews'/*/t*/]));
       const score =
         total === 0
-          ? el('p', { class: 'muted' }, 'No reviews yet.')
+          ? el('p', { class: 'muted' }, /*t:L.noReviews*/'No reviews yet.'/*/t*/)
           : el(
               'p',
               { class: 'score' },
-              el('b', {}, mean.toFixed(1)),
+              el('b', {}, /*t:L.decimal(mean, 1)*/mean.toFixed(1)/*/t*/),
               meanStars(mean),
-              el('span', { class: 'muted' }, `${total.toLocaleString('en-US')} verified review${total === 1 ? '' : 's'}`),
+              el('span', { class: 'muted' }, /*t:L.counted(L.verifiedReviews, total)*/`${total.toLocaleString('en-US')} verified review${total === 1 ? '' : 's'}`/*/t*/),
             );
       const hist =
         total === 0
           ? null
           : el(
               'ul',
-              { class: 'hist', 'aria-label': 'Share of each star rating' },
+              { class: 'hist', 'aria-label': /*t:L.histogram*/'Share of each star rating'/*/t*/ },
               ...[5, 4, 3, 2, 1].map((n) => {
                 const pct = Math.round((100 * totals[n - 1]) / total);
                 const fill = el('span', {});
                 fill.style.width = `${pct}%`;
-                return el('li', {}, el('span', {}, `${n} star${n === 1 ? '' : 's'}`), el('span', { class: 'bar', 'aria-hidden': 'true' }, fill), el('span', { class: 'pct' }, `${pct}%`));
+                return el('li', {}, el('span', {}, /*t:L.counted(L.stars, n)*/`${n} star${n === 1 ? '' : 's'}`/*/t*/), el('span', { class: 'bar', 'aria-hidden': 'true' }, fill), el('span', { class: 'pct' }, /*t:L.fill(L.percent, { value: L.count(pct) })*/`${pct}%`/*/t*/));
               }),
             );
       const withMedia = this.getAttribute('media') === 'true';
@@ -189,7 +190,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
         // A frame (/embed/) keeps its height known in advance: no thumbnails there.
         if (!withMedia || !m || this.hasAttribute('frame')) return null;
         const small = m.variants.find((v) => v.url === m.thumbnail_url) || m;
-        const img = el('img', { src: m.thumbnail_url, width: String(small.width), height: String(small.height), alt: m.alt || `Photo from ${r.author}'s review`, loading: 'lazy', decoding: 'async' });
+        const img = el('img', { src: m.thumbnail_url, width: String(small.width), height: String(small.height), alt: m.alt || /*t:L.fill(L.photo, { number: '', author: r.author })*/`Photo from ${r.author}'s review`/*/t*/, loading: 'lazy', decoding: 'async' });
         return el('a', { class: 'thumb', href: m.video_url || m.url, target: '_top' }, img);
       };
       const list =
@@ -197,29 +198,29 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
           ? null
           : el(
               'ul',
-              { class: 'reviews', 'aria-label': this.getAttribute('sort') === 'best' ? 'Best reviews' : 'Newest reviews' },
+              { class: 'reviews', 'aria-label': this.getAttribute('sort') === 'best' ? /*t:L.best*/'Best reviews'/*/t*/ : /*t:L.newest*/'Newest reviews'/*/t*/ },
               ...reviews.slice(0, count).map((r) =>
                 el(
                   'li',
                   {},
-                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': `Rated ${r.rating} out of 5` }, formatStars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
+                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': /*t:L.fill(L.rated, { rating: r.rating })*/`Rated ${r.rating} out of 5`/*/t*/ }, formatStars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
                   el('p', { class: 'text', dir: 'auto' }, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
                   thumbnail(r),
                   el('p', { class: 'meta' }, el('bdi', {}, r.author), ' · ', el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
                 ),
               ),
             );
-      const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? 'See our reviews' : `Read all ${total.toLocaleString('en-US')} reviews`));
+      const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? /*t:L.seeReviews*/'See our reviews'/*/t*/ : /*t:L.counted(L.readAll, total)*/`Read all ${total.toLocaleString('en-US')} reviews`/*/t*/));
       // The public review log (docs/log.md); a frame (/embed/) keeps its height known in advance: not there.
       const log =
         this.getAttribute('log') === 'false' || this.hasAttribute('frame')
           ? null
-          : el('p', { class: 'log meta' }, el('a', { href: `${base}${logPath}`, target: '_top' }, 'Every published review is in a public log anyone can check'), ' · ', el('a', { href: `${base}${aboutReviewsPath}`, target: '_top' }, 'How reviews are collected'));
+          : el('p', { class: 'log meta' }, el('a', { href: `${base}${logPath}`, target: '_top' }, /*t:L.log*/'Every published review is in a public log anyone can check'/*/t*/), ' · ', el('a', { href: `${base}${aboutReviewsPath}`, target: '_top' }, /*t:L.collected*/'How reviews are collected'/*/t*/));
       this.show(el('section', { class: 'box', 'aria-labelledby': 'rw-heading' }, heading, score, hist, list, more, log));
     }
 
     renderError(base) {
-      this.show(el('section', { class: 'box' }, el('p', {}, 'Reviews could not be loaded. ', el('a', { href: `${base}/`, target: '_top' }, 'Read them on our reviews page'))));
+      this.show(el('section', { class: 'box' }, el('p', {}, /*t:L.error*/'Reviews could not be loaded. '/*/t*/, el('a', { href: `${base}/`, target: '_top' }, /*t:L.errorLink*/'Read them on our reviews page'/*/t*/))));
     }
 
     show(box) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assignTechnicianSlugs, searchPagePath, servicePath, technicianPath } from '../../core/urls.ts';
-import { FOLD_AFTER, foldLongText, formatDate, formatInsightText, formatMonth, formatSource, formatTelephone, telephoneHref } from '../../core/pages/format.ts';
+import { FOLD_AFTER, foldLongText, formatDate, formatInsightText, formatSource, formatTelephone, telephoneHref } from '../../core/pages/format.ts';
+import { createTranslator } from '../../core/i18n/translator.ts';
 import { findQueryRanges, findReviewMarks, splitMarked } from '../../core/pages/highlight.ts';
 import { slugify } from '../../core/text/text-rules.ts';
 
@@ -12,7 +13,7 @@ describe('how pages write things for people', () => {
   ])('writes %s as "%s"', (date, text) => expect(formatDate(date)).toBe(text));
 
   it('names months, sources and phone numbers as people write them', () => {
-    expect(formatMonth('2026-11')).toBe('November 2026');
+    expect(createTranslator('en').month('2026-11')).toBe('November 2026');
     expect([formatSource('google'), formatSource('yelp'), formatSource('direct'), formatSource('angi'), formatSource('home-advisor-pro')]).toEqual(['Google', 'Yelp', 'Direct', 'Angi', 'Home Advisor Pro']);
     expect(formatTelephone('+1-865-555-0142')).toBe('(865) 555-0142');
     expect(formatTelephone('+44 20 7946 0958')).toBe('+44 20 7946 0958');

@@ -1,6 +1,7 @@
 /** drawStarRow: the one drawing of an average as stars (the pages' star graphic, the share image). */
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { createTranslator } from '../../core/i18n/translator.ts';
 import { formatStars } from '../../core/pages/format.ts';
 import { drawShareImage } from '../../site/lib/images.ts';
 import { drawStarRow, STAR_PATH } from '../../site/lib/stars.ts';
@@ -33,8 +34,8 @@ describe("the widget's stars", () => {
     expect(widget).toContain('/* formatStars */');
     expect(widget).toContain('/* roundStars */');
     expect(widget).not.toMatch(/['"]★['"]|repeat\(/);
-    const { GET } = await import('../../site/pages/widget.js.ts');
-    const served = await GET().text();
+    const { renderWidgetScript } = await import('../../site/lib/widget-script.ts');
+    const served = renderWidgetScript(createTranslator());
     expect(served).toContain(`const formatStars = ${formatStars.toString()};`);
     expect(served).not.toContain('/* formatStars */');
   });

@@ -18,12 +18,13 @@ export const getStaticPaths = (async () => {
 type Props = { slice: FeedSlice; format: 'atom' | 'json' };
 
 export const GET: APIRoute<Props> = async ({ props: { slice, format } }) => {
-  const { dataset, urls } = await getBuildData();
+  const { dataset, urls, t } = await getBuildData();
   const input = {
     business: dataset.business,
     reviews: selectSliceReviews(slice, dataset.reviews),
     urls,
-    channel: describeSliceChannel(slice, dataset.business, urls),
+    channel: describeSliceChannel(slice, dataset.business, urls, t),
+    t,
   };
   if (format === 'json') return jsonResponse(renderJsonFeed(input));
   return new Response(renderAtomFeed(input), { headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' } });
