@@ -9,7 +9,7 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
-import { sqliteCodeOf } from '../../sidecar/websub/store/sqlite/file.ts';
+import { sqliteCodeOf } from '../../sidecar/websub/index.ts';
 
 const SQLITE_BUSY = 5;
 
