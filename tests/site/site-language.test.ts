@@ -58,7 +58,8 @@ beforeAll(async () => {
     const reviews = JSON.parse(await readFile(full, 'utf8')) as ReviewContent[];
     for (const review of reviews) {
       // The English words stay beside the customer's, as a translation: the analyser reads them (core/insights).
-      review.translation = { text: review.text, ...(review.title === undefined ? {} : { title: review.title }), language: 'en', by: 'google' };
+      // (The demo's own Spanish reviews have theirs already.)
+      review.translation ??= { text: review.text, ...(review.title === undefined ? {} : { title: review.title }), language: 'en', by: 'google' };
       review.language = 'es';
       review.text = SPANISH[review.rating]!.text;
       review.title = SPANISH[review.rating]!.title;
@@ -66,6 +67,7 @@ beforeAll(async () => {
       for (const media of review.media ?? []) delete media.alt;
       const location = LOCATIONS[n++ % 3];
       if (location !== undefined) review.location = location.id;
+      else delete review.location;
       authors.push(review.author);
     }
     await writeFile(full, JSON.stringify(reviews));
