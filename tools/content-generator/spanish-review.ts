@@ -7,27 +7,18 @@
  * stay what they were without it.
  */
 import type { Random } from './prng.ts';
-import type { ServiceProfile, TechnicianProfile } from './business.ts';
 import type { Author } from './extras.ts';
 import type { Point } from './plan.ts';
 import type { Aspect } from './vocabulary/aspects.ts';
 import * as es from './vocabulary/spanish.ts';
 import type { Pair } from './vocabulary/spanish.ts';
+import type { TextContext } from './template.ts';
 
 /** Of the demo's Google reviews, the share written in Spanish: 38 of its 492 reviews. */
 export const SPANISH_SHARE_OF_GOOGLE = 0.25;
 
-export type SpanishContext = {
-  rng: Random;
-  tech: TechnicianProfile;
-  /** Aliases (first name first) as business.json lists them. */
-  techAliases: readonly string[];
-  /** Whether the customer refers to the technician by name. */
-  namesTech: boolean;
-  service: ServiceProfile;
-  area: string | undefined;
-  price: string;
-};
+/** What a Spanish review is written from: the English text's own context, less what only English phrasing tracks. */
+export type SpanishContext = Pick<TextContext, 'rng' | 'tech' | 'techAliases' | 'namesTech' | 'service' | 'area' | 'price'>;
 
 export type SpanishReview = {
   /** The customer's words. */
