@@ -81,7 +81,7 @@ export const enLogWidgetFeeds = {
     best: 'Best reviews',
     newest: 'Newest reviews',
     seeReviews: 'See our reviews',
-    readAll: { one: 'Read all {count} reviews', other: 'Read all {count} reviews' },
+    readAll: { one: 'Read the review', other: 'Read all {count} reviews' },
     log: 'Every published review is in a public log anyone can check',
     collected: 'How reviews are collected',
     error: 'Reviews could not be loaded. ',

@@ -147,7 +147,7 @@ export const en = {
     marked: 'Marked: {legend}.',
     moreResults: 'More results',
     firstPage: '← First page',
-    next: { one: 'Next {count} reviews →', other: 'Next {count} reviews →' },
+    next: { one: 'Next review →', other: 'Next {count} reviews →' },
     range: '{count} reviews from {first} to {last}.',
     resultsTitle: 'Search results: {summary}',
     title: 'Search the reviews of {name}',

@@ -210,7 +210,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                 ),
               ),
             );
-      const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? /*t:L.seeReviews*/'See our reviews'/*/t*/ : /*t:L.counted(L.readAll, total)*/`Read all ${total.toLocaleString('en-US')} reviews`/*/t*/));
+      const more = el('p', { class: 'more' }, el('a', { href: link, target: '_top' }, total === 0 ? /*t:L.seeReviews*/'See our reviews'/*/t*/ : /*t:L.counted(L.readAll, total)*/(total === 1 ? 'Read the review' : `Read all ${total.toLocaleString('en-US')} reviews`)/*/t*/));
       // The public review log (docs/log.md); a frame (/embed/) keeps its height known in advance: not there.
       const log =
         this.getAttribute('log') === 'false' || this.hasAttribute('frame')

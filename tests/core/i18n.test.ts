@@ -100,6 +100,20 @@ describe('the catalogues', () => {
     // "Neutral", "spam", and the names of the feed formats.
     expect(same.sort()).toEqual(['layout.feedAtom', 'layout.feedJsonFeed', 'reasons.withdraw.spam', 'search.neutral']);
   });
+
+  it.each(LOCALES)('%s writes a count of one in the singular: no "one" form keeps the plural word its "other" puts after the count', (locale) => {
+    const wrong: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (isPlural(value)) {
+        const word = /\{count\} (\p{L}+s)\b/u.exec(value.other)?.[1];
+        if (word !== undefined && value.one.includes(`{count} ${word}`)) wrong.push(`${path}: ${value.one}`);
+      } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) walk(v, path === '' ? k : `${path}.${k}`);
+    };
+    walk(CATALOGUES[locale], '');
+    expect(wrong).toEqual([]);
+    const t = createTranslator(locale);
+    expect([t.plural(t.m.search.next, 1), t.plural(t.m.widget.readAll, 1)]).toEqual(locale === 'en' ? ['Next review →', 'Read the review'] : ['Siguiente reseña →', 'Leer la reseña']);
+  });
 });
 
 describe('how each language writes numbers and dates', () => {

@@ -3,7 +3,8 @@
  * names and titles written right to left or carrying a direction override (U+202E), built and served
  * for real: the query and an aspect's evidence marked in search results, the match count said once, a
  * long review folded behind a "Read more" that works without JavaScript, the search form folded after a
- * search on a 390×844 phone, and every name and title isolated (`<bdi>` or `dir`), in real Chromium.
+ * search on a 390×844 phone, and every name and title isolated (`<bdi>` or `dir`), in real Chromium; the
+ * widget of the technician of that one review says so in the singular.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -221,6 +222,17 @@ describe('names and titles written right to left or with a direction override', 
     const author = await meta.locator('bdi').first().boundingBox();
     const date = await meta.locator('time').boundingBox();
     expect(date!.x).toBeGreaterThan(author!.x + author!.width - 1);
+    await page.close();
+  });
+});
+
+describe('the widget of a technician with one review', () => {
+  it('links to it in the singular: "Read the review", not "Read all 1 reviews"', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${sidecar.url}/embed/?technician=${encodeURIComponent(TECHNICIAN)}`);
+    const more = page.locator('reviews-widget .more a');
+    await more.waitFor();
+    expect(await more.textContent()).toBe('Read the review');
     await page.close();
   });
 });

@@ -8,7 +8,8 @@
  * item 6), which change which reviews match and how they read, and add "Locations" to the navigation. So
  * the demo is compared as the capture saw it: the generator writes it without those (byte for byte the
  * demo of then, jobs aside) into a folder of its own, which, not being examples/demo, builds without the
- * demo banner; the capture's banner is left out of the comparison, and nothing else.
+ * demo banner; the capture's banner is left out of the comparison, and nothing else. A pager that
+ * leads to one more review says "Next review →", where the capture said "Next 1 reviews →".
  */
 import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,8 @@ describe.each(SITES)('the search page of $name', (site) => {
     const res = await fetch(`${sidecar.url}${searchPathOf(site.publicUrl, query)}`, { headers: { Accept: 'text/html' } });
     const before = captured[`${site.name} ${query}`]!;
     expect(res.status).toBe(before.status);
-    const expected = site.name === 'demo' ? before.html.replace(DEMO_BANNER, '') : before.html;
+    // The pager's link to a last page of one review says so in the singular, as the capture did not ("Next 1 reviews").
+    const expected = (site.name === 'demo' ? before.html.replace(DEMO_BANNER, '') : before.html).replace('>Next 1 reviews →<', '>Next review →<');
     // The one change since: a review tied to a job says so (issue 42); the demo's reviews name their jobs now.
     const html = (await res.text()).replace(/<p class="meta job-tie[^"]*">[^<]*<\/p>/g, '');
     // Which reviews an aspect filter matches is the analyser's answer, retrained since the capture (issue 44
