@@ -4,7 +4,7 @@
  *   npm run init -- --name "Acme Plumbing" --website https://acme.example --telephone +1-555-0100 \
  *     --street "1 Main St" --city Springfield --region IL --postal-code 62701 --country US \
  *     --service "Drain Cleaning=drain,clogged drain" --service "water-heater:Water Heaters" \
- *     --technician "Dana Smith=Dana" --area Springfield
+ *     --technician "Dana Smith=Dana" --area Springfield --locale es
  *
  * A value not given as a flag is asked for on a terminal (and is a problem elsewhere); on a terminal an
  * invalid answer is explained and asked again, the valid ones kept. Everything is
@@ -20,14 +20,15 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_ASPECTS_FILE } from '../core/content/load-content.ts';
 import { parseContent } from '../core/content/parse-content.ts';
 import { formatContentProblem } from '../core/content/problems.ts';
+import { DEFAULT_LOCALE, LOCALES } from '../core/i18n/locales.ts';
 import { slugify } from '../core/text/text-rules.ts';
 import { DEMO_CONTENT_DIR, isDemoContent, readEntryConfig } from './lib/entry-config.ts';
 
 const USAGE = `usage: npm run init -- --name NAME --website URL --telephone PHONE --street STREET --city CITY
          --region REGION --postal-code CODE --country CC --service "[id:]Name[=alias,alias]" ...
-         [--technician "Name[=alias,alias]" ...] [--area AREA ...] [--force] [--help]
-Creates CONTENT_DIR (default content/) for your business. On a terminal, what is missing is asked for,
-and an invalid answer is asked again (the others are kept).`;
+         [--technician "Name[=alias,alias]" ...] [--area AREA ...] [--locale ${LOCALES.join('|')}] [--force] [--help]
+Creates CONTENT_DIR (default content/) for your business. --locale is the site's language (${DEFAULT_LOCALE} when not
+given). On a terminal, what is missing is asked for, and an invalid answer is asked again (the others are kept).`;
 
 const TEXT_FLAGS = {
   name: 'Business name',
@@ -48,7 +49,10 @@ const LIST_FLAGS = {
 } as const;
 type ListFlag = keyof typeof LIST_FLAGS;
 
-export type InitAnswers = Partial<Record<TextFlag, string>> & Partial<Record<ListFlag, string[]>>;
+/** The site's language (business.json `locale`): asked too, but an empty answer is the default. */
+const LOCALE_QUESTION = `The site's language, ${LOCALES.join(' or ')} (empty line for ${DEFAULT_LOCALE})`;
+
+export type InitAnswers = Partial<Record<TextFlag, string>> & Partial<Record<ListFlag, string[]>> & { locale?: string };
 
 /** Where a business.json field came from, to name the flag in a problem. */
 const FLAG_OF_FIELD: Record<string, string> = {
@@ -63,6 +67,7 @@ const FLAG_OF_FIELD: Record<string, string> = {
   services: '--service',
   technicians: '--technician',
   service_areas: '--area',
+  locale: '--locale',
 };
 
 /** business.json from the answers, or one line per problem (each naming its flag). */
@@ -76,6 +81,7 @@ export function composeBusiness(answers: InitAnswers): { ok: true; business: obj
   if (country && !isCountryCode(country.toUpperCase())) problems.push(`--country: "${country}" must be a two-letter ISO 3166-1 country code, e.g. US, CA, GB, DE${country.toUpperCase() === 'UK' ? ' (the United Kingdom is GB)' : ''}`);
 
   const text = (flag: TextFlag) => answers[flag]?.trim() ?? '';
+  const locale = answers.locale?.trim().toLowerCase() || DEFAULT_LOCALE;
   const business = {
     name: text('name'),
     url: text('website'),
@@ -84,6 +90,8 @@ export function composeBusiness(answers: InitAnswers): { ok: true; business: obj
     services: (answers.service ?? []).map(readService),
     technicians: (answers.technician ?? []).map((value) => readNamed(value)),
     service_areas: (answers.area ?? []).map((a) => a.trim()),
+    // A business.json without `locale` is English (core/i18n/locales.ts): it names only another language.
+    ...(locale === DEFAULT_LOCALE ? {} : { locale }),
   };
   const parsed = parseContent({ business: { file: 'business.json', data: business }, reviewFiles: [] });
   // The build's rules, for what the checks above did not already name.
@@ -172,10 +180,10 @@ async function askOnTerminal(answers: InitAnswers): Promise<InitAnswers> {
       const composed = composeBusiness(filled);
       if (composed.ok) return filled;
       const flags = new Set(composed.problems.map((p) => /^--([a-z-]+)/.exec(p)?.[1]));
-      if ([...flags].some((flag) => flag === undefined || !(flag in TEXT_FLAGS || flag in LIST_FLAGS))) return filled;
+      if ([...flags].some((flag) => flag === undefined || !(flag in TEXT_FLAGS || flag in LIST_FLAGS || flag === 'locale'))) return filled;
       for (const problem of composed.problems) console.log(problem);
       filled = { ...filled };
-      for (const flag of flags) delete filled[flag as TextFlag | ListFlag];
+      for (const flag of flags) delete filled[flag as keyof InitAnswers];
       filled = await askForMissing(rl, filled);
     }
   } finally {
@@ -204,6 +212,7 @@ async function askForMissing(rl: ReturnType<typeof createInterface>, answers: In
     }
     filled[flag] = values;
   }
+  filled.locale ??= (await rl.question(`${LOCALE_QUESTION}: `)).trim();
   return filled;
 }
 
@@ -215,6 +224,7 @@ function readFlags(argv: string[]): { answers: InitAnswers; force: boolean; help
       options: {
         ...Object.fromEntries(Object.keys(TEXT_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
         ...Object.fromEntries(Object.keys(LIST_FLAGS).map((flag) => [flag, { type: 'string' as const, multiple: true as const }])),
+        locale: { type: 'string' as const },
         force: { type: 'boolean' as const, default: false },
         help: { type: 'boolean' as const, short: 'h', default: false },
       },

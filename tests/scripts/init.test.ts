@@ -25,6 +25,8 @@ const FLAGS = [
   '--area', 'Chatham',
 ];
 
+const LANGUAGE = "The site's language, en or es (empty line for en)";
+
 const init = (contentDir: string, args: string[]) =>
   runScript(process.execPath, ['scripts/init.ts', ...args], { cwd: ROOT, env: { ...process.env, CONTENT_DIR: contentDir } });
 const newFolder = async () => path.join(await mkdtemp(path.join(tmpdir(), 'init-')), 'content');
@@ -61,6 +63,7 @@ describe('npm run init', () => {
     const run = await init(await newFolder(), ['--help']);
     expect([run.code, run.stderr]).toEqual([0, '']);
     expect(run.stdout).toMatch(/^usage: npm run init -- --name NAME/);
+    expect(run.stdout).toContain('[--locale en|es]');
   });
 
   it.each(['USA', 'UK'])('refuses %s as the country: a two-letter ISO 3166-1 code is needed', async (country) => {
@@ -81,16 +84,20 @@ describe('npm run init', () => {
     await answer('A technician, as Name[=alias,alias] (empty line when done)', 'Dana Smith');
     await answer('A technician, as Name[=alias,alias] (empty line when done)', '', 2);
     await answer('A service area, e.g. a town (empty line when done)', '');
+    await answer(LANGUAGE, 'fr');
     await answer('Website (https://...)', 'https://acme.example', 2);
     await answer('Country (two letters, e.g. US)', 'us', 2);
+    await answer(LANGUAGE, '', 2);
     expect(await exited).toBe(0);
     const shown = screen();
+    expect(shown).toContain('--locale: must be one of the languages the site is written in: en, es (not "fr")');
     expect(shown).toContain('--website: "acme.example" must be an http(s) URL');
     expect(shown).toContain('--country: "USA" must be a two-letter ISO 3166-1 country code');
     // Asked as often as at the first round: the valid answers were kept.
     for (const [kept, times] of [['Telephone: ', 1], ['A service, as', 2], ['A technician, as', 2], ['A service area', 1]] as const) expect(shown.split(kept).length - 1, kept).toBe(times);
     const business = JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8'));
     expect(business).toMatchObject({ url: 'https://acme.example', telephone: '+1-555-0100', address: { country: 'US' }, technicians: [{ name: 'Dana Smith' }] });
+    expect(business).not.toHaveProperty('locale'); // an empty answer is English, the default
   });
 
   it('writes a valid business.json, an empty reviews folder and the default aspects and insights files, then the next steps', async () => {
@@ -120,17 +127,32 @@ describe('npm run init', () => {
     const loaded = await loadContent(dir);
     expect(loaded.ok && loaded.value.business.name).toBe('Acme Plumbing');
     expect(loaded.ok && loaded.value.insights.model.aspects.length).toBeGreaterThanOrEqual(10);
+    expect(business).not.toHaveProperty('locale'); // English, the default
+  });
+
+  it.each([
+    { given: 'es', written: 'es', as: '"locale": "es"' },
+    { given: 'ES', written: 'es', as: '"locale": "es"' },
+    { given: 'en', written: undefined, as: 'no locale (English is the default)' },
+  ])('writes --locale $given into business.json as $as', async ({ given, written }) => {
+    const dir = await newFolder();
+    const run = await init(dir, [...FLAGS, '--locale', given]);
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8')).locale).toBe(written);
+    const loaded = await loadContent(dir);
+    expect(loaded.ok && loaded.value.business.locale).toBe(written);
   });
 
   it('names every invalid value on its own line and writes nothing', async () => {
     const dir = await newFolder();
     const bad = FLAGS.map((v) => (v === 'https://acme.example' ? 'acme' : v === 'Acme Plumbing' ? ' ' : v === 'water-heater:Water Heaters' ? 'Water Heater!:X' : v));
-    const run = await init(dir, bad);
+    const run = await init(dir, [...bad, '--locale', 'fr']);
     expect(run.code).toBe(1);
     expect(run.stderr.split('\n').filter((line) => line.startsWith('--'))).toEqual([
       '--name: is required',
       '--website: "acme" must be an http(s) URL, e.g. https://www.example.com',
       '--service #2 (id): must match [a-z0-9-]+',
+      '--locale: must be one of the languages the site is written in: en, es (not "fr")',
     ]);
     expect(run.stderr).toContain('Nothing written.');
     await expect(readdir(dir)).rejects.toThrow(/ENOENT/);
@@ -178,13 +200,14 @@ describe('npm run init', () => {
     await answer('A technician, as Name[=alias,alias] (empty line when done)', '');
     await answer('A service area, e.g. a town (empty line when done)', 'Springfield');
     await answer('A service area, e.g. a town (empty line when done)', '', 2);
+    await answer(LANGUAGE, 'es');
     expect(await exited).toBe(0);
     const screen = read();
     expect(screen).not.toContain('Business name:');
     expect(screen).not.toContain('City:');
     expect(screen).toContain(`Created ${dir} for Acme Plumbing`);
     const business = JSON.parse(await readFile(path.join(dir, 'business.json'), 'utf8'));
-    expect(business).toMatchObject({ name: 'Acme Plumbing', url: 'https://acme.example', telephone: '+1-555-0100' });
+    expect(business).toMatchObject({ name: 'Acme Plumbing', url: 'https://acme.example', telephone: '+1-555-0100', locale: 'es' });
     expect(business.services).toEqual([expect.objectContaining({ name: 'Drain Cleaning', aliases: ['drain'] })]);
     expect(business.technicians ?? []).toEqual([]);
     expect((await loadContent(dir)).ok).toBe(true);
