@@ -14,7 +14,8 @@ export function formatDate(date: string): string {
   return `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}, ${date.slice(0, 4)}`;
 }
 
-const SOURCE_NAMES: Readonly<Record<string, string>> = {
+/** The proper names of the sources the site knows; any other is named after its id (`nameSource`). */
+export const SOURCE_NAMES: Readonly<Record<string, string>> = {
   google: 'Google',
   yelp: 'Yelp',
   facebook: 'Facebook',
@@ -30,7 +31,15 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
 /** A review's `source` id as its proper name: `google` → "Google", `some-site` → "Some Site"; `direct` in the site's language. */
 export function formatSource(source: string, t: Translator = createTranslator()): string {
   if (source === 'direct') return t.m.sources.direct;
-  return SOURCE_NAMES[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return nameSource(source, SOURCE_NAMES);
+}
+
+/**
+ * A source id as its proper name in `names`, else its words capitalised. Self-contained: the widget's
+ * script carries it as written (site/lib/widget-script.ts).
+ */
+export function nameSource(source: string, names: Readonly<Record<string, string>>): string {
+  return names[source] ?? source.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 }
 
 /** "★★★☆☆" for a review's 3: whole stars only (an average is drawn with star-graphic.astro, to the half star). */

@@ -21,9 +21,12 @@
  *               for a `count` is known in advance (site/lib/embed-frame.ts)
  *
  * Served as /widget.js by site/pages/widget.js.ts, which writes the site's one rule for drawing an average
- * as stars (roundStars, core/insights/verdicts.ts) and a rating's star glyphs (formatStars, core/pages/format.ts)
- * in place of the markers below. Names and titles are
+ * as stars (roundStars, core/insights/verdicts.ts), a rating's star glyphs (formatStars, core/pages/format.ts),
+ * the names of review sources and the site's language in place of the markers below. Names and titles are
  * isolated (`<bdi>`): a right-to-left name, or one with a direction override, cannot reorder its line.
+ * The widget is in the site's language (`lang` on its box, whatever the host page's); a review in another
+ * carries its own, and a translation its source gave sits behind a disclosure that says who made it, as
+ * on the pages (core/pages/review-card.ts).
  */
 (() => {
   if (customElements.get('reviews-widget')) return;
@@ -33,6 +36,8 @@
   const SEARCH = '/api/reviews/search';
   /* roundStars */
   /* formatStars */
+  /* nameSource */
+  /* siteLanguage */
   /* logPath */
   /* aboutReviewsPath */
   /* strings */
@@ -71,6 +76,8 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
 .more { margin: 0.75rem 0 0; font-weight: 600; }
 .log { margin: 0.4rem 0 0; }
 .thumb { display: inline-block; line-height: 0; margin: 0.3rem 0; }
+.translation summary { cursor: pointer; font-size: 0.85rem; color: var(--muted); }
+.vh { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .thumb img { height: 4.5rem; width: auto; max-width: 100%; border-radius: 6px; border: 1px solid var(--border); }
 `;
 
@@ -84,6 +91,12 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
     fill.style.width = `${roundStars(mean) * 20}%`;
     return el('span', { class: 'stars mean', role: 'img', 'aria-label': /*t:L.fill(L.meanLabel, { rating: L.decimal(mean, 1) })*/`${mean.toFixed(1)} out of 5 stars`/*/t*/ }, formatStars(0), fill);
   };
+  /** A review's text, or its translation, cut to what a widget shows. */
+  const clip = (text) => (text.length > 280 ? `${text.slice(0, 277).trimEnd()}…` : text);
+  /** `lang` for a text in `language` when it is known and not the site's (the box says the site's). */
+  const inLanguage = (language) => (language && language !== 'und' && language !== siteLanguage ? { lang: language } : {});
+  /** Who translated a review, in the pages' words ("Translated by Google"; core/pages/review-card.ts). */
+  const describeTranslator = (by) => (by === 'owner' ? /*t:L.translatedByOwner*/'Translated by the owner'/*/t*/ : /*t:L.fill(L.translatedBy, { source: nameSource(by) })*/`Translated by ${nameSource(by)}`/*/t*/);
   const formatDate = (iso) => /*t:L.fill(L.date, { month: L.months[Number(iso.slice(5, 7)) - 1], day: Number(iso.slice(8, 10)), year: iso.slice(0, 4) })*/`${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`/*/t*/;
   const el = (tag, attributes, ...children) => {
     const node = document.createElement(tag);
@@ -109,7 +122,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
       super();
       const root = this.attachShadow({ mode: 'open' });
       adoptStyles(root);
-      root.append(el('section', { class: 'box', 'aria-busy': 'true' }, el('p', { class: 'muted' }, /*t:L.loading*/'Loading reviews…'/*/t*/)));
+      this.show(el('section', { class: 'box', 'aria-busy': 'true' }, el('p', { class: 'muted' }, /*t:L.loading*/'Loading reviews…'/*/t*/)));
       this.generation = 0;
     }
 
@@ -193,6 +206,20 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
         const img = el('img', { src: m.thumbnail_url, width: String(small.width), height: String(small.height), alt: m.alt || /*t:L.fill(L.photo, { number: '', author: r.author })*/`Photo from ${r.author}'s review`/*/t*/, loading: 'lazy', decoding: 'async' });
         return el('a', { class: 'thumb', href: m.video_url || m.url, target: '_top' }, img);
       };
+      // A frame (/embed/) keeps its height known in advance: the translation is on the review's own page.
+      const translation = (r) => {
+        const given = r.translation;
+        if (!given || this.hasAttribute('frame')) return null;
+        const own = { lang: given.language, dir: 'auto' };
+        const whose = el('span', { class: 'vh' }, .../*t:L.around(L.theReviewBy, el('bdi', {}, r.author))*/[' (the review by ', el('bdi', {}, r.author), ')']/*/t*/);
+        return el(
+          'details',
+          { class: 'translation' },
+          el('summary', {}, describeTranslator(given.by), whose),
+          given.title ? el('p', { ...own, class: 'title' }, given.title) : null,
+          el('p', own, clip(given.text)),
+        );
+      };
       const list =
         count === 0 || reviews.length === 0
           ? null
@@ -203,8 +230,9 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
                 el(
                   'li',
                   {},
-                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': /*t:L.fill(L.rated, { rating: r.rating })*/`Rated ${r.rating} out of 5`/*/t*/ }, formatStars(r.rating)), ' ', r.title ? el('bdi', { class: 'title' }, r.title) : null),
-                  el('p', { class: 'text', dir: 'auto' }, r.text.length > 280 ? `${r.text.slice(0, 277).trimEnd()}…` : r.text),
+                  el('p', { class: 'head' }, el('span', { class: 'stars', role: 'img', 'aria-label': /*t:L.fill(L.rated, { rating: r.rating })*/`Rated ${r.rating} out of 5`/*/t*/ }, formatStars(r.rating)), ' ', r.title ? el('bdi', { class: 'title', ...inLanguage(r.language) }, r.title) : null),
+                  el('p', { class: 'text', dir: 'auto', ...inLanguage(r.language) }, clip(r.text)),
+                  translation(r),
                   thumbnail(r),
                   el('p', { class: 'meta' }, el('bdi', {}, r.author), ' · ', el('a', { href: r.url, target: '_top' }, formatDate(r.date))),
                 ),
@@ -225,6 +253,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
 
     show(box) {
       const root = this.shadowRoot;
+      box.setAttribute('lang', siteLanguage);
       root.replaceChildren(...[...root.childNodes].filter((node) => node.nodeName === 'STYLE'), box);
     }
   }

@@ -2,7 +2,7 @@
  * The human site's other quality bars, in real Chromium against the real sidecar serving the demo
  * content (accessibility is accessibility.test.ts): the OpenAPI examples point at photos the build
  * serves; the search form works without JavaScript and, with it, updates in place; and the widget
- * renders inside a page served from another origin.
+ * renders inside a page served from another origin, a review in Spanish marked so, with its translation.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -181,6 +181,40 @@ describe('the widget on another origin', () => {
     await plain.close();
   });
 
+  it("marks a review in another language with its language, and folds its source's translation behind a disclosure that says who made it", async () => {
+    const page = await site.browser.newPage();
+    await page.goto(`${hostUrl}/?attributes=${encodeURIComponent('count="3"')}`);
+    const widget = page.locator('reviews-widget');
+    await widget.locator('.reviews').waitFor();
+    expect(await widget.locator('.box').getAttribute('lang')).toBe('en');
+    const cards = await widget.locator('.reviews li').evaluateAll((items) =>
+      items.map((li) => {
+        const details = li.querySelector('details.translation');
+        const paragraphs = details === null ? [] : [...details.querySelectorAll('p')];
+        return {
+          lang: li.querySelector('.text')!.getAttribute('lang'),
+          translation: details && { summary: details.querySelector('summary')!.textContent, lang: paragraphs.map((p) => p.getAttribute('lang')), text: paragraphs.at(-1)!.textContent },
+        };
+      }),
+    );
+    // The demo's newest review is in Spanish, with Google's English translation; the next two are in English.
+    const reviews = site.dataset.reviews.slice(0, 3);
+    expect(reviews.map((r) => r.language ?? 'en')).toEqual(['es', 'en', 'en']);
+    expect(cards).toEqual(
+      reviews.map((r) => ({
+        lang: r.language ?? null,
+        translation: r.translation ? { summary: `Translated by Google (the review by ${r.author})`, lang: ['en'], text: r.translation.text } : null,
+      })),
+    );
+    // Closed at first, it opens with a click, without leaving the widget.
+    const translation = widget.locator('details.translation p').last();
+    expect(await translation.isVisible()).toBe(false);
+    await widget.locator('details.translation summary').click();
+    expect(await translation.isVisible()).toBe(true);
+    expect(await runAxe(page)).toEqual([]);
+    await page.close();
+  });
+
   it('renders in an iframe from /embed/, which any site may frame, with options from its query string', async () => {
     const headers = (await fetch(`${site.sidecar.url}${PATHS.embed}`)).headers;
     expect(headers.get('content-security-policy')).toContain('frame-ancestors *');
@@ -189,6 +223,9 @@ describe('the widget on another origin', () => {
     const frame = page.frameLocator('iframe');
     await frame.locator('reviews-widget .reviews').waitFor();
     expect(await frame.locator('reviews-widget .reviews li').count()).toBe(2);
+    // The newest review keeps its language; its translation, a line more, would break the frame's fixed height.
+    expect(await frame.locator('reviews-widget .reviews li .text').first().getAttribute('lang')).toBe('es');
+    expect(await frame.locator('reviews-widget details').count()).toBe(0);
     expect(await frame.locator('reviews-widget .box').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(20, 23, 27)');
     await page.close();
   });

@@ -208,11 +208,25 @@ describe('a site whose business.json says "locale": "es"', () => {
       all.map((widget) => {
         const root = widget.shadowRoot!;
         const labels = [...root.querySelectorAll('[aria-label], [alt]')].map((el) => `${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('alt') ?? ''}`);
-        // The reviews' own words are the customers' (Spanish here); everything else is the widget's.
-        return [root.textContent ?? '', ...labels].join(' ');
+        // The reviews' own words are the customers' (Spanish here), their translations English and marked so;
+        // everything else is the widget's.
+        const box = root.querySelector('.box')!.cloneNode(true) as Element;
+        for (const translated of box.querySelectorAll('[lang]:not([lang="es"])')) translated.remove();
+        return [box.textContent ?? '', ...labels].join(' ');
       }),
     );
+    const cards = await widgets.first().locator('.reviews li').evaluateAll((items) =>
+      items.map((li) => ({
+        lang: li.querySelector('.text')!.getAttribute('lang'),
+        summary: li.querySelector('details.translation summary')?.textContent,
+        translation: [...new Set([...li.querySelectorAll('details.translation p')].map((p) => p.getAttribute('lang')))],
+      })),
+    );
+    const box = await widgets.first().locator('.box').getAttribute('lang');
     await page.close();
+    // In the site's language, the customers' words need no `lang` of their own; Google's English does.
+    expect(box).toBe('es');
+    expect(cards).toEqual(Array(5).fill({ lang: null, summary: expect.stringMatching(/^Traducida por Google \(la reseña de .+\)$/), translation: ['en'] }));
     expect(texts[0]).toContain('reseñas verificadas');
     expect(texts[0]).toContain('Cada reseña publicada está en un registro público');
     expect(texts[1]).toContain('Reseñas de clientes de Sarah Kowalski');
