@@ -15,7 +15,7 @@ export const MCP_TOOL_NAMES = [
   'rank_technicians',
 ] as const;
 
-/** `a, b and c`, each in `wrap` (code tags on a page, nothing in plain text). */
-export function listMcpToolNames(wrap: (name: string) => string = (name) => name): string {
-  return joinList(MCP_TOOL_NAMES.map(wrap));
+/** `a, b and c`, in English, for llms.txt (the developer pages list them in the site's language). */
+export function listMcpToolNames(): string {
+  return joinList(MCP_TOOL_NAMES);
 }

@@ -1,8 +1,9 @@
 /**
  * English's words for the review log's pages and browser checks, the job figures, the widget, the
  * feeds, JSON-LD, the share image, the embed and 404 pages, /about/, the figures' notes, the
- * collection page, the developer pages and the insights' sentences: the second half of core/i18n/en.ts
- * (which says how the strings are used), kept apart so that neither file grows past a reader's patience.
+ * collection page and the insights' sentences: a part of core/i18n/en.ts (which says how the strings
+ * are used; the developer pages are in core/i18n/en-developers.ts), kept apart so that neither file
+ * grows past a reader's patience.
  */
 export const enLogWidgetFeeds = {
   log: {
@@ -232,13 +233,6 @@ export const enLogWidgetFeeds = {
     mismatch: 'The log has an entry where this code points, but this code is not its receipt: that entry is not your job.',
     unavailable: 'The log could not be loaded (the site answered {status}). Try again later.',
     browserFailed: 'This browser could not finish the check ({error}). Try a current browser.',
-  },
-  developers: {
-    crumb: 'Developers',
-    title: '{name} reviews for developers and AI agents',
-    description: 'Open data: every verified review of {name} as JSON, Atom and JSON Feed, a search API, an MCP server for agents and WebSub push.',
-    apiTitle: 'API reference: {name} reviews',
-    apiDescription: 'Every endpoint of the reviews API, with parameters, responses, schemas and copy-paste curl examples: search, since, conditional requests, WebSub and MCP.',
   },
   insights: {
     /** "(review r-1)", "(reviews r-1, r-2)": how generated prose cites reviews, which the pages link instead. */

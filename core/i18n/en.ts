@@ -4,6 +4,7 @@
  * (core/i18n/catalogue.ts). Strings used inside a page's markup are HTML source, as the templates had
  * them (apostrophes as they are, elements allowed); `{name}` is a value the page fills in, escaped.
  */
+import { enDevelopers } from './en-developers.ts';
 import { enLogWidgetFeeds } from './en-log-widget-feeds.ts';
 
 export const en = {
@@ -353,4 +354,5 @@ export const en = {
     unrecorded: 'the log does not say who changed it',
   },
   ...enLogWidgetFeeds,
+  ...enDevelopers,
 };

@@ -234,13 +234,6 @@ export const esLogWidgetFeeds: typeof enLogWidgetFeeds = {
     unavailable: 'No se ha podido cargar el registro (el sitio respondió {status}). Inténtelo más tarde.',
     browserFailed: 'Este navegador no ha podido terminar la comprobación ({error}). Pruebe con un navegador actual.',
   },
-  developers: {
-    crumb: 'Desarrolladores',
-    title: 'Reseñas de {name} para desarrolladores y agentes de IA',
-    description: 'Datos abiertos: cada reseña verificada de {name} en JSON, Atom y JSON Feed, una API de búsqueda, un servidor MCP para agentes y avisos por WebSub.',
-    apiTitle: 'Referencia de la API: reseñas de {name}',
-    apiDescription: 'Cada punto de acceso de la API de reseñas, con sus parámetros, respuestas, esquemas y ejemplos de curl para copiar: búsqueda, desde una fecha, peticiones condicionales, WebSub y MCP.',
-  },
   insights: {
     reviewReference: 'reseña',
     reviewsReference: 'reseñas',

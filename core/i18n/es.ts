@@ -5,6 +5,7 @@
  * percent sign ("48 %").
  */
 import type { Catalogue } from './catalogue.ts';
+import { esDevelopers } from './es-developers.ts';
 import { esLogWidgetFeeds } from './es-log-widget-feeds.ts';
 
 export const es: Catalogue = {
@@ -347,4 +348,5 @@ export const es: Catalogue = {
     unrecorded: 'el registro no dice quién la cambió',
   },
   ...esLogWidgetFeeds,
+  ...esDevelopers,
 };

@@ -2,8 +2,9 @@
  * The site in the business's language (issue 43 item 4): a copy of the demo with `"locale": "es"` in
  * business.json, two locations, and its customers' words in Spanish (each review keeps its English words as
  * the translation its source gave), built and served by the real sidecar. The home page, a location's page,
- * the search page the service fills for each query, /log/ and the widget (in real Chromium) are in Spanish:
- * `<html lang="es">`, and none of the words of the English catalogue that Spanish does not share.
+ * the search page the service fills for each query, /log/, the developer pages and the widget (in real
+ * Chromium) are in Spanish: `<html lang="es">`, and none of the words of the English catalogue that Spanish
+ * does not share.
  */
 import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -102,6 +103,11 @@ function wordsOf(text: string): string[] {
   return text.match(/\p{L}+/gu) ?? [];
 }
 
+/** The words of a catalogue string: not its placeholders, its markup or its code (`/api/reviews/search` is no word). */
+function wordsOfString(value: string): string[] {
+  return wordsOf(value.replace(/<code>[\s\S]*?<\/code>|\{\w+\}|<[^>]+>/g, ' '));
+}
+
 /** Every string of a catalogue, plural forms and lists included, by its dotted key. */
 function flatten(value: unknown, key = ''): [string, string][] {
   if (typeof value === 'string') return [[key, value]];
@@ -117,25 +123,29 @@ function flatten(value: unknown, key = ''): [string, string][] {
  */
 function listEnglishWords(): string[] {
   const spanish = new Map(flatten(es));
-  const shared = new Set(flatten(es).flatMap(([, v]) => wordsOf(v.replace(/\{\w+\}|<[^>]+>/g, ' ')).map((w) => w.toLowerCase())));
+  const shared = new Set(flatten(es).flatMap(([, v]) => wordsOfString(v).map((w) => w.toLowerCase())));
   const words = flatten(en)
     .filter(([key, value]) => spanish.get(key) !== value)
-    .flatMap(([, value]) => wordsOf(value.replace(/\{\w+\}|<[^>]+>/g, ' ')));
+    .flatMap(([, value]) => wordsOfString(value));
   return [...new Set(words.map((w) => w.toLowerCase()))].filter((w) => w.length > 1 && !shared.has(w) && !contentWords.has(w)).sort();
 }
+
+/** Products named on the developer pages, names as the business's are. */
+const PRODUCT_NAMES = ['Claude Code'];
 
 /**
  * What a person reads on a page: its text, its title, the description and titles it gives others to show,
  * and the labels of its controls and images. Left out: what the customers wrote in English (the
  * translations beside their words), the topic chips (phrases found in the reviews), code and commands
- * (`<code>`, `<pre>`), and addresses.
+ * (`<code>`, `<pre>`), addresses and paths, and the names of products.
  */
 function readVisibleText(html: string): string {
-  const shown = [...html.matchAll(/<meta (?:name|property)="(?:description|og:[a-z_:]+|twitter:[a-z]+)" content="([^"]*)"/g)].map((m) => m[1]!).filter((v) => !/^(https?:|image\/|website$|\d)/.test(v));
+  const shown = [...html.matchAll(/<meta (?:name|property)="(?:description|og:[a-z_:]+|twitter:[a-z]+)" content="([^"]*)"/g)].map((m) => m[1]!).filter((v) => !/^(https?:|image\/|website$|summary_large_image$|\d)/.test(v));
   let body = html.slice(html.indexOf('<title>')).replace(/<(script|style|template|pre|code)\b[\s\S]*?<\/\1>/g, ' ').replace(/<meta\b[^>]*>/g, ' ');
   body = body.replace(/<details class="translation">[\s\S]*?<\/details>/g, ' ').replace(/<ul class="chips topics">[\s\S]*?<\/ul>/g, ' ');
   const attributes = [...body.matchAll(/\s(?:aria-label|title|placeholder|alt)="([^"]*)"/g)].map((m) => m[1]!);
-  return decodeEntities([...shown, ...attributes, body.replace(/<[^>]+>/g, ' ')].join(' ')).replace(/https?:\/\/\S+|\S+\.(?:json|txt|xml)\b/g, ' ');
+  const text = decodeEntities([...shown, ...attributes, body.replace(/<[^>]+>/g, ' ')].join(' ')).replace(/https?:\/\/\S+|\S+\.(?:json|txt|xml)\b|(?<!\S)\/\S+/g, ' ');
+  return PRODUCT_NAMES.reduce((rest, name) => rest.replaceAll(name, ' '), text);
 }
 
 /** Each English interface word in `text`, with a few words around it. */
@@ -174,6 +184,7 @@ describe('a site whose business.json says "locale": "es"', () => {
     ['/about/', '/about/', 200],
     ['/about/reviews/', '/about/reviews/', 200],
     ['the page of an unknown address', '/no-such-page/', 404],
+    ['the developer overview', '/developers/', 200],
   ])('writes %s in Spanish', async (_, page, status) => {
     const res = await fetch(`${sidecar.url}${page}`, { headers: { Accept: 'text/html' } });
     expect(res.status).toBe(status);
@@ -181,6 +192,25 @@ describe('a site whose business.json says "locale": "es"', () => {
     expect(html).toMatch(/^<!DOCTYPE html><html lang="es">/i);
     expect(html).toContain('<meta property="og:locale" content="es_ES">');
     expect(findEnglish(readVisibleText(html))).toEqual([]);
+  });
+
+  it("writes the API reference in Spanish, leaving out only the OpenAPI document's own words, marked as English", async () => {
+    const html = await (await fetch(`${sidecar.url}/developers/api/`)).text();
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="es">/i);
+    // The document's names and descriptions are the API's, English whatever the site's language (docs/content.md).
+    // Each sits in an element of its own marked lang="en" (one holding another of its kind would leave English
+    // behind, which the check finds).
+    const english = /<(\w+)\b[^>]*\blang="en"[^>]*>[\s\S]*?<\/\1>/g;
+    const marked = html.match(english) ?? [];
+    expect(marked.length).toBeGreaterThan(100);
+    expect(marked.filter((element) => !/^<(a|div|h2|h3|p|span|strong|td)\b/.test(element))).toEqual([]);
+    expect(html).toContain('<h1>Referencia de la API</h1>');
+    expect(html).toContain('<th scope="col">Parámetro</th>');
+    // An operation's HTTP method is code; a table's label names its operation or schema as the document does
+    // ("Parámetros de GET /reviews.json", "Campos de Review").
+    const labels = [es.apiReference.parametersOf, es.apiReference.fieldsOf].map((label) => new RegExp(label.replace(/\{\w+\}/g, '[^\\s"<]+'), 'g'));
+    const rest = labels.reduce((page, label) => page.replace(label, ' '), html.replace(english, ' ').replace(/<span class="method">[A-Z]+<\/span>/g, ' '));
+    expect(findEnglish(readVisibleText(rest))).toEqual([]);
   });
 
   it('writes numbers and dates as Spanish does', async () => {
