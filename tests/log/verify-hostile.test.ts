@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatVerifierKey, generateSigner, signCheckpoint } from '../../core/log/index.ts';
 import { MAX_LOG_SIZE } from '../../core/log/log-bounds.ts';
+import { fetchBounded } from '../../scripts/lib/bounded-fetch.ts';
 import { runScript } from '../helpers/run-script.ts';
 
 const ORIGIN = 'hostile.example/log';
@@ -44,9 +45,9 @@ function logServer(checkpoint: string, rest: Handler): Handler {
 }
 
 /** Runs verify under /usr/bin/time; its peak resident size in KiB and how long it took. */
-async function verify(url: string) {
+async function verify(url: string, ...args: string[]) {
   const started = performance.now();
-  const run = await runScript('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, 'scripts/verify.ts', url, '--state', STATE], { env: { PATH: process.env.PATH ?? '' } });
+  const run = await runScript('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, 'scripts/verify.ts', url, '--state', STATE, ...args], { env: { PATH: process.env.PATH ?? '' } });
   const maxRssKb = Number(/maxrss_kb=(\d+)/.exec(run.stderr)?.[1]);
   return { ...run, ms: performance.now() - started, maxRssKb, stderr: run.stderr.replace(/maxrss_kb=\d+\n?/, '') };
 }
@@ -112,10 +113,14 @@ describe('npm run verify against a hostile server', () => {
     await withServer(() => {
       // Never answers.
     }, async (url) => {
-      const run = await verify(url);
+      // A run given two seconds (by default 100) ends at two, whatever request it is waiting for.
+      const run = await verify(url, '--deadline', '2');
       expectBounded(run);
       expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/Cannot verify: .*\/log\/vkey did not answer in full within 20 s/);
+      expect(run.stderr).toMatch(/Cannot verify: .*\/log\/vkey was still being read when the deadline for the whole run passed/);
+      // Within the run, each request has its own time (by default REQUEST_TIMEOUT_MS, 20 s).
+      const got = await fetchBounded(`${url}/log/vkey`, { maxBytes: 1024, timeoutMs: 500 });
+      expect(got).toEqual({ ok: false, reason: `${url}/log/vkey did not answer in full within 0.5 s` });
     });
   }, TWO_MINUTES_MS + 60_000);
 
