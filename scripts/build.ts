@@ -106,12 +106,12 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
   const outDir = path.resolve(options.outDir);
   const buildsDir = buildsDirOf(outDir);
   // The folder stamp names this build's staging and cache folders; the build id is the manifest's content hash.
-  const stamp = newBuildFolderName();
+  const stamp = newBuildFolderName(outDir);
   const staging = path.join(buildsDir, `staging-${stamp}`);
   const photoStaging = `${staging}-media`;
   let copied: Promise<number> | undefined;
   const cacheDir = path.join(BUILD_CACHE_DIR, stamp);
-  await removeStaleBuildFolders(outDir, BUILD_CACHE_DIR);
+  await removeStaleBuildFolders(outDir, stamp, BUILD_CACHE_DIR);
   try {
     // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
     const source = await computeSourceFingerprint(options);
@@ -161,7 +161,7 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
     const buildDir = path.join(buildsDir, `build-${stamp}`);
     await rename(staging, buildDir);
     await activateBuild(buildDir, outDir);
-    await removeStaleBuildFolders(outDir);
+    await removeStaleBuildFolders(outDir, stamp);
     const notice = await reviewLog.step.commit();
     if (notice) (options.report ?? console.log)(notice);
     const { encoded, cached, ms } = photos;

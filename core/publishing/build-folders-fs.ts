@@ -11,7 +11,8 @@
  * complete build in `.builds/` is linked again: `npm start` and the sidecar then serve the last good
  * build without needing valid content, and the next build compares with it, so `Last-Modified` never
  * moves backwards. Folders a killed build left behind (`staging-*`, and `retired-*` from the old
- * layout) are removed once the process that made them is gone; the three newest builds are kept (the
+ * layout) are removed by the next build of the same DIST_DIR, or once the process that made them is
+ * gone; the three newest builds are kept (the
  * running sidecars may still be loading the previous one).
  *
  * `.builds/` is shared by every DIST_DIR in the same parent folder, so each build's manifest names the
@@ -19,7 +20,7 @@
  * folder's builds. A build whose manifest names no DIST_DIR (made by an older version) belongs to
  * nobody known: neither recovered nor pruned, so it is never taken from another site.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,10 +49,16 @@ export function distDirKeyOf(outDir: string): string {
 
 /**
  * A folder stamp (not the build id, which is the manifest's content hash): it names a build's folders in
- * `.builds/`, sorts by time and names the process that makes it (for stale-folder cleanup).
+ * `.builds/`, sorts by time, and names the DIST_DIR it builds (`-d<tag>`, given `outDir`) and the process
+ * that makes it (`-p<pid>`), for stale-folder cleanup.
  */
-export function newBuildFolderName(): string {
-  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}-p${process.pid}`;
+export function newBuildFolderName(outDir?: string): string {
+  const dist = outDir === undefined ? '' : `-d${distTagOf(outDir)}`;
+  return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}${dist}-p${process.pid}`;
+}
+
+function distTagOf(outDir: string): string {
+  return createHash('sha256').update(distDirKeyOf(outDir)).digest('hex').slice(0, 8);
 }
 
 /** Makes `buildDir` (inside `.builds/`) the current build: one rename of a new symbolic link over `outDir`. */
@@ -116,17 +123,23 @@ export async function readPreviousBuild(outDir: string): Promise<{ dir: string; 
 }
 
 /**
- * Removes what killed builds left (`staging-*`, `retired-*`, `link-*` of processes that are gone, and the
- * same under `cacheDir`), and builds of `outDir` beyond the newest `BUILDS_KEPT` other than the current
- * one. Another DIST_DIR's builds, and those that name none, are left alone.
+ * Removes what killed builds left (`staging-*`, `retired-*`, `link-*` of this DIST_DIR's builds other than
+ * the running one, `stamp`, or of processes that are gone, and the same under `cacheDir`), and builds of
+ * `outDir` beyond the newest `BUILDS_KEPT` other than the current one. Another DIST_DIR's complete builds,
+ * and those that name none, are left alone.
  */
-export async function removeStaleBuildFolders(outDir: string, cacheDir?: string): Promise<void> {
+export async function removeStaleBuildFolders(outDir: string, stamp: string, cacheDir?: string): Promise<void> {
   const buildsDir = buildsDirOf(outDir);
   await mkdir(buildsDir, { recursive: true });
+  // The caller holds this DIST_DIR's build lock (scripts/build.ts): a folder of this DIST_DIR's builds
+  // other than the running one's is a killed build's, whatever its pid (in a container the next build
+  // often has the killed one's). Another DIST_DIR's, or an older layout's, is stale once its process is gone.
+  const ours = `-d${distTagOf(outDir)}-`;
+  const isStale = (name: string) => (name.includes(ours) ? !name.includes(stamp) : !isOwnerAlive(name));
   for (const [dir, prefixes] of [[buildsDir, ['staging-', 'retired-', 'link-']], [cacheDir, ['']]] as const) {
     if (!dir) continue;
     for (const name of await readdir(dir).catch(() => [] as string[])) {
-      if (!prefixes.some((p) => name.startsWith(p)) || isOwnerAlive(name)) continue;
+      if (!prefixes.some((p) => name.startsWith(p)) || !isStale(name)) continue;
       await rm(path.join(dir, name), { recursive: true, force: true });
     }
   }
@@ -137,7 +150,7 @@ export async function removeStaleBuildFolders(outDir: string, cacheDir?: string)
     const dir = path.join(buildsDir, name);
     const at = (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined))?.mtimeMs;
     if (at === undefined) {
-      if (!isOwnerAlive(name)) await rm(dir, { recursive: true, force: true });
+      if (isStale(name)) await rm(dir, { recursive: true, force: true });
       continue;
     }
     if ((await readManifest(dir))?.dist_dir !== key) continue;

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, realpath, rm, utimes, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activateBuild, BUILDS_KEPT, buildsDirOf, distDirKeyOf, recoverBuild, removeStaleBuildFolders } from '../../core/publishing/build-folders-fs.ts';
+import { activateBuild, BUILDS_KEPT, buildsDirOf, distDirKeyOf, newBuildFolderName, recoverBuild, removeStaleBuildFolders } from '../../core/publishing/build-folders-fs.ts';
 import { renderManifest } from '../../core/publishing/manifest.ts';
 
 let work: string;
@@ -43,11 +43,11 @@ describe('build folders of two DIST_DIRs in one parent', () => {
     await activateBuild(path.join(buildsDirOf(b), 'build-b-0'), b);
     await fakeBuild('nobody', undefined, 200);
     for (let i = 0; i < 5; i++) await fakeBuild(`a-${i}`, a, 50 - i);
-    await removeStaleBuildFolders(a);
+    await removeStaleBuildFolders(a, newBuildFolderName(a));
     const left = (await readdir(buildsDirOf(a))).filter((n) => n.startsWith('build-')).sort();
     expect(left.filter((n) => n.startsWith('build-a-'))).toHaveLength(BUILDS_KEPT);
     expect(left.filter((n) => !n.startsWith('build-a-'))).toEqual(['build-b-0', 'build-b-1', 'build-b-2', 'build-b-3', 'build-b-4', 'build-nobody']);
-    await removeStaleBuildFolders(b);
+    await removeStaleBuildFolders(b, newBuildFolderName(b));
     // b's current build (the oldest) is kept beside its newest three.
     expect((await readdir(buildsDirOf(b))).filter((n) => n.startsWith('build-b-')).sort()).toEqual(['build-b-0', 'build-b-2', 'build-b-3', 'build-b-4']);
   });

@@ -12,7 +12,7 @@ import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strongEtag, type Manifest } from '../../core/publishing/manifest.ts';
 import { buildSite } from '../../scripts/build.ts';
-import { recoverBuild } from '../../core/publishing/build-folders-fs.ts';
+import { newBuildFolderName, recoverBuild } from '../../core/publishing/build-folders-fs.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 
@@ -107,7 +107,12 @@ describe('the build swap', () => {
       path.join(builds, `build-half-written-p${pid}`),
       path.join(CACHE_DIR, `killed-${Date.now().toString(36)}-p${pid}`),
     ];
+    // A build of this DIST_DIR killed in a container, whose pid is the one this build now has: its
+    // folders name this DIST_DIR, and this build, holding the DIST_DIR's lock, knows them for stale.
+    const killedHere = newBuildFolderName(outDir);
+    leftovers.push(path.join(builds, `staging-${killedHere}`), path.join(builds, `staging-${killedHere}-media`), path.join(builds, `build-${killedHere}`));
     for (const dir of leftovers) await mkdir(dir, { recursive: true });
+    // Another DIST_DIR's build at work (a live pid, no tag of this one): left alone.
     const alive = path.join(builds, `staging-busy-p${process.pid}`);
     await mkdir(alive);
     await addReview('swap-3', '2025-02-22');
