@@ -75,6 +75,7 @@ export const en = {
     via: 'via {source}',
     originalReview: ' (the original review)',
     technician: 'Technician: {name}',
+    location: 'Location: {name}',
     reply: 'Reply from the owner',
     loggedSince: 'In the {log} since {date} — {check}',
     publicLog: 'public log',

@@ -73,6 +73,7 @@ export const es: Catalogue = {
     via: 'vía {source}',
     originalReview: ' (la reseña original)',
     technician: 'Técnico: {name}',
+    location: 'Sede: {name}',
     reply: 'Respuesta del propietario',
     loggedSince: 'En el {log} desde el {date} — {check}',
     publicLog: 'registro público',

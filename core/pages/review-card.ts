@@ -1,8 +1,8 @@
 /**
  * One review as the pages show it (every page that lists reviews, prerendered or the search page):
  * rating, title, text, who and when (the date is its permalink, an anchor on its month's page that
- * `:target` highlights), where it came from, its photos, the services and technicians it mentions with
- * links to their pages, the owner's reply, and its first entry in the public log when known. A review
+ * `:target` highlights), where it came from, its photos, its location (for a business that has them), the
+ * services and technicians it mentions with links to their pages, the owner's reply, and its first entry in the public log when known. A review
  * without a title gets no invented one (its heading is its rating); a long one is folded after its first
  * paragraph's worth of words, with a "Read more" that opens without JavaScript. `marks` (the search
  * page's) are drawn as `<mark>`. Names and the title are isolated (`<bdi>`): a right-to-left name, or
@@ -14,15 +14,15 @@
  */
 import type { PublishedBusiness, PublishedMedia, PublishedReview, PublishedTranslation } from '../schemas/published.ts';
 import { UNDETERMINED } from '../text/detect-language.ts';
-import { assignTechnicianSlugs, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
+import { assignTechnicianSlugs, locationPath, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
 import { foldLongText, formatSource, formatStars } from './format.ts';
 import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
 import { escapeText, fillHtml, rawHtml, writeAttributes } from './html.ts';
 import { createTranslator, type Translator } from '../i18n/translator.ts';
 import { describeMedia, mediaSrcset, toMediaPath } from './media-links.ts';
 
-/** Names of the services and pages of the technicians a card links to. */
-export type ReviewLinks = { serviceNames: ReadonlyMap<string, string>; technicianPaths: ReadonlyMap<string, string> };
+/** Names of the services and locations, and pages of the technicians, a card links to. */
+export type ReviewLinks = { serviceNames: ReadonlyMap<string, string>; technicianPaths: ReadonlyMap<string, string>; locationNames: ReadonlyMap<string, string> };
 
 export type ReviewCardOptions = {
   /** Keeps heading levels in order on each page. */
@@ -55,7 +55,13 @@ export function listReviewLinks(business: PublishedBusiness): ReviewLinks {
   return {
     serviceNames: new Map(business.services.map((s) => [s.id, s.name])),
     technicianPaths: new Map([...slugs].map(([name, slug]) => [name, technicianPath(slug)])),
+    locationNames: listLocationNames(business),
   };
+}
+
+/** Each location's name by its id; empty for a business without locations. */
+export function listLocationNames(business: PublishedBusiness): ReadonlyMap<string, string> {
+  return new Map((business.locations ?? []).map((l) => [l.id, l.name]));
 }
 
 export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, jobsLogged = false, t }: ReviewCardOptions): string {
@@ -87,8 +93,13 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
   } else html += escapeText(t.fill(words.via, { source }));
   if (review.service_area) html += ` · <bdi>${escapeText(review.service_area)}</bdi>`;
   html += '</p>';
-  if (review.services.length > 0 || review.technicians.length > 0) {
+  const location = review.location === undefined ? undefined : links.locationNames.get(review.location);
+  if (review.services.length > 0 || review.technicians.length > 0 || location !== undefined) {
     html += '<ul class="tags">';
+    if (location !== undefined) {
+      const named = `<a${writeAttributes({ href: locationPath(review.location!) })}><bdi>${escapeText(location)}</bdi></a>`;
+      html += `<li>${fillHtml(words.location, { name: rawHtml(named) })}</li>`;
+    }
     for (const id of review.services) html += `<li><a${writeAttributes({ href: servicePath(id) })}><bdi>${escapeText(links.serviceNames.get(id) ?? id)}</bdi></a></li>`;
     for (const name of review.technicians) {
       const page = links.technicianPaths.get(name);

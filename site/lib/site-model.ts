@@ -8,6 +8,7 @@ import type { PublishedReview, ReviewsDataset } from '../../core/schemas/publish
 import { getNewestChange } from '../../core/dates/latest-change.ts';
 import { archivePath, assignTechnicianSlugs, locationPath, PATHS, servicePath, technicianPath } from '../../core/urls.ts';
 import { getBuildData } from './build-data.ts';
+import { listLocationNames } from '../../core/pages/review-card.ts';
 import { countEntityPages, ENTITY_PAGE_SIZE } from './entity-paging.ts';
 
 
@@ -104,6 +105,7 @@ async function loadSiteModel() {
   const aspectLabels = new Map(pageText.aspects.map((a) => [a.id, a.label]));
   const serviceNames = new Map(dataset.business.services.map((s) => [s.id, s.name]));
   const technicianPaths = new Map(technicians.map((t) => [t.name, t.path]));
+  const locationNames = listLocationNames(dataset.business);
   const newest = getNewestChange(dataset.reviews) ?? null;
 
   const pages: SitePage[] = [
@@ -121,7 +123,7 @@ async function loadSiteModel() {
     { path: PATHS.developers, lastmod: null },
     { path: PATHS.apiReference, lastmod: null },
   ];
-  return { months, technicians, services, locations, reviewsById, aspectLabels, serviceNames, technicianPaths, pages };
+  return { months, technicians, services, locations, reviewsById, aspectLabels, serviceNames, technicianPaths, locationNames, pages };
 }
 
 export type SiteModel = Awaited<ReturnType<typeof loadSiteModel>>;

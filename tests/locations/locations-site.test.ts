@@ -161,6 +161,25 @@ describe('the location pages', () => {
     }
   });
 
+  it('names its location on each review card, linked to its page, here and on the search page; a review with none names none', async () => {
+    const names = new Map(LOCATIONS.map((l) => [l.id, l.name]));
+    /** Each card's id and the location its tags name (the link and its words), on a page of cards. */
+    const cardLocations = (html: string) =>
+      new Map([...html.matchAll(/<article[^>]* id="(r-\d+)"[\s\S]*?<\/article>/g)].map((m) => [m[1]!, /<li>Location: <a href="\/locations\/([^/]+)\/"><bdi>([^<]+)<\/bdi><\/a><\/li>/.exec(m[0])?.slice(1, 3).join(' ')]));
+    const expected = (id: string) => {
+      const location = contentReviews.find((r) => r.id === id)!.location;
+      return location === undefined ? undefined : `${location} ${names.get(location)}`;
+    };
+    const page = cardLocations(await (await get('/locations/springfield/')).text());
+    const search = cardLocations(await (await get('/search/?limit=50', { headers: { accept: 'text/html' } })).text());
+    for (const cards of [page, search]) {
+      expect(cards.size).toBeGreaterThan(0);
+      for (const [id, named] of cards) expect(named, id).toBe(expected(id));
+    }
+    // The search page lists reviews of both locations and of none.
+    expect(new Set([...search.values()].map((named) => named?.split(' ')[0]))).toEqual(new Set([...LOCATIONS.map((l) => l.id), undefined]));
+  });
+
   it("shows the location's address, histogram and technicians", async () => {
     const text = await textOf('/locations/springfield/');
     expect(text).toContain('12 Elm St, Springfield, IL 62701');
