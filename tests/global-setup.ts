@@ -9,6 +9,7 @@
  * - One private temporary folder (TMPDIR, inherited by the test workers and every child process they
  *   start), removed at the end, so builds, stores and callback servers made by tests leave nothing
  *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
+ * - Node's compile cache in that folder (NODE_COMPILE_CACHE), for every process the tests start.
  * - An empty settings file as ENV_FILE, so an owner's .env (PUBLIC_URL, CONTENT_DIR...) never reaches
  *   a command a test runs: the suite passes the same on any clone.
  * - A folder for the run's shared site builds (`inject('siteBuilds')`, tests/helpers/site-build.ts), and a
@@ -44,6 +45,10 @@ export default async function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'reviews-tests-'));
   process.env.TMPDIR = dir;
+  // Node's compile cache for every process the run starts (builds, services, commands): each such
+  // process starts faster with it: a build of the small content took 2.65 s instead of 3.02 s (2.91 s of
+  // CPU instead of 3.30 s; means of six runs of each, in turn, at a load average of 3).
+  process.env.NODE_COMPILE_CACHE = path.join(dir, 'node-compile-cache');
   process.env.ENV_FILE = path.join(dir, 'tests.env');
   writeFileSync(process.env.ENV_FILE, '# The tests set every variable they use themselves.\n');
   const siteBuilds = path.join(dir, 'site-builds');
