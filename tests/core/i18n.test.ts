@@ -113,6 +113,8 @@ describe('the catalogues', () => {
     expect(wrong).toEqual([]);
     const t = createTranslator(locale);
     expect([t.plural(t.m.search.next, 1), t.plural(t.m.widget.readAll, 1)]).toEqual(locale === 'en' ? ['Next review →', 'Read the review'] : ['Siguiente reseña →', 'Leer la reseña']);
+    // Sentences that say "one" for one, rather than "the 1 published rating" or "1 job has been logged; 0 of them".
+    for (const plural of [t.m.jobs.intro, t.m.collection.average, t.m.insights.faq.services]) expect(plural.one).not.toContain('{count}');
   });
 });
 
