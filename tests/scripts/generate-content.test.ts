@@ -79,6 +79,24 @@ describe('generate-content', () => {
     for (const [path, raw] of content.files) expect(committed.get(path), path).toBe(raw);
   });
 
+  it("gives, in the owner's replies, the telephone of the review's own location (the business's for a review with none)", () => {
+    const business = JSON.parse(content.files.get('business.json')!) as { telephone: string; locations: { id: string; telephone: string }[] };
+    const written = (telephone: string) => telephone.replace(/^\+1-(\d{3})-(\d{3})-(\d{4})$/, '($1) $2-$3');
+    const phones = new Map(business.locations.map((l) => [l.id, written(l.telephone)]));
+    const seen = new Set<string>();
+    for (const [path, raw] of content.files) {
+      if (path === 'business.json') continue;
+      for (const review of JSON.parse(raw) as ReviewContent[]) {
+        const given = review.response?.text.match(/\(\d{3}\) \d{3}-\d{4}/g) ?? [];
+        const expected = review.location === undefined ? written(business.telephone) : phones.get(review.location);
+        for (const phone of given) expect(phone, review.id).toBe(expected);
+        if (given.length > 0) seen.add(review.location ?? '');
+      }
+    }
+    // Replies of both shops give a telephone.
+    expect(seen.has('maryville') && seen.has('knoxville')).toBe(true);
+  });
+
   it('writes one 2-space indented array per month, named after the month of its reviews', () => {
     for (const [path, raw] of content.files) {
       expect(raw, path).toBe(`${JSON.stringify(JSON.parse(raw), null, 2)}\n`);

@@ -72,6 +72,8 @@ export type ReplyInput = {
   /** The technician's first name when the review names or tags them. */
   techFirstName: string | undefined;
   service: ServiceProfile;
+  /** The telephone of the shop the review is of, as the owner writes it; the office's by default. */
+  phone?: string;
 };
 
 export function writeReply(input: ReplyInput, rng: Random): string {
@@ -107,6 +109,6 @@ export function writeReply(input: ReplyInput, rng: Random): string {
     .replace(/^our team/, 'Our team')
     .replace(/([.!] )our team/g, '$1Our team')
     .replaceAll('{unit}', service.unit)
-    .replaceAll('{phone}', OFFICE_PHONE)
+    .replaceAll('{phone}', input.phone ?? OFFICE_PHONE)
     .replaceAll('{owner}', replies.OWNER_FIRST_NAME);
 }

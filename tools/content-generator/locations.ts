@@ -46,6 +46,12 @@ export function createLocationRandom(seed: string, month: string): Random {
   return createRandom(`${seed}|${month}|locations`);
 }
 
+/** The telephone of a location as the owner writes it in a reply: "(865) 555-0187". */
+export function writePhoneOf(id: string): string {
+  const [, area, exchange, line] = /^\+1-(\d{3})-(\d{3})-(\d{4})$/.exec(LOCATIONS.find((l) => l.id === id)!.telephone!)!;
+  return `(${area}) ${exchange}-${line}`;
+}
+
 /** The id of the review's location, or undefined for a direct review that names no area. */
 export function placeReview(area: string | undefined, source: string, rng: Random): string | undefined {
   if (area !== undefined) return LOCATIONS.find((l) => l.service_areas!.includes(area))!.id;

@@ -12,7 +12,7 @@ import type { Month } from './calendar.ts';
 import { pickAuthor, writeReply, writeTitle } from './extras.ts';
 import { writeReview } from './review-text.ts';
 import { formatDollars, type TextContext } from './template.ts';
-import { createLocationRandom, placeReview } from './locations.ts';
+import { createLocationRandom, placeReview, writePhoneOf } from './locations.ts';
 import { pickSpanishAuthor, SPANISH_SHARE_OF_GOOGLE, writeSpanishReview } from './spanish-review.ts';
 
 export type MonthPlan = {
@@ -130,7 +130,9 @@ function generateReview(slot: Slot, rng: Random, words: Random, facts?: Map<stri
   if (location) review.location = location;
   if (rng.chance(slot.verified ? REPLY_CHANCE[rating]! : rating <= 2 ? 0.6 : 0.2)) {
     const techFirstName = (spanish ? spanish.namesTech : ctx.techNamed) || tagged ? techAliases[0] : undefined;
-    const replyText = writeReply({ rating, verified: slot.verified, points, author, techFirstName, service }, words);
+    // The owner gives the telephone of the shop the review is of.
+    const phone = location ? writePhoneOf(location) : undefined;
+    const replyText = writeReply({ rating, verified: slot.verified, points, author, techFirstName, service, phone }, words);
     review.response = { text: replyText, date: addDays(slot.date, rng.weighted(REPLY_DELAY), slot.end) };
   }
   return review;
