@@ -26,7 +26,8 @@ import { createTranslator, type Translator } from '../i18n/translator.ts';
 export const ATOM_NAMESPACE = 'http://www.w3.org/2005/Atom';
 /**
  * The namespace of this service's Atom extension elements (RFC 4287 §6.4): a fixed name, the same on every
- * site, so a reader recognises them anywhere (docs/api.md "Languages"). Today one: `<r:translation>`.
+ * site, so a reader recognises them anywhere (docs/api.md "Languages"): `<r:translation>`, and `<r:job>`, the
+ * job a review is tied to in the review log, as the JSON Feed's `_review.job` gives it.
  */
 export const REVIEW_NAMESPACE = 'urn:uuid:0b6f2d3e-7c41-4b9a-9e57-2f1c8a6d4e10';
 export const ATOM_GENERATOR = 'reviews-service';
@@ -37,7 +38,7 @@ export function renderAtomFeed(input: FeedInput): string {
   const { title, description, atomUrl, pageUrl } = describeFeed(input);
   const lines = [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<feed xmlns="${ATOM_NAMESPACE}"${entries.some((r) => r.translation !== undefined) ? ` xmlns:r="${REVIEW_NAMESPACE}"` : ''} xml:lang="${t.locale}">`,
+    `<feed xmlns="${ATOM_NAMESPACE}"${entries.some((r) => r.translation !== undefined || r.job !== undefined) ? ` xmlns:r="${REVIEW_NAMESPACE}"` : ''} xml:lang="${t.locale}">`,
     `  <id>${text(atomUrl)}</id>`,
     `  <title type="text">${text(title)}</title>`,
     `  <subtitle type="text">${text(description)}</subtitle>`,
@@ -80,6 +81,9 @@ function renderEntry(review: PublishedReview, business: PublishedBusiness, urls:
     ...(review.translation === undefined
       ? []
       : [`    <r:translation xml:lang="${attr(review.translation.language)}" by="${attr(review.translation.by)}">${text(review.translation.text)}</r:translation>`]),
+    ...(review.job === undefined
+      ? []
+      : [`    <r:job entry="${review.job.entry}" week="${attr(review.job.week)}" service="${attr(review.job.service)}" logged-before-review="${review.job.logged_before_review}"/>`]),
     '  </entry>',
   ];
 }

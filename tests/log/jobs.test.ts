@@ -15,6 +15,8 @@ import { decodeLogEntry, decodeEntryBundle } from '../../core/log/index.ts';
 import { parseContent } from '../../core/content/parse-content.ts';
 import { parseConfig } from '../../core/config.ts';
 import { buildSite } from '../../scripts/build.ts';
+import { REVIEW_NAMESPACE } from '../../core/feeds/render-atom-feed.ts';
+import { validateAtom } from '../helpers/atom-validate.ts';
 import { decodeEntities } from '../helpers/html.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
@@ -124,6 +126,16 @@ describe('jobs logged before their reviews', () => {
     const feed = JSON.parse(await readFile(path.join(await realpath(distDir), 'api/feed.json'), 'utf8')) as { items: { id: string; _review: { job?: unknown } }[] };
     const item = feed.items.find((i) => i.id === served.find((r) => r.id === 'r-0006')!.url);
     expect(item?._review.job).toEqual(byId.get('r-0006')!.job);
+    // And the Atom feed's, in the service's extension namespace, which keeps it valid Atom.
+    const atom = await readFile(path.join(await realpath(distDir), 'feed.xml'), 'utf8');
+    expect(atom).toContain(`xmlns:r="${REVIEW_NAMESPACE}"`);
+    for (const id of ['r-0005', 'r-0006']) {
+      const { entry, week, service, logged_before_review } = byId.get(id)!.job!;
+      const xml = atom.split('<entry>').find((e) => e.includes(`<id>${byId.get(id)!.url}</id>`));
+      expect(xml, id).toContain(`<r:job entry="${entry}" week="${week}" service="${service}" logged-before-review="${logged_before_review}"/>`);
+    }
+    expect(atom.split('<entry>').filter((e) => e.includes('<r:job ')).length).toBe(Object.keys(TIES).length);
+    expect(await validateAtom(atom)).toEqual([]);
     const page = await pageText('index.html');
     expect(page).toContain('Job logged in week 7 of 2025, before this review');
     expect(page).toContain('Linked to a job logged after the review (week 7 of 2025)');
