@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- serve --against <git ref>` (issue 32 item 3): serving speed compared with another
- * version instead of with a target. Both versions build the same content (the demo, without its photos) with their own build
+ * version instead of with a target. Both versions build the same content, the other version's demo without its photos
+ * (today's code reads older content; the older code refuses fields added since, such as jobs and locations), with their own build
  * script and serve it with their own sidecar, in default configuration (access log on, written to a
  * file); `wrk` (one thread, 32 connections) then measures, in alternating rounds so that the machine's
  * other load falls on both alike:
@@ -78,14 +79,14 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<Bench
 
 async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
   const work = await mkdtemp(path.join(tmpdir(), 'bench-serve-'));
-  const content = await copyDemoWithoutPhotos(path.join(today.dir, 'examples/demo'), path.join(work, 'content'));
+  const content = await copyDemoWithoutPhotos(path.join(other.dir, 'examples/demo'), path.join(work, 'content'));
   const served: Served[] = [];
   const rows: BenchRow[] = [];
   try {
     // Logs in a folder of their own: the sidecar watches the folder that holds `dist`.
     await mkdir(path.join(work, 'logs'));
     const versions = [other, today];
-    const demoKey = (await promisify(execFile)('git', ['rev-parse', 'HEAD:examples/demo'], { cwd: today.dir })).stdout;
+    const demoKey = (await promisify(execFile)('git', ['rev-parse', 'HEAD:examples/demo'], { cwd: other.dir })).stdout;
     for (const [i, tree] of versions.entries()) {
       const dist = path.join(work, `dist-${i}`);
       await symlink(await builtOnce(tree, content, `demo-${i === 0 ? 'against' : 'today'}`, demoKey, PUBLIC_URL), dist);
