@@ -1,0 +1,148 @@
+#!/bin/sh
+# Issue 41 item 4, the way over: a deployment of an image that built the site inside itself (the Dockerfile
+# before b2f349e: `RUN npm run build` with DATA_DIR=data, so the log's key lived in an image layer and was
+# copied into the container's volume) moved to the image that builds at start into its volume, keeping one
+# review log. With podman and the stand-in base images of base-images.sh (docs/deploy.md "Moving from an
+# image that built inside itself" gives the same commands for an owner):
+#   1. the old image, built from `git archive` of the last commit whose Dockerfile ran `npm run build`,
+#      with a content folder of its own (a copy of that commit's demo, so a log with a key of its own), run
+#      as its docs said (a named volume on /app/data); a reader runs `npm run verify` and keeps its state;
+#   2. the problem: the new image on an empty volume makes a second key, and the reader's state refuses it;
+#   3. the move: `npm run backup` in the old container, `npm run restore` of it into a new volume by the new
+#      image, a one-off `npm run build` there (the old container still serving), then the old container
+#      stopped and the new one started on that volume: the same key, the log one entry longer (a review
+#      changed), and the reader's saved state passes; the new image holds no key.
+# Not part of the test suite: it needs root, podman and debootstrap, and takes about 10 minutes. Exits 1 at
+# the first failure. Results go to $WORK/results.md and the console.
+#
+#   tools/deploy-kit/migrate-old-image.sh
+set -eu
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+WORK=${DEPLOY_KIT_WORK:-/var/tmp/reviews-migrate}
+PORT=${DEPLOY_KIT_PORT:-18093}
+NODE="$ROOT/node_modules/node/bin/node"
+# The Dockerfile's last version that built inside the image: the parent of the commit that removed the step.
+OLD_COMMIT=${OLD_COMMIT:-$(git rev-parse "$(git log -1 --format=%H -G'^RUN npm run build' -- Dockerfile)^")}
+IMAGE=localhost/reviews-migrate
+OLD="$IMAGE:old-$(echo "$OLD_COMMIT" | cut -c1-7)"
+NEW="$IMAGE:new"
+URL="http://localhost:$PORT"
+mkdir -p "$WORK"
+RESULTS="$WORK/results.md"
+: >"$RESULTS"
+say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
+fail() { say "FAILED: $*"; exit 1; }
+wait_ready() { # <container>: until /readyz answers 200 on the published port, or the container ends
+  waited=0
+  until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/readyz" || true)" = 200 ]; do
+    [ "$(podman inspect "$1" --format '{{.State.Running}}')" = true ] || return 1
+    waited=$((waited + 1)); [ "$waited" -lt 600 ] || return 1; sleep 1
+  done
+}
+verify() { # <state file>
+  (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$1")
+}
+size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
+cleanup() {
+  podman rm -f reviews-old reviews-new reviews-fresh >/dev/null 2>&1 || true
+  podman volume rm -f reviews-old-data reviews-new-data reviews-fresh-data >/dev/null 2>&1 || true
+}
+
+DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
+say "engine: $(podman --version), $(buildah --version | cut -d' ' -f1-3), runtime $(runc --version | head -1)"
+say "stand-in base image: node:24-slim = Debian 12 minbase + Node $(podman run --rm docker.io/library/node:24-slim node --version) + npm $(podman run --rm docker.io/library/node:24-slim npm --version 2>/dev/null)"
+cleanup
+
+# The owner's content, the same in both images but for one review changed in the new one.
+OLD_CTX="$WORK/old-context"
+NEW_CTX="$WORK/new-context"
+rm -rf "$OLD_CTX" "$NEW_CTX" && mkdir -p "$OLD_CTX" "$NEW_CTX"
+git archive "$OLD_COMMIT" | tar -C "$OLD_CTX" -x
+cp -r "$OLD_CTX/examples/demo" "$OLD_CTX/content"
+git ls-files -z --cached --others --exclude-standard | tar -C "$ROOT" --null -T - -c | tar -C "$NEW_CTX" -x
+rm -rf "$NEW_CTX/content" && cp -r "$OLD_CTX/content" "$NEW_CTX/content"
+CHANGED=$("$NODE" -e '
+  const fs = require("node:fs");
+  const file = process.argv[1];
+  const reviews = JSON.parse(fs.readFileSync(file, "utf8"));
+  const review = reviews.find((r) => r.verified);
+  review.text += " Edited by the owner.";
+  fs.writeFileSync(file, JSON.stringify(reviews, null, 2) + "\n");
+  console.log(review.id);
+' "$NEW_CTX/content/reviews/2026-11.json")
+
+# 1. The old image, as its Dockerfile said: the site (and so the key) built into it for PUBLIC_URL.
+start=$(date +%s)
+if ! podman image exists "$OLD"; then
+  podman build --pull=never --format docker -t "$OLD" --build-arg PUBLIC_URL="$URL" "$OLD_CTX" >"$WORK/build-old.log" 2>&1 || fail "podman build of $OLD_COMMIT (see $WORK/build-old.log)"
+fi
+say "old image $OLD from $(git log -1 --format='%h (%cd)' --date=short "$OLD_COMMIT") in $(( $(date +%s) - start )) s; podman history: $(podman history --no-trunc --format '{{.CreatedBy}}' "$OLD" | grep -c 'npm run build' || true) step running npm run build"
+OLD_KEYS=$(podman run --rm --entrypoint sh "$OLD" -c 'cd /app/data/log-keys && for f in *; do echo "$f"; done' | tr '\n' ' ')
+[ -n "$OLD_KEYS" ] || fail "the old image holds no key: it is not the layout this moves from"
+say "the old image holds the log's key in a layer: /app/data/log-keys/ $OLD_KEYS"
+podman run -d --name reviews-old --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-old-data:/app/data "$OLD" >/dev/null 2>>"$WORK/podman-run.log"
+wait_ready reviews-old || fail "the old container never got ready: $(podman logs reviews-old 2>&1 | tail -5)"
+VKEY=$(curl -s "$URL/log/vkey")
+KEY_NAME=$(podman exec reviews-old sh -c 'ls /app/data/log-keys | grep -v -e "\.jobs$" -e "\.previous$" | head -1')
+# The key and the job key, as the old image's layer holds them.
+OLD_KEY_SUMS=$(podman run --rm --entrypoint sh "$OLD" -c 'cd /app/data/log-keys && sha256sum *')
+rm -f "$WORK/reader-state.json"
+verify "$WORK/reader-state.json" >"$WORK/verify-old.log" 2>&1 || fail "verify against the old container (see $WORK/verify-old.log)"
+OLD_SIZE=$(size)
+say "old container serving: log of $OLD_SIZE entries, vkey $VKEY; the reader's verify exits 0, state saved"
+
+# 2. The problem: the new image, on an empty volume, starts a second history.
+start=$(date +%s)
+podman build --pull=never --format docker -t "$NEW" "$NEW_CTX" >"$WORK/build-new.log" 2>&1 || fail "podman build of the working tree (see $WORK/build-new.log)"
+say "new image $NEW from the working tree ($(git rev-parse --short HEAD)) in $(( $(date +%s) - start )) s; podman history: $(podman history --no-trunc --format '{{.CreatedBy}}' "$NEW" | grep -c 'npm run build' || true) steps running npm run build"
+podman stop -t 30 reviews-old >/dev/null
+podman run -d --name reviews-fresh --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-fresh-data:/app/data "$NEW" >/dev/null 2>>"$WORK/podman-run.log"
+wait_ready reviews-fresh || fail "the new image on an empty volume never got ready: $(podman logs reviews-fresh 2>&1 | tail -5)"
+cp "$WORK/reader-state.json" "$WORK/reader-state-copy.json"
+code=0
+verify "$WORK/reader-state-copy.json" >"$WORK/verify-fresh.log" 2>&1 || code=$?
+[ "$code" != 0 ] || fail "the reader's state accepted a log started on an empty volume"
+podman logs reviews-fresh 2>&1 | grep -q "Created the review log's signing key" || fail "the new image on an empty volume made no key"
+say "without the move: the new image on an empty volume made a second key ($(curl -s "$URL/log/vkey")); the reader's verify exits $code: $(grep -v '^\s*$' "$WORK/verify-fresh.log" | tail -1 | cut -c1-200)"
+podman rm -f reviews-fresh >/dev/null && podman volume rm -f reviews-fresh-data >/dev/null
+podman start reviews-old >/dev/null 2>>"$WORK/podman-run.log"
+wait_ready reviews-old || fail "the old container did not start again"
+
+# 3. The move. The backup, made while the old container serves: the hub's state, the key, the last log.
+podman exec reviews-old npm run backup -- /tmp/reviews.backup >"$WORK/backup.log" 2>&1 || fail "npm run backup in the old container (see $WORK/backup.log)"
+grep -qE 'with [1-9][0-9]* review log keys? and the last published log' "$WORK/backup.log" || fail "the backup lacks the key or the log: $(grep Backed "$WORK/backup.log")"
+rm -f "$WORK/reviews.backup"
+podman cp reviews-old:/tmp/reviews.backup "$WORK/reviews.backup"
+podman exec reviews-old rm /tmp/reviews.backup
+say "npm run backup in the old container: $(grep -o 'Backed up.*' "$WORK/backup.log" | cut -c1-200)"
+# Restored into a new volume by the new image, read from standard input (no host file mounted, so no
+# ownership to fix), then the site built there once while the old container still serves.
+podman run --rm -i -v reviews-new-data:/app/data "$NEW" sh -c 'cat >/tmp/reviews.backup && npm run restore -- /tmp/reviews.backup' <"$WORK/reviews.backup" >"$WORK/restore.log" 2>&1 || fail "npm run restore (see $WORK/restore.log)"
+say "npm run restore into the new volume: $(grep -o 'Restored.*' "$WORK/restore.log" | cut -c1-200)"
+start=$(date +%s)
+podman run --rm -e PUBLIC_URL="$URL" -v reviews-new-data:/app/data "$NEW" npm run build >"$WORK/build-site.log" 2>&1 || fail "the one-off npm run build (see $WORK/build-site.log)"
+grep -q "Created the review log's signing key" "$WORK/build-site.log" && fail "the one-off build made a new key"
+say "one-off npm run build in the new volume ($(( $(date +%s) - start )) s): $(grep -E '^(Built|Logged|Log)' "$WORK/build-site.log" | head -2 | cut -c1-160 | tr '\n' ' ')"
+podman stop -t 30 reviews-old >/dev/null
+start=$(date +%s)
+podman run -d --name reviews-new --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-new-data:/app/data "$NEW" >/dev/null 2>>"$WORK/podman-run.log"
+wait_ready reviews-new || fail "the new container never got ready: $(podman logs reviews-new 2>&1 | tail -5)"
+podman logs reviews-new 2>&1 | grep -qE "^(No build yet|Content or code changed)|Created the review log's signing key" && fail "the new container built again or made a key: $(podman logs reviews-new 2>&1 | grep -v '^{' | head -3)"
+say "new container ready $(( $(date +%s) - start )) s after its start, without building"
+
+# The log goes on: the same key (the same file as in the old image), one entry more, the reader's state passes.
+[ "$(curl -s "$URL/log/vkey")" = "$VKEY" ] || fail "the new container serves another key: $(curl -s "$URL/log/vkey")"
+NEW_KEY_SUMS=$(podman exec reviews-new sh -c 'cd /app/data/log-keys && sha256sum *')
+[ "$NEW_KEY_SUMS" = "$OLD_KEY_SUMS" ] || fail "the volume's keys differ from the old image's: $NEW_KEY_SUMS"
+verify "$WORK/reader-state.json" >"$WORK/verify-new.log" 2>&1 || fail "the reader's verify after the move (see $WORK/verify-new.log)"
+say "after the move ($CHANGED changed): the same vkey, the volume's log-keys/ byte for byte the old image's ($(echo "$NEW_KEY_SUMS" | wc -l) files: $(echo "$NEW_KEY_SUMS" | awk '{print $2}' | tr '\n' ' ')); log $OLD_SIZE -> $(size) entries; the reader's saved state passes: $(grep -E '^History:' "$WORK/verify-new.log")"
+keys_in_new=$(podman run --rm --entrypoint sh "$NEW" -c "find / -xdev -name log-keys 2>/dev/null; grep -rlF '$(podman exec reviews-new cat "/app/data/log-keys/$KEY_NAME" | cut -c1-60)' /app 2>/dev/null; true")
+[ -z "$keys_in_new" ] || fail "the new image holds a key: $keys_in_new"
+say "the new image: no log-keys folder and no copy of the key's line under /app"
+
+podman stop -t 30 reviews-new >/dev/null
+say "new container stopped: $(podman logs reviews-new 2>/dev/null | grep '"event":"shutdown"' | tail -1 | cut -c1-120)"
+cleanup
+rm -f "$WORK/reviews.backup"
+say "all steps passed"
