@@ -8,10 +8,13 @@
 #      with a content folder of its own (a copy of that commit's demo, so a log with a key of its own), run
 #      as its docs said (a named volume on /app/data); a reader runs `npm run verify` and keeps its state;
 #   2. the problem: the new image on an empty volume makes a second key, and the reader's state refuses it;
-#   3. the move: `npm run backup` in the old container, `npm run restore` of it into a new volume by the new
-#      image, a one-off `npm run build` there (the old container still serving), then the old container
-#      stopped and the new one started on that volume: the same key, the log one entry longer (a review
-#      changed), and the reader's saved state passes; the new image holds no key.
+#   3. the move: `npm run backup` in the old container (the hub's state and the last log), the keys copied
+#      from the old container's image into a new volume, the backup restored there by the new image, a
+#      one-off `npm run build` there (the old container still serving), then the old container stopped and
+#      the new one started on that volume: the same key, the log one entry longer (a review changed), and
+#      the reader's saved state passes; the new image holds no key;
+#   4. the same move from an old container whose /app/data was a host folder (its volume then never held
+#      the key: the backup has none, the image alone has it).
 # Not part of the test suite: it needs root, podman and debootstrap, and takes about 10 minutes. Exits 1 at
 # the first failure. Results go to $WORK/results.md and the console.
 #
@@ -44,9 +47,10 @@ verify() { # <state file>
   (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$1")
 }
 size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
-cleanup() {
-  podman rm -f reviews-old reviews-new reviews-fresh >/dev/null 2>&1 || true
-  podman volume rm -f reviews-old-data reviews-new-data reviews-fresh-data >/dev/null 2>&1 || true
+cleanup() { # one name at a time: podman 4.3 stops at the first name it does not know
+  for c in reviews-old reviews-old-folder reviews-new reviews-fresh; do podman rm -f "$c" >/dev/null 2>&1 || true; done
+  for v in reviews-old-data reviews-new-data reviews-new-data-2 reviews-fresh-data; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
+  rm -rf "$WORK/old-folder" "$WORK/reviews.backup"
 }
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
@@ -72,25 +76,66 @@ CHANGED=$("$NODE" -e '
   console.log(review.id);
 ' "$NEW_CTX/content/reviews/2026-11.json")
 
+run_old() { # <container> <what to mount on /app/data> <reader's state file>: the old deployment, a reader's first visit
+  podman run -d --name "$1" --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v "$2:/app/data" "$OLD" >/dev/null 2>>"$WORK/podman-run.log"
+  wait_ready "$1" || fail "the old container $1 never got ready: $(podman logs "$1" 2>&1 | tail -5)"
+  # The reader trusts the vkey the owner published (here: the one the first old container serves).
+  VKEY=${VKEY:-$(curl -s "$URL/log/vkey")}
+  rm -f "$3"
+  verify "$3" >"$WORK/verify-$1.log" 2>&1 || fail "verify against $1 (see $WORK/verify-$1.log)"
+  OLD_SIZE=$(size)
+  say "$1 serving (/app/data: $2): log of $OLD_SIZE entries, vkey $(curl -s "$URL/log/vkey"); the reader's verify exits 0, state saved"
+}
+move() { # <old container> <new volume> <reader's state file>: the commands of docs/deploy.md, then the checks
+  # The hub's state and the last published log, from the old container while it serves.
+  podman exec "$1" npm run backup -- /tmp/reviews.backup >"$WORK/backup-$1.log" 2>&1 || fail "npm run backup in $1 (see $WORK/backup-$1.log)"
+  grep -q 'and the last published log' "$WORK/backup-$1.log" || fail "the backup lacks the log: $(grep Backed "$WORK/backup-$1.log")"
+  rm -f "$WORK/reviews.backup"
+  podman cp "$1:/tmp/reviews.backup" "$WORK/reviews.backup"
+  podman exec "$1" rm /tmp/reviews.backup
+  say "npm run backup in $1: $(grep -o 'Backed up.*' "$WORK/backup-$1.log" | cut -c1-200)"
+  # The keys from the old container's own image (a tag may name the new image by now), into the new volume.
+  old_image=$(podman inspect --format '{{.Image}}' "$1")
+  podman run --rm --entrypoint tar "$old_image" -C /app/data -c log-keys | podman run --rm -i -v "$2:/app/data" --entrypoint tar "$NEW" -C /app/data -x || fail "copying the keys out of $1's image"
+  say "keys from $1's image ($(echo "$old_image" | cut -c1-12)) into $2: $(podman run --rm -v "$2:/app/data" --entrypoint ls "$NEW" -l /app/data/log-keys | awk 'NR > 1 {print $1, $3, $NF}' | tr '\n' ' ')"
+  # Restored by the new image, the file read from standard input (no host file mounted: no owner to fix).
+  podman run --rm -i -v "$2:/app/data" "$NEW" sh -c 'cat >/tmp/reviews.backup && npm run restore -- /tmp/reviews.backup' <"$WORK/reviews.backup" >"$WORK/restore-$1.log" 2>&1 || fail "npm run restore (see $WORK/restore-$1.log)"
+  say "npm run restore into $2: $(grep -o 'Restored.*' "$WORK/restore-$1.log" | cut -c1-200)"
+  # The site built once in the new volume while the old container still serves.
+  start=$(date +%s)
+  podman run --rm -e PUBLIC_URL="$URL" -v "$2:/app/data" "$NEW" npm run build >"$WORK/build-site-$1.log" 2>&1 || fail "the one-off npm run build (see $WORK/build-site-$1.log)"
+  grep -q "Created the review log's signing key" "$WORK/build-site-$1.log" && fail "the one-off build made a new key"
+  say "one-off npm run build in $2 ($(( $(date +%s) - start )) s): $(grep -E '^Built' "$WORK/build-site-$1.log" | cut -c1-160)"
+  podman stop -t 30 "$1" >/dev/null
+  start=$(date +%s)
+  podman run -d --name reviews-new --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v "$2:/app/data" "$NEW" >/dev/null 2>>"$WORK/podman-run.log"
+  wait_ready reviews-new || fail "the new container never got ready: $(podman logs reviews-new 2>&1 | tail -5)"
+  podman logs reviews-new 2>&1 | grep -qE "^(No build yet|Content or code changed)|Created the review log's signing key" && fail "the new container built again or made a key: $(podman logs reviews-new 2>&1 | grep -v '^{' | head -3)"
+  say "$1 stopped, the new container started on $2: ready $(( $(date +%s) - start )) s after its start, without building"
+  # The log goes on: the same key (the old image's files), one entry more, the reader's state passes.
+  [ "$(curl -s "$URL/log/vkey")" = "$VKEY" ] || fail "the new container serves another key: $(curl -s "$URL/log/vkey")"
+  new_sums=$(podman exec reviews-new sh -c 'cd /app/data/log-keys && sha256sum *')
+  [ "$new_sums" = "$OLD_KEY_SUMS" ] || fail "the volume's keys differ from the old image's: $new_sums"
+  verify "$3" >"$WORK/verify-new-$1.log" 2>&1 || fail "the reader's verify after the move from $1 (see $WORK/verify-new-$1.log)"
+  say "after the move from $1 ($CHANGED changed): the same vkey, log-keys/ byte for byte the old image's ($(echo "$new_sums" | awk '{print $2}' | tr '\n' ' ')); log $OLD_SIZE -> $(size) entries; the reader's saved state passes: $(grep -E '^History:' "$WORK/verify-new-$1.log")"
+  podman stop -t 30 reviews-new >/dev/null
+  say "new container stopped: $(podman logs reviews-new 2>/dev/null | grep '"event":"shutdown"' | tail -1 | cut -c1-120)"
+  podman rm reviews-new >/dev/null
+}
+
 # 1. The old image, as its Dockerfile said: the site (and so the key) built into it for PUBLIC_URL.
 start=$(date +%s)
 if ! podman image exists "$OLD"; then
   podman build --pull=never --format docker -t "$OLD" --build-arg PUBLIC_URL="$URL" "$OLD_CTX" >"$WORK/build-old.log" 2>&1 || fail "podman build of $OLD_COMMIT (see $WORK/build-old.log)"
 fi
 say "old image $OLD from $(git log -1 --format='%h (%cd)' --date=short "$OLD_COMMIT") in $(( $(date +%s) - start )) s; podman history: $(podman history --no-trunc --format '{{.CreatedBy}}' "$OLD" | grep -c 'npm run build' || true) step running npm run build"
-OLD_KEYS=$(podman run --rm --entrypoint sh "$OLD" -c 'cd /app/data/log-keys && for f in *; do echo "$f"; done' | tr '\n' ' ')
-[ -n "$OLD_KEYS" ] || fail "the old image holds no key: it is not the layout this moves from"
-say "the old image holds the log's key in a layer: /app/data/log-keys/ $OLD_KEYS"
-podman run -d --name reviews-old --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-old-data:/app/data "$OLD" >/dev/null 2>>"$WORK/podman-run.log"
-wait_ready reviews-old || fail "the old container never got ready: $(podman logs reviews-old 2>&1 | tail -5)"
-VKEY=$(curl -s "$URL/log/vkey")
-KEY_NAME=$(podman exec reviews-old sh -c 'ls /app/data/log-keys | grep -v -e "\.jobs$" -e "\.previous$" | head -1')
 # The key and the job key, as the old image's layer holds them.
 OLD_KEY_SUMS=$(podman run --rm --entrypoint sh "$OLD" -c 'cd /app/data/log-keys && sha256sum *')
-rm -f "$WORK/reader-state.json"
-verify "$WORK/reader-state.json" >"$WORK/verify-old.log" 2>&1 || fail "verify against the old container (see $WORK/verify-old.log)"
-OLD_SIZE=$(size)
-say "old container serving: log of $OLD_SIZE entries, vkey $VKEY; the reader's verify exits 0, state saved"
+[ -n "$OLD_KEY_SUMS" ] || fail "the old image holds no key: it is not the layout this moves from"
+KEY_NAME=$(echo "$OLD_KEY_SUMS" | awk '{print $2}' | grep -v -e '\.jobs$' -e '\.previous$' | head -1)
+say "the old image holds the log's keys in a layer: /app/data/log-keys/ $(echo "$OLD_KEY_SUMS" | awk '{print $2}' | tr '\n' ' ')"
+VKEY=
+run_old reviews-old reviews-old-data "$WORK/reader-state.json"
 
 # 2. The problem: the new image, on an empty volume, starts a second history.
 start=$(date +%s)
@@ -109,40 +154,20 @@ podman rm -f reviews-fresh >/dev/null && podman volume rm -f reviews-fresh-data 
 podman start reviews-old >/dev/null 2>>"$WORK/podman-run.log"
 wait_ready reviews-old || fail "the old container did not start again"
 
-# 3. The move. The backup, made while the old container serves: the hub's state, the key, the last log.
-podman exec reviews-old npm run backup -- /tmp/reviews.backup >"$WORK/backup.log" 2>&1 || fail "npm run backup in the old container (see $WORK/backup.log)"
-grep -qE 'with [1-9][0-9]* review log keys? and the last published log' "$WORK/backup.log" || fail "the backup lacks the key or the log: $(grep Backed "$WORK/backup.log")"
-rm -f "$WORK/reviews.backup"
-podman cp reviews-old:/tmp/reviews.backup "$WORK/reviews.backup"
-podman exec reviews-old rm /tmp/reviews.backup
-say "npm run backup in the old container: $(grep -o 'Backed up.*' "$WORK/backup.log" | cut -c1-200)"
-# Restored into a new volume by the new image, read from standard input (no host file mounted, so no
-# ownership to fix), then the site built there once while the old container still serves.
-podman run --rm -i -v reviews-new-data:/app/data "$NEW" sh -c 'cat >/tmp/reviews.backup && npm run restore -- /tmp/reviews.backup' <"$WORK/reviews.backup" >"$WORK/restore.log" 2>&1 || fail "npm run restore (see $WORK/restore.log)"
-say "npm run restore into the new volume: $(grep -o 'Restored.*' "$WORK/restore.log" | cut -c1-200)"
-start=$(date +%s)
-podman run --rm -e PUBLIC_URL="$URL" -v reviews-new-data:/app/data "$NEW" npm run build >"$WORK/build-site.log" 2>&1 || fail "the one-off npm run build (see $WORK/build-site.log)"
-grep -q "Created the review log's signing key" "$WORK/build-site.log" && fail "the one-off build made a new key"
-say "one-off npm run build in the new volume ($(( $(date +%s) - start )) s): $(grep -E '^(Built|Logged|Log)' "$WORK/build-site.log" | head -2 | cut -c1-160 | tr '\n' ' ')"
-podman stop -t 30 reviews-old >/dev/null
-start=$(date +%s)
-podman run -d --name reviews-new --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-new-data:/app/data "$NEW" >/dev/null 2>>"$WORK/podman-run.log"
-wait_ready reviews-new || fail "the new container never got ready: $(podman logs reviews-new 2>&1 | tail -5)"
-podman logs reviews-new 2>&1 | grep -qE "^(No build yet|Content or code changed)|Created the review log's signing key" && fail "the new container built again or made a key: $(podman logs reviews-new 2>&1 | grep -v '^{' | head -3)"
-say "new container ready $(( $(date +%s) - start )) s after its start, without building"
-
-# The log goes on: the same key (the same file as in the old image), one entry more, the reader's state passes.
-[ "$(curl -s "$URL/log/vkey")" = "$VKEY" ] || fail "the new container serves another key: $(curl -s "$URL/log/vkey")"
-NEW_KEY_SUMS=$(podman exec reviews-new sh -c 'cd /app/data/log-keys && sha256sum *')
-[ "$NEW_KEY_SUMS" = "$OLD_KEY_SUMS" ] || fail "the volume's keys differ from the old image's: $NEW_KEY_SUMS"
-verify "$WORK/reader-state.json" >"$WORK/verify-new.log" 2>&1 || fail "the reader's verify after the move (see $WORK/verify-new.log)"
-say "after the move ($CHANGED changed): the same vkey, the volume's log-keys/ byte for byte the old image's ($(echo "$NEW_KEY_SUMS" | wc -l) files: $(echo "$NEW_KEY_SUMS" | awk '{print $2}' | tr '\n' ' ')); log $OLD_SIZE -> $(size) entries; the reader's saved state passes: $(grep -E '^History:' "$WORK/verify-new.log")"
-keys_in_new=$(podman run --rm --entrypoint sh "$NEW" -c "find / -xdev -name log-keys 2>/dev/null; grep -rlF '$(podman exec reviews-new cat "/app/data/log-keys/$KEY_NAME" | cut -c1-60)' /app 2>/dev/null; true")
+# 3. The move from the old container on a named volume (the old docs' `-v reviews-data:/app/data`).
+move reviews-old reviews-new-data "$WORK/reader-state.json"
+keys_in_new=$(podman run --rm --entrypoint sh "$NEW" -c "find / -xdev -name log-keys 2>/dev/null; grep -rlF '$(podman run --rm -v reviews-new-data:/app/data --entrypoint cat "$NEW" "/app/data/log-keys/$KEY_NAME" | cut -c1-60)' /app 2>/dev/null; true")
 [ -z "$keys_in_new" ] || fail "the new image holds a key: $keys_in_new"
 say "the new image: no log-keys folder and no copy of the key's line under /app"
 
-podman stop -t 30 reviews-new >/dev/null
-say "new container stopped: $(podman logs reviews-new 2>/dev/null | grep '"event":"shutdown"' | tail -1 | cut -c1-120)"
+# 4. The same from an old container whose /app/data was a host folder: the key was only in the image.
+mkdir -p "$WORK/old-folder" && chown 1000:1000 "$WORK/old-folder"
+run_old reviews-old-folder "$WORK/old-folder" "$WORK/reader-state-folder.json"
+[ ! -e "$WORK/old-folder/log-keys" ] || fail "the host folder holds the key: not the case this checks"
+move reviews-old-folder reviews-new-data-2 "$WORK/reader-state-folder.json"
+grep -q 'with 0 review log keys' "$WORK/backup-reviews-old-folder.log" || fail "the backup from the host folder held keys: not the case this checks"
+
+# The old image holds the key: it goes once nothing runs it.
 cleanup
-rm -f "$WORK/reviews.backup"
-say "all steps passed"
+podman image rm "$OLD" >/dev/null
+say "old containers, their volume and folder, and the old image removed; all steps passed"
