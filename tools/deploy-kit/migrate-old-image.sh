@@ -8,14 +8,16 @@
 #      with a content folder of its own (a copy of that commit's demo, so a log with a key of its own), run
 #      as its docs said (a named volume on /app/data); a reader runs `npm run verify` and keeps its state;
 #   2. the problem: the new image on an empty volume makes a second key, and the reader's state refuses it;
-#   3. the move: `npm run backup` in the old container (the hub's state and the last log), the keys copied
-#      from the old container's image into a new volume, the backup restored there by the new image, a
-#      one-off `npm run build` there (the old container still serving), then the old container stopped and
-#      the new one started on that volume: the same key, the log one entry longer (a review changed), and
+#   3. the move: `npm run backup` in the old container (the hub's state and the last log), restored into a
+#      new volume by the new image, the keys copied from the old container's image over those, a one-off
+#      `npm run build` there (the old container still serving), then the old container stopped and the new
+#      one started on that volume: the same key, the log one entry longer (a review changed), and
 #      the reader's saved state passes; the new image holds no key;
 #   4. the same move from an old container whose /app/data was a host folder (its volume then never held
-#      the key: the backup has none, the image alone has it).
-# Not part of the test suite: it needs root, podman and debootstrap, and takes about 10 minutes. Exits 1 at
+#      the key: the backup has none, the image alone has it);
+#   5. the same move from a volume that outlived an earlier old image (the volume holds that image's key,
+#      while the build served is signed by the current image's: the image's key is the one to keep).
+# Not part of the test suite: it needs root, podman and debootstrap, and takes about 3 minutes. Exits 1 at
 # the first failure. Results go to $WORK/results.md and the console.
 #
 #   tools/deploy-kit/migrate-old-image.sh
@@ -49,7 +51,7 @@ verify() { # <state file>
 size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
 cleanup() { # one name at a time: podman 4.3 stops at the first name it does not know
   for c in reviews-old reviews-old-folder reviews-new reviews-fresh; do podman rm -f "$c" >/dev/null 2>&1 || true; done
-  for v in reviews-old-data reviews-new-data reviews-new-data-2 reviews-fresh-data; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
+  for v in reviews-old-data reviews-new-data reviews-new-data-2 reviews-new-data-3 reviews-fresh-data; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
   rm -rf "$WORK/old-folder" "$WORK/reviews.backup"
 }
 
@@ -94,13 +96,15 @@ move() { # <old container> <new volume> <reader's state file>: the commands of d
   podman cp "$1:/tmp/reviews.backup" "$WORK/reviews.backup"
   podman exec "$1" rm /tmp/reviews.backup
   say "npm run backup in $1: $(grep -o 'Backed up.*' "$WORK/backup-$1.log" | cut -c1-200)"
-  # The keys from the old container's own image (a tag may name the new image by now), into the new volume.
-  old_image=$(podman inspect --format '{{.Image}}' "$1")
-  podman run --rm --entrypoint tar "$old_image" -C /app/data -c log-keys | podman run --rm -i -v "$2:/app/data" --entrypoint tar "$NEW" -C /app/data -x || fail "copying the keys out of $1's image"
-  say "keys from $1's image ($(echo "$old_image" | cut -c1-12)) into $2: $(podman run --rm -v "$2:/app/data" --entrypoint ls "$NEW" -l /app/data/log-keys | awk 'NR > 1 {print $1, $3, $NF}' | tr '\n' ' ')"
   # Restored by the new image, the file read from standard input (no host file mounted: no owner to fix).
   podman run --rm -i -v "$2:/app/data" "$NEW" sh -c 'cat >/tmp/reviews.backup && npm run restore -- /tmp/reviews.backup' <"$WORK/reviews.backup" >"$WORK/restore-$1.log" 2>&1 || fail "npm run restore (see $WORK/restore-$1.log)"
   say "npm run restore into $2: $(grep -o 'Restored.*' "$WORK/restore-$1.log" | cut -c1-200)"
+  # Then the keys from the old container's own image (a tag may name the new image by now), over those of
+  # the backup: the image's key signed the build it serves; the volume's is another when the volume
+  # outlived an earlier old image (each of those made a key of its own).
+  old_image=$(podman inspect --format '{{.Image}}' "$1")
+  podman run --rm --entrypoint tar "$old_image" -C /app/data -c log-keys | podman run --rm -i -v "$2:/app/data" --entrypoint tar "$NEW" -C /app/data -x || fail "copying the keys out of $1's image"
+  say "keys from $1's image ($(echo "$old_image" | cut -c1-12)) into $2: $(podman run --rm -v "$2:/app/data" --entrypoint ls "$NEW" -l /app/data/log-keys | awk 'NR > 1 {print $1, $3, $NF}' | tr '\n' ' ')"
   # The site built once in the new volume while the old container still serves.
   start=$(date +%s)
   podman run --rm -e PUBLIC_URL="$URL" -v "$2:/app/data" "$NEW" npm run build >"$WORK/build-site-$1.log" 2>&1 || fail "the one-off npm run build (see $WORK/build-site-$1.log)"
@@ -166,6 +170,21 @@ run_old reviews-old-folder "$WORK/old-folder" "$WORK/reader-state-folder.json"
 [ ! -e "$WORK/old-folder/log-keys" ] || fail "the host folder holds the key: not the case this checks"
 move reviews-old-folder reviews-new-data-2 "$WORK/reader-state-folder.json"
 grep -q 'with 0 review log keys' "$WORK/backup-reviews-old-folder.log" || fail "the backup from the host folder held keys: not the case this checks"
+
+# 5. A volume that outlived an earlier old image: its key (the earlier image's) signs nothing served now.
+podman rm -f reviews-old >/dev/null && podman volume rm -f reviews-old-data >/dev/null
+start=$(date +%s)
+podman build --pull=never --format docker --no-cache -t "$OLD-earlier" --build-arg PUBLIC_URL="$URL" "$OLD_CTX" >"$WORK/build-old-earlier.log" 2>&1 || fail "podman build of the earlier old image (see $WORK/build-old-earlier.log)"
+podman run -d --name reviews-old --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v reviews-old-data:/app/data "$OLD-earlier" >/dev/null 2>>"$WORK/podman-run.log"
+wait_ready reviews-old || fail "the earlier old image never got ready"
+EARLIER_VKEY=$(curl -s "$URL/log/vkey")
+podman stop -t 30 reviews-old >/dev/null && podman rm reviews-old >/dev/null
+[ "$EARLIER_VKEY" != "$VKEY" ] || fail "the earlier old image has the same key: not the case this checks"
+say "an earlier old image ($(( $(date +%s) - start )) s) ran on reviews-old-data first: its key ($EARLIER_VKEY) is the volume's"
+run_old reviews-old reviews-old-data "$WORK/reader-state-kept.json"
+podman exec reviews-old sh -c 'cd /app/data/log-keys && sha256sum *' | grep -qF "$(echo "$OLD_KEY_SUMS" | head -1)" && fail "the volume holds the old image's key: not the case this checks"
+move reviews-old reviews-new-data-3 "$WORK/reader-state-kept.json"
+podman image rm "$OLD-earlier" >/dev/null
 
 # The old image holds the key: it goes once nothing runs it.
 cleanup
