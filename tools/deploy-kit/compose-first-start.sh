@@ -30,7 +30,7 @@ checkpoint_in() { podman exec "$1" node -e "fetch('http://127.0.0.1:4321/log/che
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
 say "engine: $(podman --version), podman-compose $(podman-compose --version 2>/dev/null | grep -i 'podman-composer version' | awk '{print $NF}')"
-KIT="$WORK/kit"
+KIT="$WORK/first-start" # the compose project (podman-compose names it after the folder), apart from the other scripts' "kit"
 rm -rf "$KIT" && mkdir -p "$KIT"
 cat >"$KIT/.env" <<ENV
 PUBLIC_URL=http://localhost:$PORT
@@ -48,7 +48,7 @@ compose build sidecar-1 >"$WORK/image-build.log" 2>&1 || fail "the image (see $W
 say "sidecar-2's $(awk '/^  sidecar-2:/ { f = 1 } f && /command:/ { print; exit }' "$ROOT/deploy/compose.yaml" | sed 's/^ *//')"
 start=$(date +%s)
 compose up -d >"$WORK/compose-up.log" 2>&1 || fail "podman-compose up (see $WORK/compose-up.log)"
-container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.service=$1" | head -1; }
+container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.project=$(basename "$KIT")" --filter "label=com.docker.compose.service=$1" | head -1; }
 S1=$(container sidecar-1); S2=$(container sidecar-2)
 wait_for 600 readyz_in "$S1" || fail "sidecar-1 never got ready: $(podman logs "$S1" 2>&1 | tail -3)"
 say "sidecar-1 ready $(( $(date +%s) - start )) s after up: $(podman logs "$S1" 2>&1 | grep -E '^Built' | cut -c1-100)"

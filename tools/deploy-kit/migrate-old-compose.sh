@@ -38,7 +38,7 @@ wait_for() { # <seconds> <command...>: runs the command every second until it su
 ok_through_caddy() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/log/checkpoint")" = 200 ]; }
 verify() { (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$WORK/reader-state.json"); }
 size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
-container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.service=$1" | head -1; }
+container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.project=$(basename "$KIT")" --filter "label=com.docker.compose.service=$1" | head -1; }
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
 say "engine: $(podman --version), podman-compose $(podman-compose --version 2>/dev/null | grep -i 'podman-composer version' | awk '{print $NF}')"
@@ -65,12 +65,12 @@ CHANGED=$("$NODE" -e '
 ' "$NEW_CTX/content/reviews/2026-11.json")
 
 # One folder for both compose files, as an owner's deploy/: podman-compose 1.0.3 names the project after it.
-KIT="$WORK/kit"
+KIT="$WORK/moved" # the compose project (named after the folder), apart from the other scripts' "kit"
 compose() { podman-compose -f compose.yaml "$@"; }
 # What an earlier run left: its stack (either compose file) and the old volumes, and the image.
 if [ -f "$KIT/compose.yaml" ]; then (cd "$KIT" && compose down -v >/dev/null 2>&1 || true); fi
 if [ -f "$KIT/compose-old.yaml" ]; then (cd "$KIT" && podman-compose -f compose-old.yaml down -v >/dev/null 2>&1 || true); fi
-for v in kit_data-1 kit_data-2; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
+for v in moved_data-1 moved_data-2; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
 podman image rm -f localhost/reviews-service >/dev/null 2>&1 || true
 rm -rf "$KIT" && mkdir -p "$KIT"
 cat >"$KIT/.env" <<ENV
@@ -143,7 +143,7 @@ verify >"$WORK/verify-new.log" 2>&1 || fail "the reader's verify after the move 
 say "after the move ($CHANGED changed): the same vkey, log-keys/ byte for byte the old one's in both sidecars; log $OLD_SIZE -> $(size) entries; the reader's saved state passes: $(grep -E '^History:' "$WORK/verify-new.log")"
 say "steady stream through Caddy: $(cat "$WORK/load.json")"
 "$NODE" -e "const r = JSON.parse(require('fs').readFileSync('$WORK/load.json', 'utf8')); process.exit(r.failed === 0 && r.ok > 0 ? 0 : 1)" || fail "requests failed"
-say "old volumes left for the owner to remove: $(podman volume ls --format '{{.Name}}' | grep -E '^kit_data-[12]$' | tr '\n' ' ')"
+say "old volumes left for the owner to remove: $(podman volume ls --format '{{.Name}}' | grep -E '^moved_data-[12]$' | tr '\n' ' ')"
 compose down -v >/dev/null 2>&1
-for v in kit_data-1 kit_data-2; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
+for v in moved_data-1 moved_data-2; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
 say "all steps passed"
