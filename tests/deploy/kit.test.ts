@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { MANIFEST_FILE } from '../../core/publishing/manifest.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 const read = (file: string) => readFile(path.join(ROOT, file), 'utf8');
@@ -120,7 +121,10 @@ describe('deploy/compose.yaml', () => {
     expect(one.volumes).toEqual(['data:/app/data']);
     expect(two.volumes).toEqual(['data:/app/data']);
     expect(one.command).toBeUndefined();
-    expect(two.command).toEqual(['node', '--max-semi-space-size=16', 'scripts/serve.ts']);
+    // It waits for sidecar-1's first build (tools/deploy-kit/compose-first-start.sh), then is serve.ts.
+    const distDir = /DIST_DIR=(\S+)/.exec(await read('Dockerfile'))?.[1];
+    expect(two.command?.slice(0, 2)).toEqual(['sh', '-c']);
+    expect(two.command?.[2]).toBe(`until [ -e ${distDir}/${MANIFEST_FILE} ]; do sleep 1; done; exec node --max-semi-space-size=16 scripts/serve.ts`);
     // The image is code and content: the public address is the containers' setting, not the image's.
     expect(one.build?.args).toEqual({ CONTENT_DIR: '${CONTENT_DIR:-content}' });
     expect(services.postgres?.image).toMatch(/^postgres:/);

@@ -78,7 +78,7 @@ compose up -d >"$WORK/compose-up.log" 2>&1 || fail "podman-compose up (see $WORK
 container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.service=$1" | head -1; }
 S1=$(container sidecar-1); S2=$(container sidecar-2); PG=$(container postgres)
 store_open() { readyz_in "$1" | grep -q '"state":"open"'; }
-# sidecar-1 builds first; sidecar-2 exits until that build is there, and is restarted.
+# sidecar-1 builds first; sidecar-2 waits until that build is there (compose-first-start.sh).
 wait_for 600 store_open "$S1" && wait_for 600 store_open "$S2" || fail "sidecars not ready with an open store"
 wait_for 60 sh -c "[ \"\$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$PORT/reviews.json)\" = 200 ]" || fail "Caddy does not answer"
 say "compose stack up: $S1, $S2, $PG, $(container caddy); through Caddy /reviews.json $(status "http://127.0.0.1:$PORT/reviews.json"); sidecar-2 restarted $(podman inspect "$S2" --format '{{.RestartCount}}') times before sidecar-1's build was there"
