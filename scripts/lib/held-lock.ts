@@ -35,3 +35,18 @@ export async function takeHeldLock(file: string): Promise<HeldLock> {
     },
   };
 }
+
+/** Whether a live process holds `file`'s lock now (takeHeldLock), without taking it. */
+export function isHeldLockHeld(file: string): boolean {
+  const held = new DatabaseSync(`${file}.held`, { timeout: 0 });
+  try {
+    held.exec('BEGIN EXCLUSIVE');
+    held.exec('ROLLBACK');
+    return false;
+  } catch (error) {
+    if (sqliteCodeOf(error) !== SQLITE_BUSY) throw error;
+    return true;
+  } finally {
+    held.close();
+  }
+}

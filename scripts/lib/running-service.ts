@@ -1,12 +1,16 @@
 /**
  * Which service runs on a DIST_DIR, asked before anything is built or written (issue 41 items 1 and 2).
  * `npm start` and `npm run serve` record themselves, once listening, in `.builds/serving-<DIST_DIR
- * name>-p<pid>.json` (the PUBLIC_URL they serve and where they listen; removed when the process exits, and
- * a record whose process is gone is ignored). Before it builds, a command compares its PUBLIC_URL with
+ * name>-<random>.json` (their pid, the PUBLIC_URL they serve and where they listen), and hold that record's
+ * kernel lock (held-lock.ts) while they live: a record whose lock nobody holds is an ended service's, and is
+ * removed. A pid alone could not say so once services run in containers sharing a volume (two sidecars
+ * with the same pid wrote one record, and any pid a record names may be alive in the reader's container);
+ * a record named by pid (`-p<pid>.json`, an older version's) is still judged by its pid. Before it builds, a command compares its PUBLIC_URL with
  * theirs: a build for another address would be refused by the service (sidecar/builds/build-target.ts)
  * yet left in DIST_DIR, so it refuses first, in one line naming both addresses. `npm run publish` pings
  * the service where it listens, whatever this shell's PORT says.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,19 +19,36 @@ import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { buildsDirOf, isProcessAlive } from '../../core/publishing/build-folders-fs.ts';
 import type { Config } from '../../core/config.ts';
 import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../../sidecar/websub/index.ts';
+import { isHeldLockHeld, takeHeldLock } from './held-lock.ts';
 
 const RecordSchema = z.object({ pid: z.int().positive(), public_url: z.string(), url: z.string() });
 export type RunningService = z.infer<typeof RecordSchema>;
 
-const prefixOf = (distDir: string) => `serving-${encodeURIComponent(path.basename(path.resolve(distDir)))}-p`;
+const prefixOf = (distDir: string) => `serving-${encodeURIComponent(path.basename(path.resolve(distDir)))}-`;
+/** This process's own record, once it made one. */
+let ownRecord: string | undefined;
 
 /** Records this process as the service of `distDir`, until it exits. */
 export async function recordRunningService(distDir: string, service: { publicUrl: string; url: string }): Promise<void> {
   const dir = buildsDirOf(distDir);
-  const file = path.join(dir, `${prefixOf(distDir)}${process.pid}.json`);
+  const file = path.join(dir, `${prefixOf(distDir)}${randomBytes(6).toString('hex')}.json`);
   await mkdir(dir, { recursive: true });
+  // A new name: nobody else holds its lock. Held until this process ends, however it ends.
+  const held = await takeHeldLock(file);
+  if (!held.ok) throw new Error(`the service record ${file} is held by another process`);
   await replaceFile(file, `${JSON.stringify({ pid: process.pid, public_url: service.publicUrl, url: service.url })}\n`);
-  process.once('exit', () => rmSync(file, { force: true }));
+  ownRecord = file;
+  process.once('exit', () => {
+    rmSync(file, { force: true });
+    rmSync(`${file}.held`, { force: true });
+  });
+}
+
+/** Whether the service that wrote the record `name` in `dir` still runs. */
+function isServing(dir: string, name: string, record: RunningService): boolean {
+  // An older version's record, named by its pid, holds no lock.
+  if (/-p\d+\.json$/.test(name)) return isProcessAlive(record.pid);
+  return isHeldLockHeld(path.join(dir, name));
 }
 
 /** The services running on `distDir` now (another process than this one); records of ended ones are removed. */
@@ -37,7 +58,7 @@ export function findRunningServices(distDir: string): RunningService[] {
   const found: RunningService[] = [];
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.startsWith(prefix) && /^\d+\.json$/.test(n.slice(prefix.length)));
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix) && /^(p\d+|[0-9a-f]{12})\.json$/.test(n.slice(prefix.length)));
   } catch {
     return [];
   }
@@ -49,9 +70,12 @@ export function findRunningServices(distDir: string): RunningService[] {
     } catch {
       continue;
     }
-    if (record.pid === process.pid) continue;
-    if (isProcessAlive(record.pid)) found.push(record);
-    else rmSync(file, { force: true });
+    if (file === ownRecord) continue;
+    if (isServing(dir, name, record)) found.push(record);
+    else {
+      rmSync(file, { force: true });
+      rmSync(`${file}.held`, { force: true });
+    }
   }
   return found;
 }
