@@ -19,14 +19,15 @@ import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { buildsDirOf, isProcessAlive } from '../../core/publishing/build-folders-fs.ts';
 import type { Config } from '../../core/config.ts';
 import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../../sidecar/websub/index.ts';
-import { isHeldLockHeld, takeHeldLock } from './held-lock.ts';
+import { isHeldLockHeld, takeHeldLock, type HeldLock } from './held-lock.ts';
 
 const RecordSchema = z.object({ pid: z.int().positive(), public_url: z.string(), url: z.string() });
 export type RunningService = z.infer<typeof RecordSchema>;
 
 const prefixOf = (distDir: string) => `serving-${encodeURIComponent(path.basename(path.resolve(distDir)))}-`;
-/** This process's own record, once it made one. */
+/** This process's own record, once it made one, and its lock: kept here, or a collection would close it. */
 let ownRecord: string | undefined;
+let ownLock: HeldLock | undefined;
 
 /** Records this process as the service of `distDir`, until it exits. */
 export async function recordRunningService(distDir: string, service: { publicUrl: string; url: string }): Promise<void> {
@@ -34,7 +35,7 @@ export async function recordRunningService(distDir: string, service: { publicUrl
   const file = path.join(dir, `${prefixOf(distDir)}${randomBytes(6).toString('hex')}.json`);
   await mkdir(dir, { recursive: true });
   // A new name: nobody else holds its lock. Held until this process ends, however it ends.
-  const held = await takeHeldLock(file);
+  const held = (ownLock = await takeHeldLock(file));
   if (!held.ok) throw new Error(`the service record ${file} is held by another process`);
   await replaceFile(file, `${JSON.stringify({ pid: process.pid, public_url: service.publicUrl, url: service.url })}\n`);
   ownRecord = file;

@@ -22,13 +22,15 @@ afterAll(() => rm(work, { recursive: true, force: true }));
 
 const records = async () => (await readdir(buildsDirOf(distDir))).filter((name) => name.startsWith('serving-')).sort();
 
-/** A process that records itself as the service of `distDir`, says so, and lives until it is killed. */
+/** A process that records itself as the service of `distDir`, collects its garbage, says so, and lives until it is killed. */
 function serveInChild() {
   const script = `import { recordRunningService } from ${JSON.stringify(path.resolve('scripts/lib/running-service.ts'))};
 await recordRunningService(process.argv[1], { publicUrl: 'https://reviews.example.com', url: 'http://127.0.0.1:4321' });
+// A long-running service collects its garbage: the record's lock must outlive that.
+for (let i = 0; i < 3; i++) { globalThis.gc(); await new Promise((resolve) => setImmediate(resolve)); }
 console.log('recorded');
 setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script, distDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script, distDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const recorded = new Promise<void>((resolve, reject) => {
     child.stdout.on('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`exited with ${code} before recording`)));
