@@ -15,10 +15,20 @@ const SQLITE_BUSY = 5;
 
 export type HeldLock = { ok: true; release: () => Promise<void> } | { ok: false; pid: number | undefined };
 
+/**
+ * Takes the lock's exclusive transaction, its journal in memory: the database is never written, and a
+ * process that ends holding it leaves no journal file. Throws SQLITE_BUSY while another process holds it
+ * (the pragma reads the database, so it is refused as well).
+ */
+function beginHeld(held: DatabaseSync): void {
+  held.exec('PRAGMA journal_mode = MEMORY');
+  held.exec('BEGIN EXCLUSIVE');
+}
+
 export async function takeHeldLock(file: string): Promise<HeldLock> {
   const held = new DatabaseSync(`${file}.held`, { timeout: 0 });
   try {
-    held.exec('BEGIN EXCLUSIVE');
+    beginHeld(held);
   } catch (error) {
     held.close();
     if (sqliteCodeOf(error) !== SQLITE_BUSY) throw error;
@@ -40,7 +50,7 @@ export async function takeHeldLock(file: string): Promise<HeldLock> {
 export function isHeldLockHeld(file: string): boolean {
   const held = new DatabaseSync(`${file}.held`, { timeout: 0 });
   try {
-    held.exec('BEGIN EXCLUSIVE');
+    beginHeld(held);
     held.exec('ROLLBACK');
     return false;
   } catch (error) {

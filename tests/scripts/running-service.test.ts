@@ -43,6 +43,8 @@ describe('the records of running services', () => {
     const { child, recorded } = serveInChild();
     try {
       await recorded;
+      // The record and its lock, and no journal beside them: a killed service leaves nothing more behind.
+      expect((await records()).map((name) => name.replace(/[0-9a-f]{12}/, 'X'))).toEqual(['serving-dist-X.json', 'serving-dist-X.json.held']);
       expect(findRunningServices(distDir)).toEqual([{ pid: child.pid, public_url: 'https://reviews.example.com', url: 'http://127.0.0.1:4321' }]);
     } finally {
       child.kill('SIGKILL');
