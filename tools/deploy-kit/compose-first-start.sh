@@ -14,41 +14,19 @@ ROOT=$(pwd)
 WORK=${DEPLOY_KIT_WORK:-/var/tmp/reviews-first-start}
 PORT=${DEPLOY_KIT_PORT:-18085}
 NODE="$ROOT/node_modules/node/bin/node"
-mkdir -p "$WORK"
-RESULTS="$WORK/results.md"
-: >"$RESULTS"
-say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
-fail() { say "FAILED: $*"; exit 1; }
-wait_for() { # <seconds> <command...>: runs the command every second until it succeeds
-  limit=$1; shift; waited=0
-  until "$@" >/dev/null 2>&1; do
-    waited=$((waited + 1)); [ "$waited" -lt "$limit" ] || return 1; sleep 1
-  done
-}
+. "$ROOT/tools/deploy-kit/lib.sh"
 readyz_in() { podman exec "$1" node -e "fetch('http://127.0.0.1:4321/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"; }
-checkpoint_in() { podman exec "$1" node -e "fetch('http://127.0.0.1:4321/log/checkpoint').then(async (r) => process.stdout.write(await r.text()))"; }
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
 say "engine: $(podman --version), podman-compose $(podman-compose --version 2>/dev/null | grep -i 'podman-composer version' | awk '{print $NF}')"
 KIT="$WORK/first-start" # the compose project (podman-compose names it after the folder), apart from the other scripts' "kit"
-rm -rf "$KIT" && mkdir -p "$KIT"
-cat >"$KIT/.env" <<ENV
-PUBLIC_URL=http://localhost:$PORT
-REVIEWS_SITE=:80
-REVIEWS_PATH=
-CONTENT_DIR=examples/demo
-POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-MCP_SESSION_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '/+=')
-ENV
-"$NODE" tools/deploy-kit/kit-compose.ts "$KIT" "$PORT"
+set_up_kit examples/demo
 cd "$KIT"
-compose() { podman-compose -f compose.yaml "$@"; }
 compose down -v >/dev/null 2>&1 || true
 compose build sidecar-1 >"$WORK/image-build.log" 2>&1 || fail "the image (see $WORK/image-build.log)"
 say "sidecar-2's $(awk '/^  sidecar-2:/ { f = 1 } f && /command:/ { print; exit }' "$ROOT/deploy/compose.yaml" | sed 's/^ *//')"
 start=$(date +%s)
 compose up -d >"$WORK/compose-up.log" 2>&1 || fail "podman-compose up (see $WORK/compose-up.log)"
-container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.project=$(basename "$KIT")" --filter "label=com.docker.compose.service=$1" | head -1; }
 S1=$(container sidecar-1); S2=$(container sidecar-2)
 wait_for 600 readyz_in "$S1" || fail "sidecar-1 never got ready: $(podman logs "$S1" 2>&1 | tail -3)"
 say "sidecar-1 ready $(( $(date +%s) - start )) s after up: $(podman logs "$S1" 2>&1 | grep -E '^Built' | cut -c1-100)"

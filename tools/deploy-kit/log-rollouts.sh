@@ -25,21 +25,7 @@ NODE="$ROOT/node_modules/node/bin/node"
 IMAGE=localhost/reviews-log
 NAME=reviews-log
 VOLUME=reviews-log-data
-URL="http://localhost:$PORT"
-mkdir -p "$WORK"
-RESULTS="$WORK/results.md"
-: >"$RESULTS"
-say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
-fail() { say "FAILED: $*"; exit 1; }
-wait_ready() { # <container>: until /readyz answers 200 on the published port, or the container ends
-  waited=0
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/readyz" || true)" = 200 ]; do
-    [ "$(podman inspect "$1" --format '{{.State.Running}}')" = true ] || return 1
-    waited=$((waited + 1)); [ "$waited" -lt 600 ] || return 1; sleep 1
-  done
-}
-verify() { (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$WORK/reader-state.json"); }
-size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
+. "$ROOT/tools/deploy-kit/lib.sh"
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
 say "engine: $(podman --version), $(buildah --version | cut -d' ' -f1-3), runtime $(runc --version | head -1)"
@@ -47,21 +33,8 @@ say "stand-in base image: node:24-slim = Debian 12 minbase + Node $(podman run -
 
 # The build context: this working tree's files (tracked and untracked, not ignored), and a content folder.
 CTX="$WORK/context"
-rm -rf "$CTX" && mkdir -p "$CTX"
-git ls-files -z --cached --others --exclude-standard | tar -C "$ROOT" --null -T - -c | tar -C "$CTX" -x
+copy_working_tree "$CTX"
 cp -r examples/demo "$CTX/content"
-# The newest verified review of a month, its text changed: the change an owner commits.
-edit_review() { # <month file, e.g. 2026-11>
-  "$NODE" -e '
-    const fs = require("node:fs");
-    const file = process.argv[1];
-    const reviews = JSON.parse(fs.readFileSync(file, "utf8"));
-    const review = reviews.find((r) => r.verified);
-    review.text += " Edited by the owner.";
-    fs.writeFileSync(file, JSON.stringify(reviews, null, 2) + "\n");
-    console.log(review.id);
-  ' "$CTX/content/reviews/$1.json"
-}
 build_image() { # <tag>
   start=$(date +%s)
   podman build --pull=never --format docker -t "$IMAGE:$1" "$CTX" >"$WORK/build-$1.log" 2>&1 || fail "podman build $1 (see $WORK/build-$1.log)"
@@ -98,7 +71,7 @@ say "reader, first visit (A): log of $(size) entries, verify exit 0, state saved
 # 2. B and C: one review changed each time, a rollout on the same volume, the reader's saved state.
 for step in b:2026-11 c:2026-10; do
   tag=${step%%:*}
-  changed=$(edit_review "${step#*:}")
+  changed=$(edit_review "$CTX/content/reviews/${step#*:}.json")
   build_image "$tag"
   before=$(size)
   stop_container

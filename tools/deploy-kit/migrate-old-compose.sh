@@ -23,22 +23,8 @@ WORK=${DEPLOY_KIT_WORK:-/var/tmp/reviews-migrate-compose}
 PORT=${DEPLOY_KIT_PORT:-18087}
 NODE="$ROOT/node_modules/node/bin/node"
 OLD_COMMIT=${OLD_COMMIT:-$(git rev-parse "$(git log -1 --format=%H -G'^RUN npm run build' -- Dockerfile)^")}
-URL="http://localhost:$PORT"
-mkdir -p "$WORK"
-RESULTS="$WORK/results.md"
-: >"$RESULTS"
-say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
-fail() { say "FAILED: $*"; exit 1; }
-wait_for() { # <seconds> <command...>: runs the command every second until it succeeds
-  limit=$1; shift; waited=0
-  until "$@" >/dev/null 2>&1; do
-    waited=$((waited + 1)); [ "$waited" -lt "$limit" ] || return 1; sleep 1
-  done
-}
+. "$ROOT/tools/deploy-kit/lib.sh"
 ok_through_caddy() { [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/log/checkpoint")" = 200 ]; }
-verify() { (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$WORK/reader-state.json"); }
-size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
-container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.project=$(basename "$KIT")" --filter "label=com.docker.compose.service=$1" | head -1; }
 
 DEPLOY_KIT_WORK=/var/tmp/reviews-deploy-kit tools/deploy-kit/base-images.sh >/dev/null
 say "engine: $(podman --version), podman-compose $(podman-compose --version 2>/dev/null | grep -i 'podman-composer version' | awk '{print $NF}')"
@@ -47,43 +33,25 @@ say "engine: $(podman --version), podman-compose $(podman-compose --version 2>/d
 # one review changed in the new one.
 OLD_CTX="$WORK/old-context"
 NEW_CTX="$WORK/new-context"
-rm -rf "$OLD_CTX" "$NEW_CTX" && mkdir -p "$OLD_CTX" "$NEW_CTX"
+rm -rf "$OLD_CTX" && mkdir -p "$OLD_CTX"
 git archive "$OLD_COMMIT" | tar -C "$OLD_CTX" -x
 cp -r "$OLD_CTX/examples/demo" "$OLD_CTX/content"
 ln -s "$ROOT/node_modules" "$OLD_CTX/node_modules" # for its kit-compose.ts alone (.dockerignore keeps it out)
-git ls-files -z --cached --others --exclude-standard | tar -C "$ROOT" --null -T - -c | tar -C "$NEW_CTX" -x
+copy_working_tree "$NEW_CTX"
 rm -rf "$NEW_CTX/content" && cp -r "$OLD_CTX/content" "$NEW_CTX/content"
 ln -sfn "$ROOT/node_modules" "$NEW_CTX/node_modules"
-CHANGED=$("$NODE" -e '
-  const fs = require("node:fs");
-  const file = process.argv[1];
-  const reviews = JSON.parse(fs.readFileSync(file, "utf8"));
-  const review = reviews.find((r) => r.verified);
-  review.text += " Edited by the owner.";
-  fs.writeFileSync(file, JSON.stringify(reviews, null, 2) + "\n");
-  console.log(review.id);
-' "$NEW_CTX/content/reviews/2026-11.json")
+CHANGED=$(edit_review "$NEW_CTX/content/reviews/2026-11.json")
 
 # One folder for both compose files, as an owner's deploy/: podman-compose 1.0.3 names the project after it.
 KIT="$WORK/moved" # the compose project (named after the folder), apart from the other scripts' "kit"
-compose() { podman-compose -f compose.yaml "$@"; }
 # What an earlier run left: its stack (either compose file) and the old volumes, and the image.
 if [ -f "$KIT/compose.yaml" ]; then (cd "$KIT" && compose down -v >/dev/null 2>&1 || true); fi
 if [ -f "$KIT/compose-old.yaml" ]; then (cd "$KIT" && podman-compose -f compose-old.yaml down -v >/dev/null 2>&1 || true); fi
 for v in moved_data-1 moved_data-2; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
 podman image rm -f localhost/reviews-service >/dev/null 2>&1 || true
-rm -rf "$KIT" && mkdir -p "$KIT"
-cat >"$KIT/.env" <<ENV
-PUBLIC_URL=$URL
-REVIEWS_SITE=:80
-REVIEWS_PATH=
-CONTENT_DIR=content
-POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-MCP_SESSION_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '/+=')
-ENV
 
 # 1. The old stack, as its compose file said (the image built with PUBLIC_URL, the site inside it).
-"$NODE" "$OLD_CTX/tools/deploy-kit/kit-compose.ts" "$KIT" "$PORT"
+set_up_kit content "$OLD_CTX/tools/deploy-kit/kit-compose.ts"
 cd "$KIT"
 cp compose.yaml compose-old.yaml
 start=$(date +%s)

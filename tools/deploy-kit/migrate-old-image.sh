@@ -32,23 +32,7 @@ OLD_COMMIT=${OLD_COMMIT:-$(git rev-parse "$(git log -1 --format=%H -G'^RUN npm r
 IMAGE=localhost/reviews-migrate
 OLD="$IMAGE:old-$(echo "$OLD_COMMIT" | cut -c1-7)"
 NEW="$IMAGE:new"
-URL="http://localhost:$PORT"
-mkdir -p "$WORK"
-RESULTS="$WORK/results.md"
-: >"$RESULTS"
-say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
-fail() { say "FAILED: $*"; exit 1; }
-wait_ready() { # <container>: until /readyz answers 200 on the published port, or the container ends
-  waited=0
-  until [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$URL/readyz" || true)" = 200 ]; do
-    [ "$(podman inspect "$1" --format '{{.State.Running}}')" = true ] || return 1
-    waited=$((waited + 1)); [ "$waited" -lt 600 ] || return 1; sleep 1
-  done
-}
-verify() { # <state file>
-  (cd "$ROOT" && "$NODE" scripts/verify.ts "$URL" --key "$VKEY" --state "$1")
-}
-size() { curl -s "$URL/log/checkpoint" | sed -n 2p; }
+. "$ROOT/tools/deploy-kit/lib.sh"
 cleanup() { # one name at a time: podman 4.3 stops at the first name it does not know
   for c in reviews-old reviews-old-folder reviews-new reviews-fresh; do podman rm -f "$c" >/dev/null 2>&1 || true; done
   for v in reviews-old-data reviews-new-data reviews-new-data-2 reviews-new-data-3 reviews-fresh-data; do podman volume rm -f "$v" >/dev/null 2>&1 || true; done
@@ -63,20 +47,12 @@ cleanup
 # The owner's content, the same in both images but for one review changed in the new one.
 OLD_CTX="$WORK/old-context"
 NEW_CTX="$WORK/new-context"
-rm -rf "$OLD_CTX" "$NEW_CTX" && mkdir -p "$OLD_CTX" "$NEW_CTX"
+rm -rf "$OLD_CTX" && mkdir -p "$OLD_CTX"
 git archive "$OLD_COMMIT" | tar -C "$OLD_CTX" -x
 cp -r "$OLD_CTX/examples/demo" "$OLD_CTX/content"
-git ls-files -z --cached --others --exclude-standard | tar -C "$ROOT" --null -T - -c | tar -C "$NEW_CTX" -x
+copy_working_tree "$NEW_CTX"
 rm -rf "$NEW_CTX/content" && cp -r "$OLD_CTX/content" "$NEW_CTX/content"
-CHANGED=$("$NODE" -e '
-  const fs = require("node:fs");
-  const file = process.argv[1];
-  const reviews = JSON.parse(fs.readFileSync(file, "utf8"));
-  const review = reviews.find((r) => r.verified);
-  review.text += " Edited by the owner.";
-  fs.writeFileSync(file, JSON.stringify(reviews, null, 2) + "\n");
-  console.log(review.id);
-' "$NEW_CTX/content/reviews/2026-11.json")
+CHANGED=$(edit_review "$NEW_CTX/content/reviews/2026-11.json")
 
 run_old() { # <container> <what to mount on /app/data> <reader's state file>: the old deployment, a reader's first visit
   podman run -d --name "$1" --init -p "127.0.0.1:$PORT:4321" -e PUBLIC_URL="$URL" -v "$2:/app/data" "$OLD" >/dev/null 2>>"$WORK/podman-run.log"

@@ -15,22 +15,11 @@ WORK=${DEPLOY_KIT_WORK:-/var/tmp/reviews-deploy-kit}
 PORT=${DEPLOY_KIT_PORT:-18081}
 NODE="$ROOT/node_modules/node/bin/node"
 IMAGE=localhost/reviews-service
-PUBLIC_URL="http://localhost:$PORT"
-mkdir -p "$WORK"
-RESULTS="$WORK/results.md"
-: >"$RESULTS"
-say() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$RESULTS"; }
-fail() { say "FAILED: $*"; exit 1; }
+. "$ROOT/tools/deploy-kit/lib.sh"
+PUBLIC_URL=$URL
 # GET a URL: its status, or 000 when nothing answered.
 status() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$1" || true; }
-wait_for() { # <seconds> <command...>: runs the command every second until it succeeds
-  limit=$1; shift; waited=0
-  until "$@" >/dev/null 2>&1; do
-    waited=$((waited + 1)); [ "$waited" -lt "$limit" ] || return 1; sleep 1
-  done
-}
 readyz_in() { podman exec "$1" node -e "fetch('http://127.0.0.1:4321/readyz').then(async (r) => console.log(r.status, await r.text()))"; }
-checkpoint_in() { podman exec "$1" node -e "fetch('http://127.0.0.1:4321/log/checkpoint').then(async (r) => process.stdout.write(await r.text()))"; }
 same_log() { [ -n "$(checkpoint_in "$S1")" ] && [ "$(checkpoint_in "$S1")" = "$(checkpoint_in "$S2")" ]; }
 
 tools/deploy-kit/base-images.sh >/dev/null
@@ -61,21 +50,10 @@ podman rm -v reviews-kit-one >/dev/null
 
 # 3. The compose stack: two sidecars, PostgreSQL, Caddy on loopback.
 KIT="$WORK/kit"
-rm -rf "$KIT" && mkdir -p "$KIT"
-cat >"$KIT/.env" <<ENV
-PUBLIC_URL=$PUBLIC_URL
-REVIEWS_SITE=:80
-REVIEWS_PATH=
-CONTENT_DIR=examples/demo
-POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
-MCP_SESSION_SECRET=$(head -c 32 /dev/urandom | base64 | tr -d '/+=')
-ENV
-"$NODE" tools/deploy-kit/kit-compose.ts "$KIT" "$PORT"
+set_up_kit examples/demo
 cd "$KIT"
-compose() { podman-compose -f compose.yaml "$@"; }
 compose down -v >/dev/null 2>&1 || true
 compose up -d >"$WORK/compose-up.log" 2>&1 || fail "podman-compose up (see $WORK/compose-up.log)"
-container() { podman ps -a --format '{{.Names}}' --filter "label=com.docker.compose.service=$1" | head -1; }
 S1=$(container sidecar-1); S2=$(container sidecar-2); PG=$(container postgres)
 store_open() { readyz_in "$1" | grep -q '"state":"open"'; }
 # sidecar-1 builds first; sidecar-2 waits until that build is there (compose-first-start.sh).
