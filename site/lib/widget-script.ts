@@ -3,7 +3,8 @@
  * (site/widget/widget.js), with the site's one rules for stars written into it: the functions the pages, the share image and the embed page use
  * (roundStars, core/text/text-rules.ts; formatStars, core/pages/format.ts), so the widget cannot round
  * or draw another way; the pages' names of review sources (nameSource, core/pages/format.ts), which say who
- * translated a review; the site's language; and the review log's path (core/urls.ts), which it links to.
+ * translated a review; the site's language and the tag of an undetermined one (UNDETERMINED,
+ * core/text/detect-language.ts); and the review log's path (core/urls.ts), which it links to.
  *
  * Its words are English as written. For a site in another language (business.json `locale`), each
  * `/*t:EXPR*\/english/*\/t*\/` of the script is replaced by EXPR, written against `L`: the widget's
@@ -17,6 +18,7 @@ import { choosePlural, fill } from '../../core/i18n/fill.ts';
 import { DEFAULT_LOCALE } from '../../core/i18n/locales.ts';
 import type { Translator } from '../../core/i18n/translator.ts';
 import { groupDigits, roundStars } from '../../core/text/text-rules.ts';
+import { UNDETERMINED } from '../../core/text/detect-language.ts';
 import { PATHS } from '../../core/urls.ts';
 
 /** `/*t:EXPR*\/english/*\/t*\/`: a string of the widget, and how the catalogue writes it. */
@@ -30,6 +32,7 @@ function listDeclarations(t: Translator): [marker: string, declaration: string][
     ['/* formatStars */', `const formatStars = ${formatStars.toString()};`],
     ['/* nameSource */', `const nameSource = (source) => (${nameSource.toString()})(source, ${JSON.stringify(SOURCE_NAMES)});`],
     ['/* siteLanguage */', `const siteLanguage = ${JSON.stringify(t.locale)};`],
+    ['/* undetermined */', `const UNDETERMINED = ${JSON.stringify(UNDETERMINED)};`],
     ['/* logPath */', `const logPath = ${JSON.stringify(PATHS.logPrefix)};`],
     ['/* aboutReviewsPath */', `const aboutReviewsPath = ${JSON.stringify(PATHS.aboutReviews)};`],
   ];

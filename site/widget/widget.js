@@ -22,7 +22,7 @@
  *
  * Served as /widget.js by site/pages/widget.js.ts, which writes the site's one rule for drawing an average
  * as stars (roundStars, core/insights/verdicts.ts), a rating's star glyphs (formatStars, core/pages/format.ts),
- * the names of review sources and the site's language in place of the markers below. Names and titles are
+ * the names of review sources, the site's language and the tag of an undetermined one in place of the markers below. Names and titles are
  * isolated (`<bdi>`): a right-to-left name, or one with a direction override, cannot reorder its line.
  * The widget is in the site's language (`lang` on its box, whatever the host page's); a review in another
  * carries its own, and a translation its source gave sits behind a disclosure that says who made it, as
@@ -38,6 +38,7 @@
   /* formatStars */
   /* nameSource */
   /* siteLanguage */
+  /* undetermined */
   /* logPath */
   /* aboutReviewsPath */
   /* strings */
@@ -94,7 +95,7 @@ a:focus-visible { outline: 3px solid var(--link); outline-offset: 2px; border-ra
   /** A review's text, or its translation, cut to what a widget shows. */
   const clip = (text) => (text.length > 280 ? `${text.slice(0, 277).trimEnd()}…` : text);
   /** `lang` for a text in `language` when it is known and not the site's (the box says the site's). */
-  const inLanguage = (language) => (language && language !== 'und' && language !== siteLanguage ? { lang: language } : {});
+  const inLanguage = (language) => (language && language !== UNDETERMINED && language !== siteLanguage ? { lang: language } : {});
   /** Who translated a review, in the pages' words ("Translated by Google"; core/pages/review-card.ts). */
   const describeTranslator = (by) => (by === 'owner' ? /*t:L.translatedByOwner*/'Translated by the owner'/*/t*/ : /*t:L.fill(L.translatedBy, { source: nameSource(by) })*/`Translated by ${nameSource(by)}`/*/t*/);
   const formatDate = (iso) => /*t:L.fill(L.date, { month: L.months[Number(iso.slice(5, 7)) - 1], day: Number(iso.slice(8, 10)), year: iso.slice(0, 4) })*/`${MONTHS[Number(iso.slice(5, 7)) - 1]} ${Number(iso.slice(8, 10))}, ${iso.slice(0, 4)}`/*/t*/;
