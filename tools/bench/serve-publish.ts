@@ -72,6 +72,7 @@ export async function measurePublish(): Promise<BenchRow[]> {
     const loads: number[] = [];
     const seconds: number[] = [];
     let loopMaxMs = NaN;
+    let peakRssMb = NaN;
     try {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       // Read once to start the service's own longest tick gap afresh (prom-client resets it when read).
@@ -86,6 +87,7 @@ export async function measurePublish(): Promise<BenchRow[]> {
         windows.push([started, now()]);
       }
       loopMaxMs = await eventLoopMaxMs(served.url);
+      peakRssMb = await peakResidentMb(served.child.pid!);
     } finally {
       running = false;
       health.push(...(await poller.stop()));
@@ -109,6 +111,7 @@ export async function measurePublish(): Promise<BenchRow[]> {
         value: loopMaxMs,
         unit: `ms (its /metrics, nodejs_eventloop_lag_max_seconds: its longest hold was ${Math.max(0, loopMaxMs - 10).toFixed(1)}–${loopMaxMs.toFixed(1)} ms)`,
       },
+      { name: `${label}: the service's peak resident memory (its first load and the publishes)`, value: peakRssMb, unit: 'MB (VmHWM)' },
       { name: `${label}: wall time of the longest publish`, value: Math.max(...seconds), unit: `s (${seconds.map((s) => s.toFixed(1)).join(', ')})` },
       { name: 'publish: load average (1 min) at the start of each publish', value: Math.max(...loads), unit: `(${loads.map((l) => l.toFixed(1)).join(', ')}; ${availableParallelism()} cores)` },
     ];
@@ -140,6 +143,12 @@ function runPublish(tree: Tree, env: Record<string, string>): Promise<void> {
 async function eventLoopMaxMs(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
   return Number(/^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text)?.[1]) * 1000;
+}
+
+/** A process's peak resident memory so far, in MB (Linux's VmHWM). */
+async function peakResidentMb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]) / 1024;
 }
 
 /** The change the `n`th publish publishes: the first review of the newest month edited. */
