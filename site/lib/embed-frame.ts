@@ -5,6 +5,7 @@
  * the heading, the rating and the histogram, then one block per review. Measured in Chromium on
  * reviews whose every part overflows (tests/site/embed-frame.test.ts keeps these true for every count).
  */
+import { escapeAttribute } from '../../core/pages/html.ts';
 import { PATHS } from '../../core/urls.ts';
 
 /** The page without reviews (heading, rating, histogram, "Read all"), measured at 246 px, with a margin. */
@@ -19,9 +20,12 @@ export function getFrameHeight(count: number): number {
   return BASE_HEIGHT + REVIEW_HEIGHT * Math.min(MAX_COUNT, Math.max(0, count));
 }
 
-/** The `<iframe>` snippet for the owner's page, with the service's real address (`base`, the PUBLIC_URL). */
-export function renderFrameSnippet(base: string, count = DEFAULT_COUNT): string {
-  return `<iframe src="${base}${PATHS.embed}?count=${count}&theme=auto" title="Customer reviews" width="400" height="${getFrameHeight(count)}" style="border:0;max-width:100%"></iframe>`;
+/**
+ * The `<iframe>` snippet for the owner's page, with the service's real address (`base`, the PUBLIC_URL);
+ * `title` names the frame for screen readers, in the site's language (the widget's heading).
+ */
+export function renderFrameSnippet(base: string, title: string, count = DEFAULT_COUNT): string {
+  return `<iframe src="${base}${PATHS.embed}?count=${count}&theme=auto" title="${escapeAttribute(title)}" width="400" height="${getFrameHeight(count)}" style="border:0;max-width:100%"></iframe>`;
 }
 
 /**

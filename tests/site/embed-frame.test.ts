@@ -121,9 +121,9 @@ describe('/developers/', () => {
     const res = await fetch(`${service}/developers/`, { headers: { Accept: 'text/html' } });
     const html = decodeEntities(await res.text());
     expect(html).toContain(renderWidgetSnippet(PUBLIC_URL));
-    expect(html).toContain(renderFrameSnippet(PUBLIC_URL));
+    expect(html).toContain(renderFrameSnippet(PUBLIC_URL, 'Customer reviews'));
     expect(html).toContain(renderFrameSizerSnippet(PUBLIC_URL));
-    expect(renderFrameSnippet(PUBLIC_URL)).toContain('src="https://example.com/reviews/embed/?count=3&theme=auto"');
+    expect(renderFrameSnippet(PUBLIC_URL, 'Customer reviews')).toContain('src="https://example.com/reviews/embed/?count=3&theme=auto"');
     expect(renderWidgetSnippet(PUBLIC_URL)).toContain('src="https://example.com/reviews/widget.js"');
   });
 });

@@ -194,6 +194,13 @@ describe('a site whose business.json says "locale": "es"', () => {
     expect(findEnglish(readVisibleText(html))).toEqual([]);
   });
 
+  it("names the widget's frame in Spanish in the snippet /developers/ gives the owner", async () => {
+    const html = decodeEntities(await (await fetch(`${sidecar.url}/developers/`)).text());
+    const frames = html.match(/<iframe [^>]*>/g) ?? [];
+    expect(frames).toHaveLength(1);
+    expect(frames[0]).toContain(`title="${es.widget.heading}"`);
+  });
+
   it("writes the API reference in Spanish, leaving out only the OpenAPI document's own words, marked as English", async () => {
     const html = await (await fetch(`${sidecar.url}/developers/api/`)).text();
     expect(html).toMatch(/^<!DOCTYPE html><html lang="es">/i);
