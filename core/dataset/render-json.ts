@@ -6,7 +6,7 @@
  * The REST lists (search, since) give each review with its `log_entry` (core/dataset/review-log-entry.ts),
  * /reviews.json without: a listed review is the bytes of `JSON.stringify({ ...review, log_entry })`, made
  * from the review's cached bytes with the closing brace moved after the entry, never cached itself (the
- * entry moves with the log, the review's bytes are carried from build to build).
+ * entry moves with the log).
  */
 import type { PublishedReview, ReviewLogEntry, ReviewsDataset } from '../schemas/published.ts';
 import type { LogEntryLookup } from './review-log-entry.ts';
@@ -18,26 +18,12 @@ export type ReviewJsonCache = {
    * without first making a string as large as itself.
    */
   utf8(index: number): Buffer;
-  /** `utf8(index)` if it was made, without making it. */
-  madeUtf8(index: number): Buffer | undefined;
   readonly reviews: readonly PublishedReview[];
 };
 
-/**
- * `carried`: a cache of an earlier list and, per review of this one, its position there (-1 for none): the
- * review is the same object, so its bytes made there are taken as they are (a publish keeps most reviews).
- */
-export function createReviewJsonCache(
-  reviews: readonly PublishedReview[],
-  carried?: { cache: ReviewJsonCache; positions: readonly number[] },
-): ReviewJsonCache {
+export function createReviewJsonCache(reviews: readonly PublishedReview[]): ReviewJsonCache {
   const cache: (string | undefined)[] = new Array(reviews.length);
   const bytes: (Buffer | undefined)[] = new Array(reviews.length);
-  if (carried) {
-    for (const [index, at] of carried.positions.entries()) {
-      if (at !== -1 && carried.cache.reviews[at] === reviews[index]) bytes[index] = carried.cache.madeUtf8(at);
-    }
-  }
   return {
     reviews,
     json(index) {
@@ -46,7 +32,6 @@ export function createReviewJsonCache(
     utf8(index) {
       return (bytes[index] ??= Buffer.from(cache[index] ?? JSON.stringify(reviews[index])));
     },
-    madeUtf8: (index) => bytes[index],
   };
 }
 

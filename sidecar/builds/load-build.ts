@@ -45,8 +45,6 @@ export type LoadedBuild = {
   searchShell: string | undefined;
   /** The site's language, which the search page is written in (core/publishing/site-language.ts). */
   language: SiteLanguage;
-  /** Each review's digest (load-worker.ts), in order: the next load takes the reviews this build holds. */
-  reviewDigests: string;
 };
 
 /** What the worker sends, in this order: kept files, files, reviews, change log entries, then the rest (or an error). */
@@ -54,13 +52,10 @@ export type WorkerMessage =
   /** Files the build in service serves with the same bytes (read-build.ts): its representations are taken as they are. */
   | { kind: 'kept'; urlPaths: string[] }
   | { kind: 'files'; files: FileRead[] }
-  /**
-   * The next reviews in order: `held[k]` is the position in the build in service of a review it holds
-   * unchanged, or -1 for one sent here (`reviews`, `lowerTexts` and `lowerTitles` list those alone, in order).
-   */
-  | { kind: 'reviews'; held: number[]; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
-  /** The next change log entries, as `reviews`: `held[k]` is the entry's position in the build in service's log, or -1 for one in `entries`. */
-  | { kind: 'changes'; held: number[]; entries: ChangeLog['entries'] }
+  /** The next reviews in order, each with its lowercased text and title (the search index's). */
+  | { kind: 'reviews'; reviews: PublishedReview[]; lowerTexts: string[]; lowerTitles: (string | null)[] }
+  /** The next change log entries, in order. */
+  | { kind: 'changes'; entries: ChangeLog['entries'] }
   | {
       kind: 'done';
       buildId: string;
@@ -72,8 +67,6 @@ export type WorkerMessage =
       index: Omit<ReviewIndex, 'reviews' | 'needles' | 'text'> & { text: Omit<TextIndex, 'lowerTexts' | 'lowerTitles'> };
       searchShell: string | undefined;
       language: SiteLanguage;
-      /** Each review's digest, in order (load-worker.ts). */
-      reviewDigests: string;
     }
   | { kind: 'error'; message: string }
   /** The build was made for another PUBLIC_URL or DIST_DIR than `target` (build-target.ts). */
@@ -93,7 +86,7 @@ export class BuildRefusedError extends Error {
 /**
  * Loads the build `distDir` is or links to; throws, naming what is wrong, when it is not a complete build,
  * and a BuildRefusedError when `target` is given and the build was made for another (build-target.ts).
- * `previous` (the build in service) lends what the new build holds unchanged.
+ * `previous` (the build in service) lends the files the new build holds unchanged (read-build.ts).
  */
 export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: LoadedBuild, target?: { distDir: string }): Promise<LoadedBuild> {
   const dir = await realpath(distDir);
@@ -105,9 +98,6 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   const lowerTitles: (string | null)[] = [];
   const byId = new Map<string, PublishedReview>();
   const entries: ChangeLog['entries'] = [];
-  const held = previous?.live.index;
-  /** Per review, its position in the build in service when held from it, else -1. */
-  const heldAt: number[] = [];
   const addPath = (urlPath: string, representation: Representation, sha256: string | undefined) => {
     resources.set(urlPath, representation);
     if (sha256 !== undefined) topicHashes.set(urlPath, sha256);
@@ -115,12 +105,8 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
   };
 
   const done = await new Promise<Extract<WorkerMessage, { kind: 'done' }>>((resolve, reject) => {
-    // The build in service's reviews, files and log entries, which the worker need not send again (load-worker.ts).
-    const previousChanges = previous && {
-      checks: previous.live.changes.checks,
-      indices: Int32Array.from(previous.live.changes.entries, (entry) => entry.index),
-    };
-    const workerData = { dir, publicUrl: urls.base, targetDistDir: target?.distDir, previousDir: previous?.dir, previousDigests: previous?.reviewDigests, previousChanges };
+    // The build in service's folder: its files the worker need not send again (read-build.ts).
+    const workerData = { dir, publicUrl: urls.base, targetDistDir: target?.distDir, previousDir: previous?.dir };
     const worker = new Worker(new URL('./load-worker.ts', import.meta.url), { workerData });
     // A stop while a build loads does not wait for it.
     worker.unref();
@@ -135,19 +121,14 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
           addPath(file.urlPath, prepareRepresentation(representationOf(file, staticHeadersOf(file.urlPath, urls))), file.identity.sha256);
         }
       } else if (message.kind === 'reviews') {
-        let sent = 0;
-        for (const at of message.held) {
-          heldAt.push(at);
-          const review = at === -1 ? message.reviews[sent]! : held!.reviews[at]!;
+        for (const review of message.reviews) {
           reviews.push(review);
           byId.set(review.id, review);
-          lowerTexts.push(at === -1 ? message.lowerTexts[sent]! : held!.text.lowerTexts[at]!);
-          lowerTitles.push(at === -1 ? message.lowerTitles[sent]! : held!.text.lowerTitles[at]!);
-          if (at === -1) sent++;
         }
+        lowerTexts.push(...message.lowerTexts);
+        lowerTitles.push(...message.lowerTitles);
       } else if (message.kind === 'changes') {
-        let sent = 0;
-        for (const at of message.held) entries.push(at === -1 ? message.entries[sent++]! : previous!.live.changes.entries[at]!);
+        entries.push(...message.entries);
       } else {
         settled = true;
         // Its work is handed over: the thread and its port would otherwise keep a command (publish) alive.
@@ -177,11 +158,10 @@ export async function loadBuild(distDir: string, urls: ServiceUrls, previous?: L
     topicHashes,
     redirects,
     live,
-    reviewJson: createReviewJsonCache(dataset.reviews, previous && { cache: previous.reviewJson, positions: heldAt }),
+    reviewJson: createReviewJsonCache(dataset.reviews),
     dataLastModifiedMs: Date.parse(done.dataLastModified),
     searchShell: done.searchShell,
     language: done.language,
-    reviewDigests: done.reviewDigests,
   };
 }
 

@@ -8,41 +8,32 @@
  * let the event loop turn. Posted all at once, the pieces queue up and Node hands the whole queue over in
  * one go, which held the event loop for 100–500 ms at 10k reviews.
  *
- * A review the build in service has byte for byte (the same digest of its JSON) is not sent: the serving
- * thread takes the objects it already holds (load-build.ts). A publish changes a few reviews, so the serving
- * thread's heap grows by those few instead of a second copy of every review (issue 32: at 10k reviews its
- * peak over three publishes went from 120 MB to 85 MB). Files work the same way (read-build.ts): one the
- * build in service serves with the same ETags is named, not read and sent.
+ * A file the build in service serves with the same ETags is named, not read and sent (read-build.ts): the
+ * serving thread keeps the representation it holds. The reviews and the change log are sent whole; keeping
+ * the unchanged ones as well gained nothing the publish benchmark could see (docs/development.md).
  */
-import { createHash } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
-import { CHECK_LENGTH } from '../../core/dataset/change-log.ts';
 import { readManifest } from '../../core/publishing/build-folders-fs.ts';
 import type { Manifest } from '../../core/publishing/manifest.ts';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { checkBuildTarget } from './build-target.ts';
 import { readBuild, servedKey } from './read-build.ts';
 import type { WorkerMessage } from './load-build.ts';
-import type { PublishedReview } from '../../core/schemas/published.ts';
 import { lowerThisThreadPriority } from '../thread-priority.ts';
 
 const CHUNK = 250;
-/** Characters of a review's digest (base64url of SHA-256: 96 bits). */
-const REVIEW_DIGEST_LENGTH = 16;
 const FILES_CHUNK = 100;
 
 // Loading waits for the serving thread, never the other way round (../thread-priority.ts).
 lowerThisThreadPriority();
 // A thread of its own: the URLs are built once here, from the base the serving thread passes.
-const { dir, publicUrl, targetDistDir, previousDir, previousDigests, previousChanges } = workerData as {
+const { dir, publicUrl, targetDistDir, previousDir } = workerData as {
   dir: string;
   publicUrl: string;
   /** The DIST_DIR of the service swapping this build in: a build made for another address or folder is refused. */
   targetDistDir?: string;
   /** The build in service's folder: its manifest says which files it serves (read-build.ts `servedFiles`). */
   previousDir?: string;
-  previousDigests?: string;
-  previousChanges?: { checks: string; indices: Int32Array };
 };
 const urls = createServiceUrls(publicUrl);
 let asked: (() => void) | undefined;
@@ -79,66 +70,16 @@ async function send(manifest: Manifest | undefined): Promise<void> {
   const { dataset, index, changes, insights } = live;
   const { reviews, needles: _needles, text, ...indexRest } = index;
   const { lowerTexts, lowerTitles, ...textRest } = text;
-  const digests = reviews.map(reviewDigest);
-  const held = positionsOf(previousDigests);
   for (let i = 0; i < reviews.length; i += CHUNK) {
-    const piece: Extract<WorkerMessage, { kind: 'reviews' }> = { kind: 'reviews', held: [], reviews: [], lowerTexts: [], lowerTitles: [] };
-    for (let pos = i; pos < Math.min(i + CHUNK, reviews.length); pos++) {
-      const at = held.get(digests[pos]!) ?? -1;
-      piece.held.push(at);
-      if (at === -1) {
-        piece.reviews.push(reviews[pos]!);
-        piece.lowerTexts.push(lowerTexts[pos]!);
-        piece.lowerTitles.push(lowerTitles[pos]!);
-      }
-    }
-    await post(piece);
+    await post({ kind: 'reviews', reviews: reviews.slice(i, i + CHUNK), lowerTexts: lowerTexts.slice(i, i + CHUNK), lowerTitles: lowerTitles.slice(i, i + CHUNK) });
   }
-  const heldEntries = heldChangePositions(changes.checks);
-  for (let i = 0; i < changes.entries.length; i += CHUNK) {
-    const piece: Extract<WorkerMessage, { kind: 'changes' }> = { kind: 'changes', held: [], entries: [] };
-    for (const entry of changes.entries.slice(i, i + CHUNK)) {
-      const at = heldEntries(entry.index);
-      piece.held.push(at);
-      if (at === -1) piece.entries.push(entry);
-    }
-    await post(piece);
-  }
+  for (let i = 0; i < changes.entries.length; i += CHUNK) await post({ kind: 'changes', entries: changes.entries.slice(i, i + CHUNK) });
   const { reviews: _reviews, ...datasetRest } = dataset;
   const index_ = { ...indexRest, text: textRest };
   await post(
-    { kind: 'done', buildId: read.build_id, dataLastModified: read.files[PATHS.reviewsJson]!.last_modified, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, language, reviewDigests: digests.join('') },
+    { kind: 'done', buildId: read.build_id, dataLastModified: read.files[PATHS.reviewsJson]!.last_modified, dataset: datasetRest, insights, changes: { ...changes, entries: [] }, index: index_, searchShell, language },
     transferables(collectViews(index_)),
   );
-}
-
-/** What tells two builds' copies of a review apart: its JSON, the bytes /reviews.json holds. */
-function reviewDigest(review: PublishedReview): string {
-  return createHash('sha256').update(JSON.stringify(review)).digest('base64url').slice(0, REVIEW_DIGEST_LENGTH);
-}
-
-/** The previous build's review positions by digest (REVIEW_DIGEST_LENGTH characters each, in its order). */
-function positionsOf(digests: string | undefined): Map<string, number> {
-  const positions = new Map<string, number>();
-  for (let pos = 0; digests !== undefined && (pos + 1) * REVIEW_DIGEST_LENGTH <= digests.length; pos++) {
-    positions.set(digests.slice(pos * REVIEW_DIGEST_LENGTH, (pos + 1) * REVIEW_DIGEST_LENGTH), pos);
-  }
-  return positions;
-}
-
-/**
- * Where the build in service holds the change log entry at a review log position, or -1. The log only grows,
- * and `checks` holds a check of each of its positions: up to the first position whose check differs, an entry
- * at the same position is the same entry.
- */
-function heldChangePositions(checks: string): (index: number) => number {
-  if (previousChanges === undefined) return () => -1;
-  let same = 0;
-  while (same < checks.length && same < previousChanges.checks.length && checks[same] === previousChanges.checks[same]) same++;
-  const samePositions = Math.floor(same / CHECK_LENGTH);
-  const at = new Map<number, number>();
-  for (const [pos, index] of previousChanges.indices.entries()) if (index < samePositions) at.set(index, pos);
-  return (index) => at.get(index) ?? -1;
 }
 
 /** The buffers of these views that can move whole (each once; a view of part of a buffer is copied instead). */

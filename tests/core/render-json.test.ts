@@ -40,22 +40,6 @@ describe('joinListedReviewBytes', () => {
     expect(Object.keys(body[0]).at(-1)).toBe('log_entry');
     expect(body[1]).toEqual(reviews[2]);
   });
-
-  it('takes the bytes made for the same review object from a carried cache, and makes the rest', () => {
-    const before = createReviewJsonCache(reviews);
-    const made = [before.utf8(0), before.utf8(1)];
-    const edited = { ...reviews[2]!, text: 'Edited.' } as PublishedReview;
-    // The next list: r-2 kept at position 0, r-3 edited, r-1 kept but its bytes were never made.
-    const next = [reviews[1]!, edited, reviews[0]!];
-    const after = createReviewJsonCache(next, { cache: before, positions: [1, -1, 0] });
-    expect(after.madeUtf8(0)).toBe(made[1]);
-    expect(after.madeUtf8(1)).toBeUndefined();
-    expect(after.madeUtf8(2)).toBe(made[0]);
-    expect(after.utf8(1).toString('utf8')).toBe(JSON.stringify(edited));
-    // A position that names another object is not trusted.
-    const wrong = createReviewJsonCache(next, { cache: before, positions: [0, 1, 2] });
-    expect([0, 1, 2].map((pos) => wrong.madeUtf8(pos))).toEqual([undefined, undefined, undefined]);
-  });
 });
 
 describe('renderSinceBody', () => {
