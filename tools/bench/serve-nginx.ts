@@ -9,7 +9,7 @@ import path from 'node:path';
 import { waitFor } from './serve-tree.ts';
 import { stopChild } from './child-process.ts';
 
-const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+export const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 
 export async function startNginx(distDir: string, workDir: string): Promise<{ url: string; stop(): Promise<void> }> {
   await mkdir(workDir, { recursive: true });

@@ -21,13 +21,13 @@
  * (serve-publish.ts) then runs on today's code alone. Without `--against`, the comparison is skipped.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { builtOnce, currentTree, serveWith, treeAt, type Served, type Tree } from './serve-tree.ts';
-import { startNginx } from './serve-nginx.ts';
+import { NGINX, startNginx } from './serve-nginx.ts';
 import { measurePublish } from './serve-publish.ts';
 import { runWrk, type WrkRequest, type WrkResult } from './wrk.ts';
 import type { BenchRow } from './types.ts';
@@ -71,10 +71,24 @@ export async function run(argv: string[] = process.argv.slice(2)): Promise<Bench
   const at = argv.indexOf('--against');
   const against = at === -1 ? undefined : argv[at + 1];
   const rows: BenchRow[] = [];
+  const missing = against === undefined ? [] : missingPrograms();
+  if (missing.length > 0) {
+    console.error(`  serve: --against needs ${missing.join(' and ')}, not found here (Debian: apt-get install wrk nginx; NGINX=<path> names another nginx)`);
+    process.exitCode = 1;
+    return rows;
+  }
   if (against !== undefined) rows.push(...(await compare(currentTree(), await treeAt(against))));
   else console.error('  serve: no --against <git ref>, so only the publish case runs');
   if (!argv.includes('--no-publish')) rows.push(...(await measurePublish()));
   return rows;
+}
+
+/** What the comparison runs besides Node and cannot install: wrk, the load, and nginx, the yardstick (serve-nginx.ts). */
+function missingPrograms(): string[] {
+  const missing: string[] = [];
+  if (spawnSync('wrk', ['-v']).error) missing.push('wrk');
+  if (!existsSync(NGINX)) missing.push(`nginx (${NGINX})`);
+  return missing;
 }
 
 async function compare(today: Tree, other: Tree): Promise<BenchRow[]> {
