@@ -9,7 +9,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 
 describe('npm run train', () => {
-  // Six trainings (the shipped layer and five cross-fitted folds): about a minute alone, more beside the suite.
+  // Six trainings (the shipped layer and five cross-fitted folds): about 25 s alone, more beside the suite.
   it('reproduces the committed learned weights and measured error table byte for byte', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'train-insights-'));
     try {

@@ -89,8 +89,15 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
   for (const list of featureLists) for (const name of new Set(list)) counts.set(name, (counts.get(name) ?? 0) + 1);
   const vocabulary = [...counts].filter(([, n]) => n >= options.minCount).map(([name]) => name).sort();
   const indexOf = new Map(vocabulary.map((name, i) => [name, i]));
-  // A name listed k times counts k times (the rules' strength is given that way).
+  // A name listed k times counts k times (the rules' strength is given that way). The rows are kept as
+  // one flat array of each feature's first cell in `w` (feature × classes), row i from starts[i] to
+  // starts[i + 1]: the sums and gradients below then add the same numbers in the same order as a loop
+  // over each row's names would, so the weights are the same to the last bit, several times faster.
   const rows = featureLists.map((list) => list.flatMap((name) => indexOf.get(name) ?? []).sort((x, y) => x - y));
+  const n = rows.length;
+  const starts = new Int32Array(n + 1);
+  rows.forEach((row, i) => (starts[i + 1] = starts[i]! + row.length));
+  const cells = Int32Array.from(rows.flat(), (f) => f * classes);
   const size = vocabulary.length;
   const w = new Float64Array(size * classes);
   const b = new Float64Array(classes);
@@ -98,17 +105,17 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
   const gb = new Float64Array(classes);
   const hw = new Float64Array(size * classes);
   const hb = new Float64Array(classes);
-  const n = rows.length;
   const sums = new Float64Array(classes);
   for (let round = 0; round < options.rounds; round++) {
     gw.fill(0);
     gb.fill(0);
     for (let i = 0; i < n; i++) {
-      const row = rows[i]!;
+      const from = starts[i]!;
+      const to = starts[i + 1]!;
       for (let c = 0; c < classes; c++) {
-        let s = b[c]!;
-        for (const f of row) s += w[f * classes + c]!;
-        sums[c] = s;
+        let sum = b[c]!;
+        for (let j = from; j < to; j++) sum += w[cells[j]! + c]!;
+        sums[c] = sum;
       }
       let top = -Infinity;
       for (let c = 0; c < classes; c++) top = Math.max(top, sums[c]!);
@@ -118,7 +125,7 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
       for (let c = 0; c < classes; c++) {
         const error = sums[c]! / total - target[c]!;
         gb[c]! += error;
-        for (const f of row) gw[f * classes + c]! += error;
+        for (let j = from; j < to; j++) gw[cells[j]! + c]! += error;
       }
     }
     for (let c = 0; c < classes; c++) {
