@@ -40,8 +40,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
-    // Three test processes on two cores: tests often wait (a service starting, a subscriber, a browser) and
-    // the third uses that time (the suite in 499–557 s against 567 s with two; docs/development.md "How long").
+    // Three test processes on two cores keep both busier (the suite in 499–557 s against 567 s with two;
+    // docs/development.md "How long").
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
