@@ -5,9 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { root } from 'astro:config/server';
-import { loadContent } from '../../core/content/load-content.ts';
-import { formatContentProblems } from '../../core/content/problems.ts';
-import { buildPublication, type Publication } from '../../core/dataset/build-dataset.ts';
+import type { Publication } from '../../core/dataset/build-dataset.ts';
 import { createReviewJsonCache, renderReviewsDataset } from '../../core/dataset/render-json.ts';
 import { createLogEntryLookup } from '../../core/dataset/review-log-entry.ts';
 import { createServiceUrls, type ServiceUrls } from '../../core/urls.ts';
@@ -34,8 +32,16 @@ async function loadBuildData() {
  * review log (core/log/log-summary.ts: the build hands its summary in the same file).
  */
 async function readPublication(urls: ServiceUrls): Promise<Publication & { log?: LogSummary }> {
-  const file = import.meta.env.REVIEWS_PUBLICATION_FILE;
-  if (file) return JSON.parse(await readFile(file, 'utf8')) as Publication & { log: LogSummary };
+  // A constant of the bundle (astro.config.mjs): the branch not taken is left out of it, so a build of
+  // scripts/build.ts neither bundles nor loads the analyser and its learned weights.
+  if (import.meta.env.REVIEWS_PUBLICATION_FILE) {
+    return JSON.parse(await readFile(import.meta.env.REVIEWS_PUBLICATION_FILE, 'utf8')) as Publication & { log: LogSummary };
+  }
+  const [{ loadContent }, { formatContentProblems }, { buildPublication }] = await Promise.all([
+    import('../../core/content/load-content.ts'),
+    import('../../core/content/problems.ts'),
+    import('../../core/dataset/build-dataset.ts'),
+  ]);
   // Bundled, this module cannot find the project's default aspect set from its own URL.
   const content = await loadContent(import.meta.env.REVIEWS_CONTENT_DIR, {
     fallbackAspectsFile: fileURLToPath(new URL('core/insights/default-aspects.json', root)),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeReview, getAnalysisText } from '../../core/insights/analyze-review.ts';
 import { ReviewAspectSchema, type Polarity } from '../../core/schemas/aspects.ts';
-import { compileAspectModel } from '../../core/insights/aspect-model.ts';
+import { compileAspectModel, DEFAULT_LEARNED_WEIGHTS } from '../../core/insights/aspect-model.ts';
+import { LearnedWeightsSchema } from '../../core/insights/learned-model.ts';
 import { AspectConfigSchema } from '../../core/schemas/aspect-config.ts';
 import { GENERAL_LEXICON } from '../../core/insights/lexicon.ts';
 import { loadDefaultModel, readJson } from './load-fixtures.ts';
@@ -156,5 +157,11 @@ describe('analyzeReview with the rating (the failure kinds of realistic reviews,
     const [punctuality] = analyzeReview(inferred, model, 2);
     expect(punctuality?.evidence.length).toBeGreaterThan(0);
     for (const e of punctuality?.evidence ?? []) expect(e.field).toBe('text');
+  });
+});
+
+describe('the shipped learned weights', () => {
+  it('are what their schema accepts, unchanged (the build reads them without parsing)', () => {
+    expect(LearnedWeightsSchema.parse(DEFAULT_LEARNED_WEIGHTS)).toEqual(DEFAULT_LEARNED_WEIGHTS);
   });
 });
