@@ -96,13 +96,20 @@ function startAs(command: string[], options: { cwd: string; env: NodeJS.ProcessE
   return { output: () => output, exited, stop: () => child.kill('SIGTERM') };
 }
 
+/** How long a step (a RUN, a start until ready) may take before it fails with what it printed. */
+const STEP_LIMIT_MS = 240_000;
+
 function waitForLine(run: Running, pattern: RegExp): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
+    const started = Date.now();
     const timer = setInterval(() => {
       const match = pattern.exec(run.output());
       if (match) {
         clearInterval(timer);
         resolve(match);
+      } else if (Date.now() - started > STEP_LIMIT_MS) {
+        clearInterval(timer);
+        reject(new Error(`the service was not ready after ${STEP_LIMIT_MS} ms:\n${run.output()}`));
       }
     }, 100);
     void run.exited.then((code) => {
@@ -207,7 +214,7 @@ describe('the Dockerfile', () => {
         await chmod(home, 0o777);
       } else if (instruction === 'RUN') {
         const command = line.replace(/--mount=\S+\s*/g, '');
-        const run = await runScript('sh', ['-c', command], { cwd: workdir, env: processEnv(), ...user });
+        const run = await runScript('sh', ['-c', command], { cwd: workdir, env: processEnv(), ...user, limitMs: STEP_LIMIT_MS });
         expect(run.code, `RUN ${command}\n${run.stdout}\n${run.stderr}`).toBe(0);
       } else if (instruction === 'HEALTHCHECK') {
         healthcheck = JSON.parse(line.slice(line.indexOf('CMD') + 3).trim()) as string[];
