@@ -75,6 +75,29 @@ describe('createCountEstimator', () => {
     expect(held / runs).toBeGreaterThanOrEqual(0.9);
     expect(held / runs).toBeLessThanOrEqual(0.995);
   });
+  it('follows a group unlike the corpus (a technician with many complaints) closer than the raw counts', () => {
+    // 40 reviews, 15 of them negative on punctuality, where the corpus has a few per hundred: an estimator
+    // that leans on the corpus's mix would pull this group back to it (docs/insights.md).
+    const rows = listConfusionPriors(DEFAULT_ASPECT_ACCURACY).get('punctuality')!;
+    const estimate = createCountEstimator(rows, 'confusion:punctuality');
+    const random = createRandom('a technician with a problem');
+    const truth = [22, 3, 0, 15];
+    let held = 0;
+    let rawError = 0;
+    let estimateError = 0;
+    const runs = 200;
+    for (let run = 0; run < runs; run++) {
+      const confusion = rows.map((row) => random.dirichlet(row));
+      const observed = [0, 0, 0, 0];
+      truth.forEach((n, i) => random.multinomial(n, confusion[i]!).forEach((k, j) => (observed[j]! += k)));
+      const result = estimate({ mentions: 40 - observed[0]!, positive: observed[1]!, neutral: observed[2]!, negative: observed[3]! }, 40, `run ${run}`);
+      if (result.negative.low <= 15 && 15 <= result.negative.high) held++;
+      rawError += Math.abs(observed[3]! - 15);
+      estimateError += Math.abs(result.negative.value - 15);
+    }
+    expect(held / runs).toBeGreaterThanOrEqual(0.9);
+    expect(estimateError).toBeLessThan(rawError);
+  });
 });
 
 describe('createCountCorrector', () => {
