@@ -3,6 +3,11 @@
  * the first sizes every trigram list and its overflow region (and fills the character sets), the
  * second writes postings, spans and overflow entries. Each list's overflow entries are laid out in
  * posting order, so a walk down a list reads them as one forward stream.
+ *
+ * The scratch counters are indexed by trigram key over the whole key space (2²¹), but nothing walks
+ * that space: only the keys that occur are visited, listed once as they are first seen, so the memory
+ * behind the untouched keys is never written (the system hands it out zeroed, page by page, as it is
+ * touched) and a small site's index is built without 40 MB of fresh memory and two passes over it.
  */
 import type { PublishedReview } from '../schemas/published.ts';
 import {
@@ -50,11 +55,15 @@ function resetReview(occ: Occurrences) {
   }
 }
 
-/** Exclusive prefix sums: where each key's region starts; entry TRIGRAM_KEYS is the total. */
-function toStarts(sizes: Int32Array): Int32Array {
-  const starts = new Int32Array(TRIGRAM_KEYS + 1);
-  for (let key = 0; key < TRIGRAM_KEYS; key++) starts[key + 1] = starts[key]! + sizes[key]!;
-  return starts;
+/** Each listed key's size turned, in place, into where its region starts (keys ascending); returns the total. */
+function toStarts(keys: Int32Array, sizes: Int32Array): number {
+  let total = 0;
+  for (const key of keys) {
+    const size = sizes[key]!;
+    sizes[key] = total;
+    total += size;
+  }
+  return total;
 }
 
 /**
@@ -92,12 +101,13 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
   const charSets = new Uint32Array(n * CHAR_SET_WORDS);
   const listSizes = new Int32Array(TRIGRAM_KEYS);
   const overflowSizes = new Int32Array(TRIGRAM_KEYS);
+  const seen: number[] = [];
   for (let pos = 0; pos < n; pos++) {
     collectReview(lowerTexts[pos]!, lowerTitles[pos] ?? null, occ, charSets, pos);
     for (let o = 0; o < occ.length; o++) {
       const key = occ.keys[o]!;
       if (occ.visited[key]!++ !== 0) continue;
-      listSizes[key]!++;
+      if (listSizes[key]!++ === 0) seen.push(key);
       const count = occ.perKey[key]!;
       if (count > 2 && count <= MAX_LISTED) overflowSizes[key]! += count + 1;
     }
@@ -105,12 +115,14 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
   }
 
   // Pass 2: postings, spans and overflow, written at each key's cursors.
-  const offsets = toStarts(listSizes);
+  const keys = Int32Array.from(seen).sort();
+  const offsets = new Int32Array(keys.length + 1);
+  keys.forEach((key, id) => (offsets[id + 1] = offsets[id]! + listSizes[key]!));
   const listCursors = listSizes;
-  listCursors.set(offsets.subarray(0, TRIGRAM_KEYS));
-  const overflowCursors = toStarts(overflowSizes);
-  const overflow = new Uint16Array(overflowCursors[TRIGRAM_KEYS]!);
-  const postings = new Int32Array(offsets[TRIGRAM_KEYS]!);
+  toStarts(keys, listCursors);
+  const overflowCursors = overflowSizes;
+  const overflow = new Uint16Array(toStarts(keys, overflowCursors));
+  const postings = new Int32Array(offsets[keys.length]!);
   const spans = new Uint32Array(postings.length);
   for (let pos = 0; pos < n; pos++) {
     collectReview(lowerTexts[pos]!, lowerTitles[pos] ?? null, occ, null, pos);
@@ -138,5 +150,5 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
     }
     resetReview(occ);
   }
-  return { lowerTexts, textLengths, lowerTitles, charSets, offsets, postings, spans, overflow };
+  return { lowerTexts, textLengths, lowerTitles, charSets, keys, offsets, postings, spans, overflow };
 }

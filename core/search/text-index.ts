@@ -44,7 +44,9 @@ export type TextIndex = {
   lowerTitles: (string | null)[];
   /** CHAR_SET_WORDS words per review position. */
   charSets: Uint32Array;
-  /** Trigram key k owns postings[offsets[k] .. offsets[k + 1]) and the same slice of spans. */
+  /** The trigram keys that occur, ascending. */
+  keys: Int32Array;
+  /** `keys[i]` owns postings[offsets[i] .. offsets[i + 1]) and the same slice of spans. */
   offsets: Int32Array;
   postings: Int32Array;
   spans: Uint32Array;
@@ -101,11 +103,26 @@ export function planTextQuery(index: TextIndex, query: string): TextPlan | null 
     key = ((key << UNIT_BITS) | foldUnit(needle.charCodeAt(i))) & TRIGRAM_MASK;
     if (i < 2 || keys.has(key)) continue;
     keys.add(key);
-    const start = index.offsets[key]!;
-    const end = index.offsets[key + 1]!;
+    const id = findKey(index.keys, key);
+    const start = id < 0 ? 0 : index.offsets[id]!;
+    const end = id < 0 ? 0 : index.offsets[id + 1]!;
     lists.push({ positions: index.postings.subarray(start, end), spans: index.spans.subarray(start, end), needleOffset: i - 2 });
   }
   return { needle, lists, charBits: null, exact: needle.length === 3 && unfolded, unfolded };
+}
+
+/** Where `key` is in the ascending `keys`, or -1. */
+function findKey(keys: Int32Array, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = keys[mid]!;
+    if (at === key) return mid;
+    if (at < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Whether review `pos` has every unit of a one- or two-unit query (folded). */

@@ -95,7 +95,7 @@ function percentile(sorted: Float64Array, p: number): number {
 function countArrayMb(index: ReviewIndex): number {
   const { text } = index;
   const lists = [...index.byRating, ...index.byTechnician.values(), ...index.byService.values(), ...index.byAspect.values()];
-  const arrays = [text.postings, text.spans, text.overflow, text.offsets, text.charSets, text.textLengths, index.ratings, ...lists];
+  const arrays = [text.postings, text.spans, text.overflow, text.keys, text.offsets, text.charSets, text.textLengths, index.ratings, ...lists];
   return arrays.reduce((sum, array) => sum + array.byteLength, 0) / 2 ** 20;
 }
 
