@@ -5,9 +5,9 @@
  * posting order, so a walk down a list reads them as one forward stream.
  *
  * The scratch counters are indexed by trigram key over the whole key space (2²¹), but nothing walks
- * that space: only the keys that occur are visited, listed once as they are first seen, so the memory
- * behind the untouched keys is never written (the system hands it out zeroed, page by page, as it is
- * touched) and a small site's index is built without 40 MB of fresh memory and two passes over it.
+ * that space: only the keys that occur are visited, listed once as they are first seen. Fresh memory
+ * comes zeroed from the system page by page as it is touched, so a small site's index touches a few
+ * pages of it instead of writing and reading 40 MB, and keeps offsets for the keys that occur only.
  */
 import type { PublishedReview } from '../schemas/published.ts';
 import {
