@@ -119,7 +119,7 @@ export function buildTextIndex(reviews: readonly PublishedReview[]): TextIndex {
   const offsets = new Int32Array(keys.length + 1);
   keys.forEach((key, id) => (offsets[id + 1] = offsets[id]! + listSizes[key]!));
   const listCursors = listSizes;
-  toStarts(keys, listCursors);
+  keys.forEach((key, id) => (listCursors[key] = offsets[id]!));
   const overflowCursors = overflowSizes;
   const overflow = new Uint16Array(toStarts(keys, overflowCursors));
   const postings = new Int32Array(offsets[keys.length]!);

@@ -20,6 +20,8 @@
  * - Character sets: 128 bits per review (the folded units of text and title) narrow one- and two-unit
  *   queries, which have no trigram.
  */
+import { lowerBound } from './posting-lists.ts';
+
 export const UNIT_BITS = 7;
 export const TRIGRAM_KEYS = 1 << (3 * UNIT_BITS);
 export const TRIGRAM_MASK = TRIGRAM_KEYS - 1;
@@ -103,26 +105,13 @@ export function planTextQuery(index: TextIndex, query: string): TextPlan | null 
     key = ((key << UNIT_BITS) | foldUnit(needle.charCodeAt(i))) & TRIGRAM_MASK;
     if (i < 2 || keys.has(key)) continue;
     keys.add(key);
-    const id = findKey(index.keys, key);
-    const start = id < 0 ? 0 : index.offsets[id]!;
-    const end = id < 0 ? 0 : index.offsets[id + 1]!;
+    const id = lowerBound(index.keys, key);
+    const listed = index.keys[id] === key;
+    const start = listed ? index.offsets[id]! : 0;
+    const end = listed ? index.offsets[id + 1]! : 0;
     lists.push({ positions: index.postings.subarray(start, end), spans: index.spans.subarray(start, end), needleOffset: i - 2 });
   }
   return { needle, lists, charBits: null, exact: needle.length === 3 && unfolded, unfolded };
-}
-
-/** Where `key` is in the ascending `keys`, or -1. */
-function findKey(keys: Int32Array, key: number): number {
-  let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = keys[mid]!;
-    if (at === key) return mid;
-    if (at < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }
 
 /** Whether review `pos` has every unit of a one- or two-unit query (folded). */
