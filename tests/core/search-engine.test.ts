@@ -246,6 +246,12 @@ describe('searchReviews', () => {
     },
   );
 
+  // The index lists only the trigrams that occur: one that does not must find no list, not its neighbour's.
+  it.each([['qqq'], ['zqx'], ['xqj'], ['leak qqq'], ['~~~']])('finds nothing for a trigram no review holds (%j)', (query) => {
+    expect(searchNaively(reviews, business, { query, limit: 100 }, 0).total).toBe(0);
+    expect(searchReviews(index, { query, limit: 100 }).total).toBe(0);
+  });
+
   it('matches the title alone when the text lacks the needle', () => {
     const ids = searchReviews(index, { query: 'thermostat trouble', limit: 5 }).reviews.map((r) => r.id);
     expect(ids).toEqual(['edge-title-only']);
