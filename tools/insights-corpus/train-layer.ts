@@ -84,7 +84,7 @@ export function trainLearnedLayer(
  * Multinomial logistic regression (softmax over `classes` outputs) by full-batch AdaGrad with L2.
  * Features are present or absent; those seen in fewer than minCount examples are left out.
  */
-function fitLogistic(featureLists: string[][], targets: number[][], classes: number, options: TrainOptions) {
+function fitLogistic(featureLists: string[][], targets: number[][], classes: 2 | 3, options: TrainOptions) {
   const counts = new Map<string, number>();
   for (const list of featureLists) for (const name of new Set(list)) counts.set(name, (counts.get(name) ?? 0) + 1);
   const vocabulary = [...counts].filter(([, n]) => n >= options.minCount).map(([name]) => name).sort();
@@ -106,27 +106,24 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
   const hw = new Float64Array(size * classes);
   const hb = new Float64Array(classes);
   const sums = new Float64Array(classes);
+  const errors = new Float64Array(classes);
   for (let round = 0; round < options.rounds; round++) {
     gw.fill(0);
     gb.fill(0);
     for (let i = 0; i < n; i++) {
       const from = starts[i]!;
       const to = starts[i + 1]!;
-      for (let c = 0; c < classes; c++) {
-        let sum = b[c]!;
-        for (let j = from; j < to; j++) sum += w[cells[j]! + c]!;
-        sums[c] = sum;
-      }
+      scoreRow(sums, b, w, cells, from, to, classes);
       let top = -Infinity;
       for (let c = 0; c < classes; c++) top = Math.max(top, sums[c]!);
       let total = 0;
       for (let c = 0; c < classes; c++) total += sums[c] = Math.exp(sums[c]! - top);
       const target = targets[i]!;
       for (let c = 0; c < classes; c++) {
-        const error = sums[c]! / total - target[c]!;
-        gb[c]! += error;
-        for (let j = from; j < to; j++) gw[cells[j]! + c]! += error;
+        errors[c] = sums[c]! / total - target[c]!;
+        gb[c]! += errors[c]!;
       }
+      addToRow(gw, errors, cells, from, to, classes);
     }
     for (let c = 0; c < classes; c++) {
       const g = gb[c]! / n;
@@ -142,6 +139,55 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: num
   const weightsByName = new Map<string, number[]>();
   vocabulary.forEach((name, i) => weightsByName.set(name, Array.from(w.subarray(i * classes, (i + 1) * classes))));
   return { bias: Array.from(b), weights: weightsByName };
+}
+
+/*
+ * A row's sums and gradient in one pass over its cells, all classes at once (two or three: detection,
+ * polarity). Each class still adds the same numbers in the same order as a pass per class, so the
+ * weights are the same to the last bit; npm run train took 21–22 s of CPU instead of 26–27 s (two runs of
+ * each, in turn, on a quiet 2-core machine).
+ */
+function scoreRow(sums: Float64Array, b: Float64Array, w: Float64Array, cells: Int32Array, from: number, to: number, classes: 2 | 3): void {
+  let s0 = b[0]!;
+  let s1 = b[1]!;
+  let s2 = classes === 3 ? b[2]! : 0;
+  if (classes === 2) {
+    for (let j = from; j < to; j++) {
+      const k = cells[j]!;
+      s0 += w[k]!;
+      s1 += w[k + 1]!;
+    }
+  } else {
+    for (let j = from; j < to; j++) {
+      const k = cells[j]!;
+      s0 += w[k]!;
+      s1 += w[k + 1]!;
+      s2 += w[k + 2]!;
+    }
+  }
+  sums[0] = s0;
+  sums[1] = s1;
+  if (classes === 3) sums[2] = s2;
+}
+
+function addToRow(gw: Float64Array, errors: Float64Array, cells: Int32Array, from: number, to: number, classes: 2 | 3): void {
+  const e0 = errors[0]!;
+  const e1 = errors[1]!;
+  const e2 = classes === 3 ? errors[2]! : 0;
+  if (classes === 2) {
+    for (let j = from; j < to; j++) {
+      const k = cells[j]!;
+      gw[k]! += e0;
+      gw[k + 1]! += e1;
+    }
+  } else {
+    for (let j = from; j < to; j++) {
+      const k = cells[j]!;
+      gw[k]! += e0;
+      gw[k + 1]! += e1;
+      gw[k + 2]! += e2;
+    }
+  }
 }
 
 function mapWeights<T>(weightsByName: Map<string, number[]>, convert: (w: number[]) => T, options: TrainOptions): Record<string, T> {
