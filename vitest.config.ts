@@ -40,7 +40,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: true,
-    // Three test processes on two cores keep both busier (the suite in 499–577 s against 567–630 s with two;
+    // Three test processes on two cores keep both busier (90 % of the run against 82 % with two;
     // docs/development.md "How long").
     maxWorkers: 3,
     projects: [
