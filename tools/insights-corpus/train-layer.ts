@@ -142,10 +142,10 @@ function fitLogistic(featureLists: string[][], targets: number[][], classes: 2 |
 }
 
 /**
- * A row's sums (scoreRow) and its share of the gradient (addToRow), each in one pass over its cells for all
- * classes at once (two or three: detection, polarity). Each class still adds the same numbers in the same order as a pass per class, so the
- * weights are the same to the last bit; npm run train took 21–22 s of CPU instead of 26–27 s (two runs of
- * each, in turn, on a quiet 2-core machine).
+ * A row's sums (scoreRow) and its share of the gradient (addToRow), each in one pass over its cells for
+ * all classes at once (two or three: detection, polarity). Each class still adds the same numbers in the
+ * same order as a pass per class, so the weights are the same to the last bit; npm run train took
+ * 21–22 s of CPU instead of 26–27 s (two runs of each, in turn, on a quiet 2-core machine).
  */
 function scoreRow(sums: Float64Array, b: Float64Array, w: Float64Array, cells: Int32Array, from: number, to: number, classes: 2 | 3): void {
   let s0 = b[0]!;
