@@ -55,7 +55,7 @@ export function createCountEstimator(rows: readonly (readonly number[])[], aspec
       return solve(simulated);
     });
     const range = (pick: (p: number[]) => number): CountRange => {
-      const values = replicates.map(pick).sort((a, b) => a - b);
+      const values = Float64Array.from(replicates, pick).sort();
       const value = Math.round(pick(point));
       // Rounded replicates can stray a review past what is possible: the bounds stay within 0..reviews.
       const low = Math.max(0, Math.min(value, Math.round(values[Math.floor(0.025 * (REPLICATES - 1))]!)));
