@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/build.ts';
 import type { ReviewsDataset } from '../../core/schemas/published.ts';
-import { SMALL_CONTENT } from '../helpers/site-build.ts';
+import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 
 const PUBLIC = 'https://reviews.example.com';
 const BUILDS_TIMEOUT = 240_000;
@@ -54,8 +54,8 @@ describe('photos in the build', () => {
   }, BUILDS_TIMEOUT);
 
   it('lists each review\'s media in /reviews.json with absolute URLs that the build serves', async () => {
-    const { result, outDir } = await build({ mediaCacheDir: await temp('media-cache-') });
-    if (!result.ok) throw new Error(result.message);
+    // The run's one build of the small site, copied (tests/helpers/site-build.ts): this test only reads it.
+    const { distDir: outDir, manifest } = await buildTestSite({ contentDir: SMALL_CONTENT, publicUrl: PUBLIC });
     const dataset = JSON.parse(await readFile(path.join(outDir, 'reviews.json'), 'utf8')) as ReviewsDataset;
     const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
     const phone = byId.get('r-0001')!.media;
@@ -79,8 +79,8 @@ describe('photos in the build', () => {
     const every = dataset.reviews.flatMap((r) => r.media.flatMap((m) => [m.url, m.thumbnail_url, ...m.variants.map((v) => v.url)]));
     for (const url of every) {
       const urlPath = new URL(url).pathname;
-      expect(result.manifest.files[urlPath], urlPath).toBeDefined();
-      expect(result.manifest.files[urlPath]!.type).toMatch(/^image\/(jpeg|webp)$/);
+      expect(manifest.files[urlPath], urlPath).toBeDefined();
+      expect(manifest.files[urlPath]!.type).toMatch(/^image\/(jpeg|webp)$/);
     }
     const full = phone[0]!;
     expect((await readFile(path.join(outDir, new URL(full.url).pathname))).length).toBe(full.size_in_bytes);
@@ -89,17 +89,16 @@ describe('photos in the build', () => {
   it('stops on a corrupt photo naming the review, the file and the reason, and keeps the last good build', async () => {
     const content = path.join(await temp('content-'), 'content');
     await cp(SMALL_CONTENT, content, { recursive: true });
-    const mediaCacheDir = await temp('media-cache-');
-    const good = await build({ contentDir: content, mediaCacheDir });
-    if (!good.result.ok) throw new Error(good.result.message);
-    const before = await readFile(path.join(good.outDir, 'reviews.json'));
+    // The content is unchanged yet: the run's build of the small site, copied, is the good build.
+    const good = await buildTestSite({ contentDir: content, publicUrl: PUBLIC });
+    const before = await readFile(path.join(good.distDir, 'reviews.json'));
 
     await writeFile(path.join(content, 'media/r-0003/water-heater.jpg'), 'a text file, renamed');
-    const bad = await build({ contentDir: content, outDir: good.outDir, mediaCacheDir });
-    expect(bad.result.ok).toBe(false);
-    expect(bad.result.ok ? '' : bad.result.message).toMatch(
+    const bad = await buildSite({ contentDir: content, publicUrl: PUBLIC, outDir: good.distDir, dataDir: path.join(path.dirname(good.distDir), 'data'), mediaCacheDir: await temp('media-cache-') });
+    expect(bad.ok).toBe(false);
+    expect(bad.ok ? '' : bad.message).toMatch(
       /media\/r-0003\/water-heater\.jpg, review r-0003, field media\.0\.file: not a readable image \(.+\)/,
     );
-    expect((await readFile(path.join(good.outDir, 'reviews.json'))).equals(before)).toBe(true);
+    expect((await readFile(path.join(good.distDir, 'reviews.json'))).equals(before)).toBe(true);
   }, BUILDS_TIMEOUT);
 });
