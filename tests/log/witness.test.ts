@@ -138,9 +138,9 @@ describe('the sidecar as a witness', () => {
   it('two instances: a publish asks the other instance to cosign, and serves the cosigned checkpoint', async () => {
     const carolBuild = (extra: Partial<Parameters<typeof buildSite>[0]>) =>
       buildSite({ contentDir: SMALL_CONTENT, publicUrl: CAROL, outDir: path.join(work, 'carol', 'dist'), dataDir: path.join(work, 'carol', 'data'), report: () => {}, ...extra });
-    // Carol's first publish creates her log; Bob's instance is then told her key, as an owner would be.
-    const first = await carolBuild({});
-    if (!first.ok) throw new Error(first.message);
+    // Carol's first publish creates her log (the run's one build of her site, copied); Bob's instance is then
+    // told her key, as an owner would be.
+    await buildTestSite({ publicUrl: CAROL, outDir: path.join(work, 'carol', 'dist'), dataDir: path.join(work, 'carol', 'data') });
     const carolVkey = await readFile(path.join(work, 'carol', 'dist', 'log', 'vkey'), 'utf8');
     const bob = await startTestSidecar({ distDir: bobDist, publicUrl: 'https://reviews.bob.example', env: { DATA_DIR: path.join(work, 'bob-data'), WITNESS_LOGS: carolVkey.trim() } });
     const bobWitness = `${bob.url}/witness`;
