@@ -2,7 +2,8 @@
  * The WebSub hub (W3C WebSub Recommendation, with the decisions of CONTRACT.md "WebSub decisions").
  *
  * Subscription lifecycle (interface.md "States and transitions"): a valid subscribe or unsubscribe
- * request is answered 202 at once and its intent verified asynchronously (§5.3): a GET to the callback
+ * request is answered 202 at once and its intent verified asynchronously (§5.3; once `start()` has
+ * compared the topics, so a new subscriber is never sent bytes that did not change): a GET to the callback
  * with hub.mode, hub.topic, hub.challenge (and hub.lease_seconds for subscribe); only a 2xx whose body is
  * exactly the challenge verifies. A subscription is stored, or renewed with its new lease and secret,
  * only once verified; a failed re-verification leaves the old one as it was. Verified unsubscribes remove
@@ -63,7 +64,7 @@ export type Hub = {
   notifyIfChanged(topicUrls?: readonly string[]): Promise<TopicCheck[]>;
   /** The store as last checked (readiness): ok, or the problem in one phrase. */
   storeHealth(): StoreCheck;
-  /** Notifies changes made while the hub was down, then starts delivering. */
+  /** Notifies changes made while the hub was down, then verifies the intents that waited for it and starts delivering. */
   start(): Promise<void>;
   /**
    * Stops verifying and claiming; deliveries in flight get `graceMs` to finish and have their answers
@@ -104,11 +105,16 @@ export function createHub(deps: HubDeps): Hub {
   };
   const watch = createStoreWatch({ store, intervalMs: options.storeCheckIntervalMs, log, onRecovered });
   const intent = { store, client, now, log, onStoreError, makeChallenge: deps.challenge ?? (() => randomBytes(24).toString('base64url')) };
+  // Intents are verified once `start()` has compared the topics: the service answers requests before
+  // that, and a subscription saved during the comparison would be notified of its topic's first
+  // recording, bytes that did not change for it (CONTRACT.md: no notification for unchanged content).
+  // Until then an intent waits, not started (`settled()` does not wait for it; a stop drops it).
+  let compared = Promise.withResolvers<void>();
   const answer = createRequestAnswerer({
     schema: createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl),
     store, client, admission, recorder,
     health: () => watch.health(),
-    verify: (request, address) => background.run(verifyIntent(intent, request, address, abort.signal)),
+    verify: (request, address) => compared.promise.then(() => background.run(verifyIntent(intent, request, address, abort.signal))),
   });
 
   const hub: Hub = {
@@ -133,12 +139,14 @@ export function createHub(deps: HubDeps): Hub {
       watch.start();
       // A store that fails now is retried (the recorder's backoff), so the hub starts either way.
       await recorder.record(undefined, { summarise: true }).catch(() => {});
+      compared.resolve();
       worker.start();
     },
     async stop(stopOptions = {}) {
       stopping = true;
       watch.stop();
       abort.abort();
+      compared = Promise.withResolvers<void>();
       // A recording under way (a ping, a build swap) finishes before the caller closes the store.
       await recorder.stop();
       const deliveries = await worker.stop(stopOptions);

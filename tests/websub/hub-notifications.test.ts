@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../sidecar/logger.ts';
 import { createSqliteHubStore } from '../../sidecar/websub/store/sqlite/store.ts';
 import { startHubHarness, type HubHarness } from './harness.ts';
 import { CONTENT_TYPES, createMemoryTopics } from './memory-topics.ts';
@@ -204,6 +205,32 @@ describe('change detection', () => {
     expect(PublishVerdictSchema.parse(await changed.json())).toEqual({ topics: [{ topic: h.topics.feedJson, changed: true, subscribers }] });
     await t.sub.waitForNotification(p, (r) => r.body.toString().includes('ping-changed'));
     expect(t.sub.notifications(p)).toHaveLength(2);
+  });
+
+  it('at a first start, verifies a subscription that came before the comparison only after it: the first recording is no change for it', async () => {
+    const p = path('first-start');
+    const events: string[] = [];
+    const log = createLogger('info', (line) => void events.push(JSON.parse(line).event));
+    const fresh = await startHubHarness({ ca: t.ca, start: false, log, topics: (base) => createMemoryTopics(base, 'f1') });
+    try {
+      const callback = t.sub.callback(p);
+      // The service answers hub requests while its hub compares every topic at start (sidecar/server.ts).
+      expect((await fresh.subscribe(callback, fresh.topics.feedXml)).status).toBe(202);
+      // A hub that verified at once would have saved the subscription by now, and its first comparison
+      // would then find the topic new and notify it.
+      await fresh.hub.settled();
+      await fresh.hub.start();
+      await fresh.waitForSubscription(fresh.topics.feedXml, callback);
+      await fresh.hub.drained();
+      expect(t.sub.notifications(p)).toEqual([]);
+      expect(events.indexOf('websub_topics_recorded')).toBeGreaterThanOrEqual(0);
+      expect(events.indexOf('websub_topics_recorded')).toBeLessThan(events.indexOf('websub_intent_verified'));
+      // The next change is the subscriber's first notification.
+      await publish(`first-start-${p}`, fresh);
+      expect((await t.sub.waitForNotification(p)).body.toString()).toContain(`first-start-${p}`);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('at start, notifies a change published while the hub was down, and nothing when nothing changed', async () => {
