@@ -2,8 +2,9 @@
  * The WebSub hub (W3C WebSub Recommendation, with the decisions of CONTRACT.md "WebSub decisions").
  *
  * Subscription lifecycle (interface.md "States and transitions"): a valid subscribe or unsubscribe
- * request is answered 202 at once and its intent verified asynchronously (§5.3; once `start()` has
- * compared the topics, so a new subscriber is never sent bytes that did not change): a GET to the callback
+ * request is answered 202 at once and its intent verified asynchronously (§5.3; only once `start()` has
+ * compared the topics: the service answers requests before that, and a subscription saved during the
+ * comparison would be notified of its topic's first recording, bytes that did not change): a GET to the callback
  * with hub.mode, hub.topic, hub.challenge (and hub.lease_seconds for subscribe); only a 2xx whose body is
  * exactly the challenge verifies. A subscription is stored, or renewed with its new lease and secret,
  * only once verified; a failed re-verification leaves the old one as it was. Verified unsubscribes remove
@@ -71,7 +72,10 @@ export type Hub = {
    * recorded, the rest are aborted and given back. Pending work stays in the store for the next start.
    */
   stop(options?: { graceMs?: number }): Promise<{ deliveries: StoppedDeliveries }>;
-  /** Resolves once no verification or publish ping started so far is still running. */
+  /**
+   * Resolves once no verification or publish ping started so far is still running. Intents waiting for
+   * `start()`'s comparison have not started; a stop drops them.
+   */
   settled(): Promise<void>;
   /**
    * Resolves once everything started so far is done: verifications and publish pings settled, and every
@@ -105,10 +109,6 @@ export function createHub(deps: HubDeps): Hub {
   };
   const watch = createStoreWatch({ store, intervalMs: options.storeCheckIntervalMs, log, onRecovered });
   const intent = { store, client, now, log, onStoreError, makeChallenge: deps.challenge ?? (() => randomBytes(24).toString('base64url')) };
-  // Intents are verified once `start()` has compared the topics: the service answers requests before
-  // that, and a subscription saved during the comparison would be notified of its topic's first
-  // recording, bytes that did not change for it (CONTRACT.md: no notification for unchanged content).
-  // Until then an intent waits, not started (`settled()` does not wait for it; a stop drops it).
   let compared = Promise.withResolvers<void>();
   const answer = createRequestAnswerer({
     schema: createHubRequestSchema(() => topics.topicUrls, options.lease, topics.indexUrl),
