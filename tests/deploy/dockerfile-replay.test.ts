@@ -161,7 +161,7 @@ describe('the Dockerfile', () => {
     expect(first('USER')).toMatch(/^[1-9]\d*:[1-9]\d*$/);
     expect(first('VOLUME')).toBe('/app/data');
     expect(first('HEALTHCHECK')).toContain('/healthz');
-    expect(first('CMD')).toBe('["node", "--max-semi-space-size=16", "scripts/start.ts"]');
+    expect(first('CMD')).toBe('["node", "--import=./scripts/lib/compile-cache.ts", "--max-semi-space-size=16", "scripts/start.ts"]');
   });
 
   it('builds and serves when its steps are replayed in a clean folder, as a non-root user after USER', { timeout: 600_000 }, async () => {

@@ -124,7 +124,7 @@ describe('deploy/compose.yaml', () => {
     // It waits for sidecar-1's first build (tools/deploy-kit/compose-first-start.sh), then is serve.ts.
     const distDir = /DIST_DIR=(\S+)/.exec(await read('Dockerfile'))?.[1];
     expect(two.command?.slice(0, 2)).toEqual(['sh', '-c']);
-    expect(two.command?.[2]).toBe(`until [ -e ${distDir}/${MANIFEST_FILE} ]; do sleep 1; done; exec node --max-semi-space-size=16 scripts/serve.ts`);
+    expect(two.command?.[2]).toBe(`until [ -e ${distDir}/${MANIFEST_FILE} ]; do sleep 1; done; exec node --import=./scripts/lib/compile-cache.ts --max-semi-space-size=16 scripts/serve.ts`);
     // The image is code and content: the public address is the containers' setting, not the image's.
     expect(one.build?.args).toEqual({ CONTENT_DIR: '${CONTENT_DIR:-content}' });
     expect(services.postgres?.image).toMatch(/^postgres:/);
