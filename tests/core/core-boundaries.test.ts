@@ -224,7 +224,7 @@ describe('rooms of the project', () => {
 
   it('scripts/ holds the shipped commands and tools/ the developer tools, under the same npm run names', async () => {
     const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const folderOf = (name: string) => /^node (?:--\S+ )*(\w+)\//.exec(scripts[name] ?? '')?.[1];
+    const folderOf = (name: string) => /^exec node (?:--\S+ )*(\w+)\//.exec(scripts[name] ?? '')?.[1];
     for (const name of ['start', 'serve', 'build', 'publish', 'init', 'import', 'sync', 'hooks:install']) expect(folderOf(name), name).toBe('scripts');
     for (const name of ['bench', 'generate', 'eval', 'train', 'screenshots']) expect(folderOf(name), name).toBe('tools');
   });

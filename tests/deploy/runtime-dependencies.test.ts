@@ -29,11 +29,11 @@ async function siteFiles(dir = 'site'): Promise<string[]> {
   return out;
 }
 
-/** The file each shipped npm script runs (`node --max-semi-space-size=16 scripts/start.ts` → `scripts/start.ts`). */
+/** The file each shipped npm script runs (`exec node --max-semi-space-size=16 scripts/start.ts` → `scripts/start.ts`). */
 function scriptEntries(): string[] {
   return SHIPPED_SCRIPTS.filter((name) => pkg.scripts[name] !== undefined).map((name) => {
-    const match = /^node (?:--\S+ )*(\S+\.ts)\b/.exec(pkg.scripts[name]!);
-    if (!match) throw new Error(`npm run ${name} should run "node <file>.ts" (the Node 24 from dependencies), not ${JSON.stringify(pkg.scripts[name])}`);
+    const match = /^exec node (?:--\S+ )*(\S+\.ts)\b/.exec(pkg.scripts[name]!);
+    if (!match) throw new Error(`npm run ${name} should run "exec node <file>.ts" (the Node 24 from dependencies), not ${JSON.stringify(pkg.scripts[name])}`);
     return match[1]!;
   });
 }
