@@ -12,6 +12,9 @@ import { createLogger } from './logger.ts';
 import { startSidecar, type RunningSidecar } from './server.ts';
 import { StoreLockedError } from './websub/store/connector.ts';
 
+/** How soon the same signal again counts as the stop already under way, not as a second Ctrl-C. */
+const SAME_STOP_MS = 500;
+
 /**
  * A port in use, an unknown HOST, a DATA_DIR another running service holds, or a build at DIST_DIR that
  * cannot be served (missing, incomplete, made by other code) ends the process with one line naming what
@@ -29,15 +32,18 @@ export async function runSidecar(config: Config): Promise<RunningSidecar> {
     console.error(problem);
     process.exit(1);
   });
-  let stopping = false;
+  let stopping: { signal: NodeJS.Signals; at: number } | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) {
+        // The same signal again at once is the same stop: a terminal's Ctrl-C reaches npm, which passes
+        // it on (npm's scripts exec node), and this process too.
+        if (signal === stopping.signal && performance.now() - stopping.at < SAME_STOP_MS) return;
         // A second signal (Ctrl-C twice) does not wait for the requests in flight.
         log.warn('shutdown', { signal, outcome: 'interrupted' });
         process.exit(1);
       }
-      stopping = true;
+      stopping = { signal, at: performance.now() };
       void listening.then(async (sidecar) => {
         // Logged once the stop has begun (readiness 503; without a drain, the listener closed), so a
         // client that reads the line and connects is not answered by the listener it is about to lose.
