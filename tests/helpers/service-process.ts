@@ -26,17 +26,27 @@ export type LogEntry = { event: string } & Record<string, unknown>;
 /** Starts the service with `env` over the current environment; resolves once it logged where it listens. */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--max-semi-space-size=16', 'scripts/serve.ts'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { listening, output } = whenListening(child);
+  return listening.then((url) => ({ child, url, output, waitForEvent: (event, options) => waitForEvent(child, output, event, options) }));
+}
+
+/**
+ * Collects all that `child` prints (the service, however started: `node scripts/serve.ts`, `npm start`),
+ * and resolves with the URL it listens on once it logged so; rejects, with what it printed, if it exits first.
+ */
+export function whenListening(child: ChildProcess): { listening: Promise<string>; output: () => string } {
   let output = '';
-  return new Promise((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
       const match = /"event":"listening","url":"([^"]+)"/.exec(output);
-      if (match) resolve({ child, url: match[1]!, output: () => output, waitForEvent: (event, options) => waitForEvent(child, () => output, event, options) });
+      if (match) resolve(match[1]!);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${output}`)));
   });
+  return { listening, output: () => output };
 }
 
 function logEntries(text: string): LogEntry[] {

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { whenListening } from '../helpers/service-process.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 
 const PUBLIC_URL = 'https://reviews.example.com';
@@ -23,18 +24,9 @@ async function serveThroughNpm() {
   const { distDir } = await buildTestSite({ publicUrl: PUBLIC_URL });
   const env = { ...process.env, PUBLIC_URL, DIST_DIR: distDir, DATA_DIR: path.join(path.dirname(distDir), 'data'), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' };
   const npm = spawn('npm', ['run', '--silent', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
   const closed = new Promise<void>((resolve) => npm.once('close', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /"event":"listening","url":"([^"]+)"/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    npm.stdout.on('data', onData);
-    npm.stderr.on('data', onData);
-    npm.once('exit', (code) => reject(new Error(`npm run serve exited with ${code}: ${output}`)));
-  });
+  const { listening, output } = whenListening(npm);
+  const url = await listening;
   return {
     url,
     async stop(signal: NodeJS.Signals, to: 'npm' | 'group') {
@@ -42,10 +34,10 @@ async function serveThroughNpm() {
       else process.kill(-npm.pid!, signal);
       let timer: NodeJS.Timeout | undefined;
       const stillOpen = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`a process npm started still runs 15 s after the ${signal}:\n${output}`)), 15_000);
+        timer = setTimeout(() => reject(new Error(`a process npm started still runs 15 s after the ${signal}:\n${output()}`)), 15_000);
       });
       await Promise.race([closed, stillOpen]).finally(() => clearTimeout(timer));
-      return output;
+      return output();
     },
     cleanUp() {
       try {

@@ -3,27 +3,18 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { whenListening } from '../helpers/service-process.ts';
 import { SMALL_CONTENT } from '../helpers/site-build.ts';
 
 /** Runs `npm start`'s script as a user would, with environment variables only; resolves once it listens. */
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, ['scripts/start.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const listening = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = /"event":"listening","url":"([^"]+)"/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
+  const { listening, output } = whenListening(child);
   const stop = () => new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
-  return { listening, stop, output: () => output };
+  return { listening, stop, output };
 }
 
 describe('npm start', () => {
