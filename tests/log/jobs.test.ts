@@ -171,7 +171,7 @@ describe('jobs logged before their reviews', () => {
   it('publishes nothing of a customer nor the owner\'s job ids', async () => {
     const files = await allFiles(await realpath(distDir));
     // Each as a whole token: the build is full of base64url (ETags, ids, keys), where "J-4" turns up by
-    // chance inside a longer run of those characters (a run in 2026-11-30 found it in one file).
+    // chance inside a longer run of those characters (a run on 2026-11-30 found it in one file).
     const token = (secret: string) => new RegExp(`(?<![A-Za-z0-9_-])${secret}(?![A-Za-z0-9_-])`);
     for (const secret of PRIVATE) expect(files.filter((f) => token(secret).test(f)).length, secret).toBe(0);
   });
