@@ -268,7 +268,7 @@ if (import.meta.main) {
   lowerProcessPriority();
   const { config, demo, urls } = readEntryConfig({ demoFallback: true });
   if (demo) console.log(describeDemo());
-  const running = checkRunningService(config, 'Not built');
+  const running = await checkRunningService(config, 'Not built');
   if (!running.ok) {
     console.error(running.message);
     process.exit(1);

@@ -36,7 +36,6 @@ import { buildOptionsFor, buildSite, type BuildOptions } from './build.ts';
 import { readManifest } from '../core/publishing/build-folders-fs.ts';
 import { readEntryConfig } from './lib/entry-config.ts';
 import { checkRunningService } from './lib/running-service.ts';
-import { recordPublishWithoutService } from '../sidecar/websub/index.ts';
 import { plural } from '../core/text/text-rules.ts';
 import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
@@ -83,6 +82,8 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   for (const topic of seeds) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent.kind === 'not-running') {
+      // Loaded here only: with a service running, a publish has no use for the hub's store (a tenth of a second of its start).
+      const { recordPublishWithoutService } = await import('../sidecar/websub/index.ts');
       const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, urls });
       if (!recorded.ok) return { ok: false, stage: 'record', message: recorded.message, manifest };
       const topics = recorded.topics.map(({ topic: t, changed, enqueued }) => ({ topic: t, changed, subscribers: enqueued }));
@@ -253,7 +254,7 @@ if (import.meta.main) {
   if (pingOnly !== undefined) await runPingOnly(pingOnly, config, urls);
   // Before building: the service running on DIST_DIR (where it listens, whatever PORT says here), or
   // the one at HOST:PORT, must serve this PUBLIC_URL.
-  const running = checkRunningService(config, 'Nothing published');
+  const running = await checkRunningService(config, 'Nothing published');
   if (!running.ok) {
     console.error(running.message);
     process.exit(1);

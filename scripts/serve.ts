@@ -10,7 +10,7 @@ import { checkRunningService, recordRunningService } from './lib/running-service
 
 const { config } = readEntryConfig();
 // Before anything is written (a build recovered into DIST_DIR): a service for another address on DIST_DIR refuses this one.
-const running = checkRunningService(config, 'Not started', { store: true });
+const running = await checkRunningService(config, 'Not started', { store: true });
 if (!running.ok) {
   console.error(running.message);
   process.exit(1);

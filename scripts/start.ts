@@ -22,7 +22,7 @@ if (!statSync(config.contentDir, { throwIfNoEntry: false })?.isDirectory()) {
   process.exit(1);
 }
 // Before anything is written: a service already on these folders (or for another address) refuses this one.
-const running = checkRunningService(config, 'Not started', { store: true });
+const running = await checkRunningService(config, 'Not started', { store: true });
 if (!running.ok) {
   console.error(running.message);
   process.exit(1);

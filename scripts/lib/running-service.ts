@@ -18,7 +18,6 @@ import { z } from 'zod';
 import { replaceFile } from '../../core/atomic-file-fs.ts';
 import { buildsDirOf, isProcessAlive } from '../../core/publishing/build-folders-fs.ts';
 import type { Config } from '../../core/config.ts';
-import { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } from '../../sidecar/websub/index.ts';
 import { isHeldLockHeld, takeHeldLock, type HeldLock } from './held-lock.ts';
 
 const RecordSchema = z.object({ pid: z.int().positive(), public_url: z.string(), url: z.string() });
@@ -86,11 +85,11 @@ export function findRunningServices(distDir: string): RunningService[] {
  * service runs on the same DIST_DIR with another PUBLIC_URL, or (`store: true`, for a command that starts
  * a service) when a running service holds DATA_DIR's store. Returns the running service, if any.
  */
-export function checkRunningService(
+export async function checkRunningService(
   config: Pick<Config, 'publicUrl' | 'distDir' | 'dataDir' | 'databaseUrl'>,
   verb: string,
   options: { store?: boolean } = {},
-): { ok: true; service: RunningService | undefined } | { ok: false; message: string } {
+): Promise<{ ok: true; service: RunningService | undefined } | { ok: false; message: string }> {
   const services = findRunningServices(config.distDir);
   const other = services.find((s) => s.public_url !== config.publicUrl);
   if (other) {
@@ -101,6 +100,8 @@ export function checkRunningService(
   }
   const service = services[0];
   if (options.store && config.databaseUrl === undefined) {
+    // Loaded here only: a build or a publish has no use for the hub (a tenth of a second of every start).
+    const { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } = await import('../../sidecar/websub/index.ts');
     const file = path.join(config.dataDir, SQLITE_FILE_NAME);
     try {
       readdirSync(config.dataDir);

@@ -6,6 +6,6 @@ export { createSqliteHubStore } from './store/sqlite/store.ts';
 export { createPostgresHubStore, type PostgresHubStoreOptions } from './store/postgres/store.ts';
 export { openHubStore } from './store/open.ts';
 export { SQLITE_FILE_NAME } from './store/sqlite/store.ts';
-export { lockStoreFile, sqliteCodeOf, StoreLockedError } from './store/sqlite/file.ts';
+export { lockStoreFile, StoreLockedError } from './store/sqlite/file.ts';
 export { recordPublishWithoutService } from './topics/offline-publish.ts';
 export { createCallbackClient, CALLBACK_CLIENT_DEFAULTS, type CallbackClient, type CallbackClientOptions } from './callbacks/client.ts';

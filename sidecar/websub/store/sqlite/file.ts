@@ -8,11 +8,12 @@
  *   is never closed (`readHeader`);
  * - the file and its WAL are compared with what was opened (device and inode), so a WAL deleted anyway is
  *   found by the next check;
- * - a lock beside the file (`websub.sqlite.lock`, an SQLite database held in an exclusive transaction for
- *   the store's life, released by the kernel when the process dies) keeps a second process out.
+ * - a lock beside the file (`websub.sqlite.lock`, held for the store's life by the kernel's rule,
+ *   core/held-lock-fs.ts, released when the process dies) keeps a second process out.
  */
 import { openSync, readSync, statSync } from 'node:fs';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
+import { holdFileLock } from '../../../../core/held-lock-fs.ts';
 import { describeError, StoreLockedError } from '../connector.ts';
 
 export { StoreLockedError };
@@ -40,27 +41,11 @@ export function sameFile(file: string, opened: FileIdentity): 'same' | 'deleted'
  * store's close) or by the process's death, never left behind by a kill.
  */
 export function lockStoreFile(file: string): { release: () => void } {
-  const lock = new DatabaseSync(`${file}.lock`, { timeout: 0 });
-  try {
-    lock.exec('BEGIN EXCLUSIVE');
-  } catch (err) {
-    lock.close();
-    if (sqliteCodeOf(err) === SQLITE_BUSY) {
-      throw new StoreLockedError(
-        `The WebSub store ${file} is in use by another running process (it holds ${file}.lock): two services must not share one DATA_DIR. Stop the other one, or give this one its own DATA_DIR (instances that share subscriptions use PostgreSQL through DATABASE_URL).`,
-      );
-    }
-    throw err;
-  }
-  return { release: () => lock.isOpen && lock.close() };
-}
-
-const SQLITE_BUSY = 5;
-
-/** SQLite's primary result code of an error thrown by node:sqlite (`errcode` holds the extended one). */
-export function sqliteCodeOf(error: unknown): number | undefined {
-  const code = typeof error === 'object' && error !== null && 'errcode' in error ? Number((error as { errcode: unknown }).errcode) : undefined;
-  return code === undefined || Number.isNaN(code) ? undefined : code & 0xff;
+  const held = holdFileLock(`${file}.lock`);
+  if (held) return held;
+  throw new StoreLockedError(
+    `The WebSub store ${file} is in use by another running process (it holds ${file}.lock): two services must not share one DATA_DIR. Stop the other one, or give this one its own DATA_DIR (instances that share subscriptions use PostgreSQL through DATABASE_URL).`,
+  );
 }
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0');
