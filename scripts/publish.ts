@@ -82,7 +82,7 @@ export async function publishSite(options: PublishOptions): Promise<PublishResul
   for (const topic of seeds) {
     const sent = await sendPublishPing(hubUrl, topic);
     if (sent.kind === 'not-running') {
-      // Loaded here only: with a service running, a publish has no use for the hub's store (a tenth of a second of its start).
+      // Loaded here only: with a service running, a publish has no use for the hub's store (0.1 s of CPU at its start).
       const { recordPublishWithoutService } = await import('../sidecar/websub/index.ts');
       const recorded = await recordPublishWithoutService({ store: options.store, distDir: options.build.outDir, urls });
       if (!recorded.ok) return { ok: false, stage: 'record', message: recorded.message, manifest };

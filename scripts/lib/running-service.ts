@@ -100,7 +100,7 @@ export async function checkRunningService(
   }
   const service = services[0];
   if (options.store && config.databaseUrl === undefined) {
-    // Loaded here only: a build or a publish has no use for the hub (a tenth of a second of every start).
+    // Loaded here only: a build or a publish has no use for the hub (0.1 s of CPU at every start).
     const { lockStoreFile, SQLITE_FILE_NAME, StoreLockedError } = await import('../../sidecar/websub/index.ts');
     const file = path.join(config.dataDir, SQLITE_FILE_NAME);
     try {
