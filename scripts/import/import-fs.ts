@@ -5,7 +5,8 @@
  * All or nothing: the new folder is staged beside the old one (unchanged files hard-linked,
  * changed ones written and flushed), then swapped in with two renames, as the build swaps dist/. A
  * crash leaves either the old folder or the new one; a crash between the two renames leaves the old
- * one aside, and the next import puts it back. A lock file keeps two imports from interleaving.
+ * one aside, and the next import puts it back. A lock the kernel holds keeps two imports (or syncs) from
+ * interleaving: `.import.lock.held`, with `.import.lock` naming its holder, both there only while it runs.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
@@ -14,7 +15,7 @@ import { createFileIfMissing } from '../../core/atomic-file-fs.ts';
 import { MAX_CONTENT_JSON_BYTES, readContentFile } from '../../core/read-content-file.ts';
 import path from 'node:path';
 import type { ExistingFile } from './merge.ts';
-import { takePidLock } from '../lib/pid-lock.ts';
+import { takeHeldLock } from '../lib/held-lock.ts';
 
 /** The folders an import writes: the reviews, and the jobs (`npm run import -- jobs`). */
 export type ImportFolder = 'reviews' | 'jobs';
@@ -81,11 +82,17 @@ export async function readBusinessFile(contentDir: string): Promise<unknown> {
   }
 }
 
-/** Takes the folder's import lock (scripts/lib/pid-lock.ts), first tidying what an interrupted import left behind. */
+/**
+ * Takes the folder's import lock (scripts/lib/held-lock.ts), first tidying what an interrupted import left behind.
+ * A pid alone could not say whether the holder lives: an import killed as pid 1 of its container left a lock
+ * naming 1, and the next container's import, pid 1 as well, took it for a live holder and refused, as every
+ * later one would.
+ */
 export async function lockContentFolder(contentDir: string): Promise<{ ok: true; release: () => Promise<void>; recovered: string[] } | { ok: false; message: string }> {
   await mkdir(contentDir, { recursive: true });
-  const lock = await takePidLock(path.join(contentDir, LOCK));
-  if (!lock.ok) return { ok: false, message: `another import (process ${lock.pid}) is writing ${contentDir}; wait for it to finish` };
+  // Tidy: the owner's folder keeps no lock file once the import is done.
+  const lock = await takeHeldLock(path.join(contentDir, LOCK), { tidy: true });
+  if (!lock.ok) return { ok: false, message: `another import${lock.pid ? ` (process ${lock.pid})` : ''} is writing ${contentDir}; wait for it to finish` };
   return { ok: true, release: lock.release, recovered: await recoverInterrupted(contentDir) };
 }
 

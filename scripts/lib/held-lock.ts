@@ -1,5 +1,6 @@
 /**
- * The build's lock, one build at a time per DIST_DIR, and the service records' (running-service.ts),
+ * The build's lock, one build at a time per DIST_DIR, the service records' (running-service.ts) and the
+ * content folder's import lock (scripts/import/import-fs.ts),
  * decided by the kernel (issue 41 item 4; core/held-lock-fs.ts): `<file>.held` is the lock, and `<file>`
  * names its holder's pid, for the message. A pid alone could not say whether the holder lives once builds
  * run in a container's volume: a build killed there left a lock naming pid 6, the next container's own
@@ -10,8 +11,9 @@ import { holdFileLock, isFileLockHeld } from '../../core/held-lock-fs.ts';
 
 export type HeldLock = { ok: true; release: () => Promise<void> } | { ok: false; pid: number | undefined };
 
-export async function takeHeldLock(file: string): Promise<HeldLock> {
-  const held = holdFileLock(`${file}.held`);
+/** `tidy`: both files go at its release (core/held-lock-fs.ts), for a lock in a folder that is not the project's. */
+export async function takeHeldLock(file: string, { tidy = false }: { tidy?: boolean } = {}): Promise<HeldLock> {
+  const held = holdFileLock(`${file}.held`, { tidy });
   if (!held) {
     const pid = Number(await readFile(file, 'utf8').catch(() => ''));
     return { ok: false, pid: Number.isInteger(pid) && pid > 0 ? pid : undefined };

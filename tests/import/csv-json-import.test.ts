@@ -6,6 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deriveReviewId } from '../../scripts/import/record.ts';
+import { lockContentFolder } from '../../scripts/import/import-fs.ts';
 import type { PublishedMedia } from '../../core/schemas/published.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { copySmallContent, emptyFolder, findByAuthor, fixture, readReviews, runImport, snapshot } from './harness.ts';
@@ -194,13 +195,18 @@ describe('all or nothing', () => {
 
   it('refuses to run beside another import of the same folder', async () => {
     const content = await copySmallContent();
-    // This test's own process stands in for a running import.
-    await writeFile(path.join(content, '.import.lock'), String(process.pid));
-    const before = await snapshot(path.join(content, 'reviews'));
-    const run = await runImport(content, ['google', fixture('google-takeout.json')]);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`another import (process ${process.pid}) is writing ${content}`);
-    expect(await snapshot(path.join(content, 'reviews'))).toEqual(before);
+    // This test's own process stands in for a running import: it holds the folder's lock.
+    const held = await lockContentFolder(content);
+    expect(held.ok).toBe(true);
+    try {
+      const before = await snapshot(path.join(content, 'reviews'));
+      const run = await runImport(content, ['google', fixture('google-takeout.json')]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`another import (process ${process.pid}) is writing ${content}`);
+      expect(await snapshot(path.join(content, 'reviews'))).toEqual(before);
+    } finally {
+      if (held.ok) await held.release();
+    }
   });
 
   it('takes over the lock of an import that died', async () => {
