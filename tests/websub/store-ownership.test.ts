@@ -14,6 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceUrls, PATHS } from '../../core/urls.ts';
 import { createSqliteHubStore, SQLITE_FILE_NAME } from '../../sidecar/websub/store/sqlite/store.ts';
+import { lockStoreFile, StoreLockedError } from '../../sidecar/websub/store/sqlite/file.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
 import { startServiceProcess, stopServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { waitUntil } from './harness.ts';
@@ -133,6 +134,26 @@ describe('the SQLite store belongs to one service process', () => {
     // Once the first is gone (here by SIGTERM; a kill -9 releases the lock too), the folder is free again.
     services.push(await startService(dataDir));
   }, 180_000);
+  it('refuses while the lock is held as the versions before the shared lock held it: an upgrade started beside the old service', async () => {
+    const dataDir = await mkdtemp(path.join(work, 'data-older-'));
+    const file = path.join(dataDir, SQLITE_FILE_NAME);
+    // The older holder: a plain exclusive transaction on the lock file, its journal on disk.
+    const script = `import { DatabaseSync } from 'node:sqlite';
+const lock = new DatabaseSync(process.argv[1] + '.lock', { timeout: 0 });
+lock.exec('BEGIN EXCLUSIVE');
+console.log('held');
+setInterval(() => {}, 1000);`;
+    const older = spawn(process.execPath, ['--input-type=module', '-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [line] = (await once(older.stdout, 'data')) as [Buffer];
+      expect(line.toString().trim()).toBe('held');
+      expect(() => lockStoreFile(file)).toThrow(StoreLockedError);
+    } finally {
+      older.kill('SIGKILL');
+      await once(older, 'close');
+    }
+    lockStoreFile(file).release();
+  });
 });
 
 describe('a corrupt store fails its check', () => {
