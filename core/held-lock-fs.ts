@@ -15,14 +15,7 @@
  */
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-
-const SQLITE_BUSY = 5;
-
-/** SQLite's primary result code of an error thrown by node:sqlite (`errcode` holds the extended one). */
-export function sqliteCodeOf(error: unknown): number | undefined {
-  const code = typeof error === 'object' && error !== null && 'errcode' in error ? Number((error as { errcode: unknown }).errcode) : undefined;
-  return code === undefined || Number.isNaN(code) ? undefined : code & 0xff;
-}
+import { SQLITE_BUSY, sqliteCodeOf } from './sqlite-errors.ts';
 
 /**
  * Takes `file`'s lock until `release()` or the end of this process; undefined while another process holds

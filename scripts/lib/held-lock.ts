@@ -1,10 +1,10 @@
 /**
- * The build's lock, one build at a time per DIST_DIR, the service records' (running-service.ts) and the
- * content folder's import lock (scripts/import/import-fs.ts),
- * decided by the kernel (issue 41 item 4; core/held-lock-fs.ts): `<file>.held` is the lock, and `<file>`
- * names its holder's pid, for the message. A pid alone could not say whether the holder lives once builds
- * run in a container's volume: a build killed there left a lock naming pid 6, the next container's own
- * build (pid 6 as well) took it for a live one, and no build ever ran on that volume again.
+ * The build's lock (one build at a time per DIST_DIR), the service records' (running-service.ts) and the
+ * content folder's import lock (scripts/import/import-fs.ts), decided by the kernel (issue 41 item 4;
+ * core/held-lock-fs.ts): `<file>.held` is the lock, and `<file>` names its holder's pid, for the message.
+ * A pid alone could not say whether the holder lives once builds run in a container's volume: a build
+ * killed there left a lock naming pid 6, the next container's own build (pid 6 as well) took it for a live
+ * one, and no build ever ran on that volume again.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { holdFileLock, isFileLockHeld } from '../../core/held-lock-fs.ts';

@@ -9,7 +9,7 @@
  * acknowledged into a file that is gone. An error saying the file is corrupt is told to `onCorrupt`.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { sqliteCodeOf } from '../../../../core/held-lock-fs.ts';
+import { sqliteCodeOf } from '../../../../core/sqlite-errors.ts';
 import type { Row } from '../rows.ts';
 
 type Param = string | number | null | Uint8Array;
