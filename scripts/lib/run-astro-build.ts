@@ -21,10 +21,8 @@ export type AstroBuildOptions = {
 export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes: number }> {
   mkdirSync(path.resolve(options.cacheDir), { recursive: true });
   return new Promise((resolve, reject) => {
-    // A young generation of at most 4 MB: Astro's process is a batch, so its collections' pauses matter
-    // less than its peak memory, which Node's default young generation (tens of MB, by the machine's
-    // memory) raised by about 100 MB: a build of the demo peaked at 426 MB instead of 529, one of 10k
-    // reviews at 538 MB instead of 643, in the same CPU time (docs/operations.md "Node's flags").
+    // A young generation of at most 4 MB: Astro's process is a batch, so its peak memory matters more than
+    // its pauses; about 100 MB less at 1k and 10k reviews, in the same CPU time (docs/operations.md "Node's flags").
     const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(ROOT, 'scripts/lib/astro-build-child.ts')], {
       // Astro keeps a static build's prerender chunks in <cwd>/.astro when the output folder lies
       // outside the working directory: a private working directory keeps parallel builds apart.
