@@ -25,7 +25,7 @@ import { describeDemo, isDemoContent, readEntryConfig } from './lib/entry-config
 import { runAstroBuild } from './lib/run-astro-build.ts';
 import { finalizeBuild } from './lib/finalize-build.ts';
 import { analyzeInThreads } from './lib/analyze-in-threads.ts';
-import { activateBuild, buildsDirOf, distDirKeyOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
+import { activateBuild, buildsDirOf, distDirKeyOf, distTagOf, newBuildFolderName, readPreviousBuild, removeStaleBuildFolders } from '../core/publishing/build-folders-fs.ts';
 import { computeSourceFingerprint } from './lib/source-fingerprint.ts';
 import { checkRunningService } from './lib/running-service.ts';
 import { takeHeldLock } from './lib/held-lock.ts';
@@ -33,8 +33,17 @@ import { copyPublishedPhotos, encodeContentPhotos } from './lib/media/encode-pho
 import { mediaFileOf, type MediaCatalog } from '../core/media/media-variants.ts';
 import { lowerProcessPriority } from '../sidecar/thread-priority.ts';
 
-/** Inside the project, so the prerendered chunks Astro writes there resolve the project's packages. */
+/** Each build's cache folder (its Vite cache), named by the build's stamp. */
 const BUILD_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-build/', import.meta.url));
+/**
+ * Astro's working folder for one DIST_DIR, where it writes the pages' code and imports it from: inside the
+ * project, so that code resolves the project's packages. The same path at every build of that DIST_DIR
+ * (whose builds hold its lock, so none share it), never one named by the build's stamp: Node's compile
+ * cache (scripts/lib/compile-cache.ts) keys a module by its path, so the code of unchanged pages is read
+ * from it and a publish adds nothing to it (with a new path each time, each build added 69 files, 0.76 MB,
+ * never read again).
+ */
+const astroWorkDirOf = (outDir: string) => fileURLToPath(new URL(`../node_modules/.cache/reviews-astro/d${distTagOf(outDir)}/`, import.meta.url));
 /** Encoded photos by the hash of their source, kept across builds (scripts/lib/media/encode-photos.ts). */
 export const MEDIA_CACHE_DIR = fileURLToPath(new URL('../node_modules/.cache/reviews-media/', import.meta.url));
 
@@ -112,11 +121,13 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
   let copied: Promise<number> | undefined;
   const cacheDir = path.join(BUILD_CACHE_DIR, stamp);
   await removeStaleBuildFolders(outDir, stamp, BUILD_CACHE_DIR);
+  const astroWorkDir = astroWorkDirOf(outDir);
   try {
     // First: a content folder with a FIFO or a link out of it is refused before anything reads it.
     const source = await computeSourceFingerprint(options);
     if (!source.ok) return source;
-    const publicationFile = path.join(cacheDir, 'publication.json');
+    // In Astro's working folder, as its path is a constant of the pages' code (astro.config.mjs).
+    const publicationFile = path.join(astroWorkDir, 'publication.json');
     const mediaCacheDir = options.mediaCacheDir ?? MEDIA_CACHE_DIR;
     const prepared = await preparePublication(options, urls, publicationFile, mediaCacheDir);
     if (!prepared.ok) return prepared;
@@ -130,6 +141,7 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
       publicationFile,
       outDir: staging,
       cacheDir,
+      workDir: astroWorkDir,
       demo: isDemoContent(options.contentDir),
       verbose: options.verbose,
     });
@@ -175,6 +187,7 @@ async function buildSiteLocked(options: BuildOptions, urls: ServiceUrls): Promis
     await copied?.catch(() => {});
     await rm(photoStaging, { recursive: true, force: true });
     await rm(cacheDir, { recursive: true, force: true });
+    await rm(astroWorkDir, { recursive: true, force: true });
   }
 }
 

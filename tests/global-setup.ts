@@ -9,9 +9,9 @@
  * - One private temporary folder (TMPDIR, inherited by the test workers and every child process they
  *   start), removed at the end, so builds, stores and callback servers made by tests leave nothing
  *   behind. Set last: the embedded server's data folder must stay reachable by the `postgres` account.
- * - Node's compile cache (NODE_COMPILE_CACHE) for every process the tests start: the clone's own, which
- *   `npm start`, `build` and `publish` use too (scripts/lib/compile-cache.ts), so a run starts with what
- *   the last one compiled, and the run's folder does not hold its 12,000 files.
+ * - Node's compile cache (NODE_COMPILE_CACHE) for every process the tests start, in a folder of the clone
+ *   emptied as a run starts: not in the run's temporary folder, where the test processes, writing their
+ *   cache as they exit, could still be adding to it while it was removed.
  * - An empty settings file as ENV_FILE, so an owner's .env (PUBLIC_URL, CONTENT_DIR...) never reaches
  *   a command a test runs: the suite passes the same on any clone.
  * - A folder for the run's shared site builds (`inject('siteBuilds')`, tests/helpers/site-build.ts), and a
@@ -24,8 +24,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findChromium } from '../tools/lib/browser.ts';
-// Sets NODE_COMPILE_CACHE, which every process the run starts inherits.
-import '../scripts/lib/compile-cache.ts';
 import { startTestPostgres } from './helpers/postgres-server.ts';
 
 declare module 'vitest' {
@@ -50,6 +48,10 @@ export default async function setup(project: TestProject) {
 
   const dir = mkdtempSync(path.join(tmpdir(), 'reviews-tests-'));
   process.env.TMPDIR = dir;
+  // Each process the run starts loads its modules faster with it: a build of the small content took 2.65 s
+  // instead of 3.02 s (2.91 s of CPU instead of 3.30 s; means of six runs of each, in turn, at a load average of 3).
+  process.env.NODE_COMPILE_CACHE = path.resolve('node_modules/.cache/node-compile-tests');
+  await rm(process.env.NODE_COMPILE_CACHE, { recursive: true, force: true });
   process.env.ENV_FILE = path.join(dir, 'tests.env');
   writeFileSync(process.env.ENV_FILE, '# The tests set every variable they use themselves.\n');
   const siteBuilds = path.join(dir, 'site-builds');

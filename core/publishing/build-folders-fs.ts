@@ -57,7 +57,8 @@ export function newBuildFolderName(outDir?: string): string {
   return `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}${dist}-p${process.pid}`;
 }
 
-function distTagOf(outDir: string): string {
+/** A short name for a DIST_DIR (its key's hash), which its build folders and Astro's working folder carry. */
+export function distTagOf(outDir: string): string {
   return createHash('sha256').update(distDirKeyOf(outDir)).digest('hex').slice(0, 8);
 }
 

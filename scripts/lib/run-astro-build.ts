@@ -13,6 +13,8 @@ export type AstroBuildOptions = {
   publicationFile: string;
   outDir: string;
   cacheDir: string;
+  /** Astro's working folder, where it writes the pages' code and imports it from (scripts/build.ts). */
+  workDir: string;
   /** The demo of examples/demo: its pages carry a banner saying so. */
   demo?: boolean;
   verbose?: boolean;
@@ -20,13 +22,14 @@ export type AstroBuildOptions = {
 
 export function runAstroBuild(options: AstroBuildOptions): Promise<{ maxRssBytes: number }> {
   mkdirSync(path.resolve(options.cacheDir), { recursive: true });
+  mkdirSync(path.resolve(options.workDir), { recursive: true });
   return new Promise((resolve, reject) => {
     // A young generation of at most 4 MB: Astro's process is a batch, so its peak memory matters more than
     // its pauses; about 100 MB less at 1k and 10k reviews, in the same CPU time (docs/operations.md "Node's flags").
     const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(ROOT, 'scripts/lib/astro-build-child.ts')], {
       // Astro keeps a static build's prerender chunks in <cwd>/.astro when the output folder lies
-      // outside the working directory: a private working directory keeps parallel builds apart.
-      cwd: path.resolve(options.cacheDir),
+      // outside the working directory: one working directory per DIST_DIR keeps parallel builds apart (scripts/build.ts).
+      cwd: path.resolve(options.workDir),
       env: {
         ...process.env,
         CONTENT_DIR: path.resolve(options.contentDir),
