@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-async function publish(): Promise<string[]> {
+/** Builds the content as `npm run build` does, with a compile cache of its own; lists the files in it. */
+async function buildAndList(): Promise<string[]> {
   const cache = path.join(work, 'compile-cache');
   const env = { ...process.env, NODE_COMPILE_CACHE: cache, CONTENT_DIR: path.join(work, 'content'), PUBLIC_URL: 'http://localhost:9', DIST_DIR: path.join(work, 'dist'), DATA_DIR: path.join(work, 'data') };
   const run = await runScript(process.execPath, ['--import=./scripts/lib/compile-cache.ts', 'scripts/build.ts'], { env });
@@ -30,12 +31,12 @@ async function publish(): Promise<string[]> {
 
 describe("the builds' compile cache", () => {
   it('gains no module from a second build, after a review changed', async () => {
-    const first = await publish();
+    const first = await buildAndList();
     expect(first.length).toBeGreaterThan(1000);
     const file = path.join(work, 'content', 'reviews', (await readdir(path.join(work, 'content', 'reviews')))[0]!);
     const before = await readFile(file, 'utf8');
     await writeFile(file, before.replace('"text": "', '"text": "Edited. '));
     expect(await readFile(file, 'utf8')).not.toBe(before);
-    expect(await publish()).toEqual(first);
+    expect(await buildAndList()).toEqual(first);
   }, 180_000);
 });
