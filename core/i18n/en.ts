@@ -84,7 +84,7 @@ export const en = {
     sentDirectly: 'Sent directly, not linked to a job',
     fromSource: 'From {source}, not linked to a job',
     jobBefore: 'Job logged in week {week} of {year}, before this review',
-    jobAfter: 'Linked to a job logged after the review (week {week} of {year})',
+    jobAfter: 'Linked to a job not logged before the review (week {week} of {year})',
     translatedByOwner: 'Translated by the owner',
     translatedBy: 'Translated by {source}',
     theReviewBy: ' (the review by {author})',

@@ -82,7 +82,7 @@ export const es: Catalogue = {
     sentDirectly: 'Enviada directamente, sin vínculo con un trabajo',
     fromSource: 'De {source}, sin vínculo con un trabajo',
     jobBefore: 'Trabajo registrado en la semana {week} de {year}, antes de esta reseña',
-    jobAfter: 'Vinculada a un trabajo registrado después de la reseña (semana {week} de {year})',
+    jobAfter: 'Vinculada a un trabajo no registrado antes de la reseña (semana {week} de {year})',
     translatedByOwner: 'Traducida por el propietario',
     translatedBy: 'Traducida por {source}',
     theReviewBy: ' (la reseña de {author})',

@@ -39,7 +39,8 @@ export type ReviewCardOptions = {
 
 /**
  * The honest label of a review's tie to a job (issue 42 item 4): a job logged before the review is the
- * strong case; one logged after it is weaker; a review with none says where it came from instead.
+ * strong case; one logged with it (the same publish) or after it is weaker, and is said as "not logged before",
+ * which is true of both; a review with none says where it came from instead.
  */
 export function describeJobTie(review: Pick<PublishedReview, 'job' | 'source'>, jobsLogged: boolean, t: Translator = createTranslator()): string | undefined {
   const { job } = review;
