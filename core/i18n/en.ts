@@ -299,7 +299,7 @@ export const en = {
     latest: ' Latest: {rating} in {quarter}, from {reviews}.',
     areasServed: 'Areas served: {areas}',
     ratings: 'Ratings',
-    cardAverage: '<strong>{rating}</strong> average · {count} reviews',
+    cardAverage: { one: '<strong>{rating}</strong> average · {count} review', other: '<strong>{rating}</strong> average · {count} reviews' },
     cardNoReviews: 'No reviews yet',
     cardPraised: 'Praised for',
     cardConcerns: 'Concerns',

@@ -293,7 +293,7 @@ export const es: Catalogue = {
     latest: ' Último: {rating} en {quarter}, de {reviews}.',
     areasServed: 'Zonas de servicio: {areas}',
     ratings: 'Valoraciones',
-    cardAverage: '<strong>{rating}</strong> de media · {count} reseñas',
+    cardAverage: { one: '<strong>{rating}</strong> de media · {count} reseña', other: '<strong>{rating}</strong> de media · {count} reseñas' },
     cardNoReviews: 'Todavía sin reseñas',
     cardPraised: 'Puntos fuertes',
     cardConcerns: 'Puntos débiles',

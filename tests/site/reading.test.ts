@@ -4,7 +4,8 @@
  * for real: the query and an aspect's evidence marked in search results, the match count said once, a
  * long review folded behind a "Read more" that works without JavaScript, the search form folded after a
  * search on a 390×844 phone, and every name and title isolated (`<bdi>` or `dir`), in real Chromium; the
- * widget of the technician of that one review says so in the singular.
+ * widget and the technicians page of the technician of that one review say so in the singular, and the
+ * page of a technician no review names says so once, with no empty list of reviews under it.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,8 @@ const RLO = '\u202e';
 const TECHNICIAN = `נועה ${RLO}כהן`;
 const SERVICE = { id: 'duct-cleaning', name: `${RLO}Duct cleaning`, aliases: [] };
 const AREA = `${RLO}Shelbyville`;
+/** A technician no review names. */
+const UNNAMED = 'Quinn Abernathy';
 const LONG_TEXT = [
   'Our furnace quit on the coldest night of the year, and I called at six in the morning expecting voicemail.',
   'A person answered, listened, and had someone at the door before nine, which I did not expect at all.',
@@ -50,6 +53,7 @@ const LONG_REVIEW = {
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let browser: Browser;
 let technicianPage: string;
+let unnamedPage: string;
 
 beforeAll(async () => {
   const contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'reading-')), 'content');
@@ -57,7 +61,7 @@ beforeAll(async () => {
   const businessFile = path.join(contentDir, 'business.json');
   const business = JSON.parse(await readFile(businessFile, 'utf8'));
   business.name = `Brightline ${RLO}Heating`;
-  business.technicians.push({ name: TECHNICIAN, aliases: [] });
+  business.technicians.push({ name: TECHNICIAN, aliases: [] }, { name: UNNAMED, aliases: [] });
   business.services.push(SERVICE);
   business.service_areas.push(AREA);
   await writeFile(businessFile, JSON.stringify(business));
@@ -67,6 +71,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const names = business.technicians.map((t: { name: string }) => t.name);
   technicianPage = technicianPath(assignTechnicianSlugs(names).get(TECHNICIAN)!);
+  unnamedPage = technicianPath(assignTechnicianSlugs(names).get(UNNAMED)!);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -234,5 +239,20 @@ describe('the widget of a technician with one review', () => {
     await more.waitFor();
     expect(await more.textContent()).toBe('Read the review');
     await page.close();
+  });
+});
+
+describe('the technicians page and a technician no review names', () => {
+  it('counts the one review in the singular', async () => {
+    const cards = (await getHtml('/technicians/')).split('<article class="card entity">').slice(1);
+    expect(cards.find((c) => c.includes(technicianPage))).toContain('average · 1 review</p>');
+    expect(cards.find((c) => c.includes(unnamedPage))).toContain('No reviews yet');
+  });
+
+  it('says once that no review names them, with no empty list of reviews', async () => {
+    const html = await getHtml(unnamedPage);
+    expect(decodeEntities(html)).toContain(`No published review mentions <bdi>${UNNAMED}</bdi> yet.`);
+    expect(html).not.toContain('id="reviews-title"');
+    expect(html).not.toContain('Reviews that mention');
   });
 });
