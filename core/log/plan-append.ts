@@ -13,10 +13,12 @@
  * - A review whose date changed is withdrawn (its old date and rating) and published again: no update
  *   changes a date. Within one review, the withdrawal comes first.
  * - New entries carry `now`. The first entries of a new log (the seed of a business that already has
- *   reviews) carry each review's own date, or its owner reply's when later, at midnight UTC (never after
- *   `now`), so every machine seeds the same log without reading git.
+ *   reviews) all carry the day the log was made, at midnight UTC: so every machine that seeds it that day
+ *   seeds the same log, and no entry says it was logged before the log existed. Only the demo's seed
+ *   (`datedSeed`, a made-up history under the demo's banner) carries each review's own date, or its owner
+ *   reply's when later, at midnight UTC (never after `now`).
  * - Jobs (issue 42): a job whose commitment is not its locator's latest `job` entry is logged (a job
- *   edited after it was logged is logged again; the first entry stays). In a seed, a job carries its
+ *   edited after it was logged is logged again; the first entry stays). In the demo's seed, a job carries its
  *   completion date, so a job completed before its review is logged before it. At one time, jobs come
  *   first, so a review's entry only ever names a job entry before it; a job counts as logged before its
  *   review only when its time is earlier (core/log/job-summary.ts), never when both came in one publish.
@@ -72,12 +74,15 @@ export function planLogAppend(input: {
   size: number;
   /** RFC 3339 UTC, no fraction. */
   now: string;
+  /** The demo's seed: each entry dated by its review or job, not by the day the log was made. */
+  datedSeed?: boolean;
 }): LogEntry[] {
   const { state, published, reasons, now } = input;
   const corrections = input.corrections ?? new Map<string, CorrectionReason>();
   const jobState = input.jobState ?? new Map<string, JobLogState>();
   const seeding = input.size === 0;
-  const timeOf = (day: string) => (seeding ? minTime(`${day}T00:00:00Z`, now) : now);
+  const seedTime = `${now.slice(0, 10)}T00:00:00Z`;
+  const timeOf = (day: string) => (!seeding ? now : input.datedSeed ? minTime(`${day}T00:00:00Z`, now) : seedTime);
 
   const jobsAdded: JobLogEntry[] = [];
   for (const { completed, ...job } of input.jobs ?? []) {

@@ -279,6 +279,7 @@ export async function prepareReviewLog(
     jobState: jobs.state,
     size: previous?.decoded.length ?? 0,
     now: formatLogTime((options.now ?? (() => new Date()))()),
+    datedSeed: options.demo,
   });
   const entries = [...(previous?.decoded ?? []), ...added];
   const bytes = [...(previous?.entries ?? []), ...added.map(encodeLogEntry)];
