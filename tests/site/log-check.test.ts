@@ -34,7 +34,8 @@ beforeAll(async () => {
   const [bundle] = (await readdir(path.join(dist, 'log/tile/entries'), { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
   const entries = decodeEntryBundle(await readFile(path.join(bundle!.parentPath, bundle!.name))).map((bytes) => decodeLogEntry(bytes));
   const first = entries.find((e) => e.ok && e.value.action === 'publish' && e.value.review_id === 'r-0001');
-  loggedOn = createTranslator().date(first!.ok ? first.value.time.slice(0, 10) : '');
+  if (!first?.ok) throw new Error('the log has no entry of r-0001');
+  loggedOn = createTranslator().date(first.value.time.slice(0, 10));
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
