@@ -33,6 +33,8 @@ export type BuildTestSiteOptions = {
   dataDir?: string;
   /** A build of its own, never a copy of the shared one: for a test of the build itself (determinism). */
   own?: boolean;
+  /** The clock of a build of its own (a new log carries the day it was made, docs/log.md). */
+  now?: () => Date;
 };
 export type BuiltTestSite = { distDir: string; manifest: Manifest };
 
@@ -49,14 +51,14 @@ export async function buildTestSite(options: BuildTestSiteOptions = {}): Promise
     dataDir: path.resolve(options.dataDir ?? path.join(path.dirname(outDir), 'data')),
   };
   const shared = sharedBuildsDir();
-  if (shared && !options.own && (await isFresh(site.outDir, site.dataDir))) return copySharedSite(shared, site);
-  return buildOwnSite(site);
+  if (shared && !options.own && !options.now && (await isFresh(site.outDir, site.dataDir))) return copySharedSite(shared, site);
+  return buildOwnSite(site, options.now);
 }
 
-type SiteOptions = Required<Omit<BuildTestSiteOptions, 'own'>>;
+type SiteOptions = Required<Omit<BuildTestSiteOptions, 'own' | 'now'>>;
 
-async function buildOwnSite(site: SiteOptions): Promise<BuiltTestSite> {
-  const result = await buildSite(site);
+async function buildOwnSite(site: SiteOptions, now?: () => Date): Promise<BuiltTestSite> {
+  const result = await buildSite({ ...site, ...(now && { now }) });
   if (!result.ok) throw new Error(result.message);
   return { distDir: site.outDir, manifest: result.manifest as Manifest };
 }

@@ -13,13 +13,13 @@ import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeLogEntry, decodeEntryBundle } from '../../core/log/index.ts';
 import { parseContent } from '../../core/content/parse-content.ts';
 import { parseConfig } from '../../core/config.ts';
 import { buildSite } from '../../scripts/build.ts';
 import { REVIEW_NAMESPACE } from '../../core/feeds/render-atom-feed.ts';
 import { validateAtom } from '../helpers/atom-validate.ts';
 import { decodeEntities } from '../helpers/html.ts';
+import { readLogEntries } from '../helpers/log-entries.ts';
 import { runScript } from '../helpers/run-script.ts';
 import { startTestSidecar } from '../helpers/sidecar.ts';
 import { buildTestSite, SMALL_CONTENT } from '../helpers/site-build.ts';
@@ -118,11 +118,8 @@ afterAll(async () => {
 
 describe('jobs logged before their reviews', () => {
   it('logs one job entry per job with only week, service and area beside the commitment, each before its review', async () => {
-    const dir = path.join(await realpath(distDir), 'log/tile/entries');
-    // Under 256 entries: one partial bundle.
-    const [bundle] = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
-    const entries = decodeEntryBundle(await readFile(path.join(bundle!.parentPath, bundle!.name))).map((bytes) => decodeLogEntry(bytes));
-    const jobs = entries.flatMap((e) => (e.ok && e.value.action === 'job' ? [e.value] : []));
+    const entries = await readLogEntries(distDir);
+    const jobs = entries.flatMap((e) => (e.action === 'job' ? [e] : []));
     // Each with only these members: the four of the first publish (one time, so in the order of their
     // locators), then J-2.
     const members = jobs.map((j) => [j.week, j.service, j.area ?? null, Object.keys(j).length]);
@@ -135,7 +132,7 @@ describe('jobs logged before their reviews', () => {
     expect(members[4]).toEqual(['2025-W07', 'ac-repair', null, 6]);
     expect(new Set(jobs.flatMap((j) => Object.keys(j)))).toEqual(new Set(['action', 'time', 'week', 'service', 'area', 'locator', 'commitment']));
     // Each tied review's first entry comes after its job's.
-    const at = (id: string) => entries.findIndex((e) => e.ok && e.value.action === 'publish' && e.value.review_id === id);
+    const at = (id: string) => entries.findIndex((e) => e.action === 'publish' && e.review_id === id);
     for (const [id] of Object.entries(TIES)) expect(served.find((r) => r.id === id)!.job!.entry).toBeLessThan(at(id));
   });
 

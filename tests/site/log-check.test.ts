@@ -4,18 +4,19 @@
  * everywhere (its dataset, its page and its proof) is `failed`, and on a log of 10,000 entries at 4× CPU
  * slowdown the verdict comes after loading under 100 KB. How soon is `npm run bench -- check-page`'s.
  */
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../tools/lib/browser.ts';
-import { buildLogFiles, decodeEntryBundle, decodeLogEntry, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
+import { buildLogFiles, encodeLogEntry, formatVerifierKey, generateSigner, type LogEntry } from '../../core/log/index.ts';
 import { createTranslator } from '../../core/i18n/translator.ts';
 import { asCosigner, cosignCheckpoint, formatCosignerKey } from '../../core/log/cosignature.ts';
 import { digestReview } from '../../core/log/review-digest.ts';
 import { buildReviewProofs } from '../../core/log/review-proofs.ts';
+import { readLogEntries } from '../helpers/log-entries.ts';
 import { buildTestSite } from '../helpers/site-build.ts';
 import { startStaticServer, type StaticServer } from '../helpers/static-server.ts';
 
@@ -30,12 +31,9 @@ const servers: StaticServer[] = [];
 beforeAll(async () => {
   work = await mkdtemp(path.join(tmpdir(), 'log-check-'));
   ({ distDir: dist } = await buildTestSite({ outDir: path.join(work, 'dist') }));
-  // Under 256 entries: one partial bundle.
-  const [bundle] = (await readdir(path.join(dist, 'log/tile/entries'), { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
-  const entries = decodeEntryBundle(await readFile(path.join(bundle!.parentPath, bundle!.name))).map((bytes) => decodeLogEntry(bytes));
-  const first = entries.find((e) => e.ok && e.value.action === 'publish' && e.value.review_id === 'r-0001');
-  if (!first?.ok) throw new Error('the log has no entry of r-0001');
-  loggedOn = createTranslator().date(first.value.time.slice(0, 10));
+  const first = (await readLogEntries(dist)).find((e) => e.action === 'publish' && e.review_id === 'r-0001');
+  if (!first) throw new Error('the log has no entry of r-0001');
+  loggedOn = createTranslator().date(first.time.slice(0, 10));
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
