@@ -1,16 +1,11 @@
-/** The review log's entries as a build serves them, decoded: what a reader of `/log/` gets. */
-import { readdir, readFile } from 'node:fs/promises';
+/** The review log's entries as a build serves them, opened as a reader opens them (core/log/log-files.ts). */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeEntryBundle, decodeLogEntry, type LogEntry } from '../../core/log/index.ts';
+import { openLogFiles, type LogEntry } from '../../core/log/index.ts';
 
-/** The entries of the log in `distDir` (a build folder or its `dist` link), in order: a test's log, of one bundle. */
-export async function readLogEntries(distDir: string): Promise<LogEntry[]> {
-  const dir = path.join(distDir, 'log/tile/entries');
-  const bundles = (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile());
-  if (bundles.length !== 1) throw new Error(`${dir} holds ${bundles.length} entry bundles: readLogEntries reads a log of one (under 256 entries)`);
-  return decodeEntryBundle(await readFile(path.join(bundles[0]!.parentPath, bundles[0]!.name))).map((bytes, i) => {
-    const decoded = decodeLogEntry(bytes);
-    if (!decoded.ok) throw new Error(`entry ${i} of ${dir}: the log's schema refuses it`);
-    return decoded.value;
-  });
+/** The entries of the log in `distDir` (a build folder or its `dist` link), in order; `origin` is the log's name. */
+export async function readLogEntries(distDir: string, origin = 'reviews.example.com/log'): Promise<LogEntry[]> {
+  const opened = await openLogFiles(async (p) => readFile(path.join(distDir, 'log', p)).catch(() => undefined), origin);
+  if (opened.ok !== true) throw new Error(`the log in ${distDir} cannot be opened: ${opened.ok === false ? opened.reason : 'no checkpoint'}`);
+  return opened.value.decoded;
 }
