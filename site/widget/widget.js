@@ -59,7 +59,8 @@ h2 { font-size: 1.05rem; margin: 0 0 0.25rem; }
 .stars { color: var(--star); letter-spacing: 0.06em; white-space: nowrap; }
 .muted { color: var(--muted); }
 ul { list-style: none; margin: 0; padding: 0; }
-.hist li { display: grid; grid-template-columns: 3.2rem minmax(0, 1fr) 2.8rem; align-items: center; gap: 0.5rem; font-size: 0.88rem; }
+.hist { display: grid; grid-template-columns: max-content minmax(0, 1fr) max-content; column-gap: 0.5rem; }
+.hist li { display: grid; grid-column: 1 / -1; grid-template-columns: max-content minmax(0, 1fr) 2.8rem; grid-template-columns: subgrid; align-items: center; gap: 0.5rem; font-size: 0.88rem; }
 .bar { height: 0.55rem; background: var(--track); border-radius: 3px; overflow: hidden; }
 .bar span { display: block; height: 100%; background: var(--star); }
 .hist .pct { text-align: right; font-variant-numeric: tabular-nums; }

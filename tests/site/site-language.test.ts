@@ -270,6 +270,29 @@ describe('a site whose business.json says "locale": "es"', () => {
     for (const text of texts) expect(findEnglish(text)).toEqual([]);
   });
 
+  it('fits each star label of the histograms beside its bar, the bars one under another, on the home page and in the widget', { timeout: 60_000 }, async () => {
+    // The text's own extent, not its box: a grid cell narrower than its text lets the text run over the bar.
+    const measure = (rows: Element[]) =>
+      rows.map((row) => {
+        const range = document.createRange();
+        range.selectNodeContents(row.firstElementChild!);
+        return { label: row.firstElementChild!.textContent, right: Math.round(range.getBoundingClientRect().right), bar: Math.round(row.querySelector('.bar')!.getBoundingClientRect().left) };
+      });
+    const tab = await browser.newPage();
+    await tab.goto(`${sidecar.url}/`);
+    const page = await tab.locator('.histogram li').evaluateAll(measure);
+    await tab.goto(hostUrl);
+    await tab.locator('reviews-widget').first().locator('.more a').waitFor();
+    // Playwright's locators reach into the widget's shadow root.
+    const widget = await tab.locator('reviews-widget').first().locator('.hist li').evaluateAll(measure);
+    await tab.close();
+    for (const rows of [page, widget]) {
+      expect(rows.map((r) => r.label)).toEqual(['5 estrellas', '4 estrellas', '3 estrellas', '2 estrellas', '1 estrella']);
+      for (const row of rows) expect(row.right, row.label).toBeLessThanOrEqual(row.bar);
+      expect(new Set(rows.map((r) => r.bar)).size).toBe(1);
+    }
+  });
+
   it.each([
     ['checks a review in the browser', () => `/log/check/?review=${reviewId}`, 'verified', 'Esta reseña es tal como se registró el'],
     ['says a receipt code is of no job', () => '/log/job/?code=0000-0000-0000-0000-0', 'not-found', 'No hay ningún trabajo con este código de recibo'],
