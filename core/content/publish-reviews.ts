@@ -4,7 +4,8 @@
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
 import { resolveUpdated } from './review-history.ts';
-import { analyzeReviewDetailed, getAnalysisText, readAsEnglish, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
+import { readAsEnglish } from '../insights/read-as-english.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';

@@ -59,8 +59,10 @@ export const enLogWidgetFeeds = {
   },
   jobs: {
     title: 'Jobs and the reviews they got',
-    intro: { one: 'The business writes each job into the log when it is completed, before any review of it can exist: only its week, the service and the area, nothing about the customer. One job has been logged; {reviewed} ({percent}) has a published review tied to it. A business that asked only its happy customers for a review would show a low share here, and tied reviews far better than the rest.', other: 'The business writes each job into the log when it is completed, before any review of it can exist: only its week, the service and the area, nothing about the customer. {count} jobs have been logged; {reviewed} of them ({percent}) have a published review tied to them. A business that asked only its happy customers for a review would show a low share here, and tied reviews far better than the rest.' },
+    intro: { one: 'The business writes each job it completes into the log when it next publishes: only its week, the service and the area, nothing about the customer. A job logged before its review came in was not added afterwards to fit it. One job has been logged; {reviewed} ({percent}) has a published review tied to it. A business that asked only its happy customers for a review would show a low share here, and tied reviews far better than the rest.', other: 'The business writes each job it completes into the log when it next publishes: only its week, the service and the area, nothing about the customer. A job logged before its review came in was not added afterwards to fit it. {count} jobs have been logged; {reviewed} of them ({percent}) have a published review tied to them. A business that asked only its happy customers for a review would show a low share here, and tied reviews far better than the rest.' },
     tied: 'Reviews tied to a job: {count}, average {mean} stars, {low} of them 1 or 2 stars; {before} of them to a job logged before the review.',
+    tiedNone: 'No review is tied to a job yet.',
+    untiedNone: 'Every review is tied to a job.',
     untied: 'Reviews tied to none: {count}, average {mean} stars, {low} of them 1 or 2 stars.',
     byMonth: 'Month by month',
     tableLabel: 'Jobs and reviews, month by month',
@@ -197,7 +199,7 @@ export const enLogWidgetFeeds = {
     code: 'Receipt code',
     submit: 'Find it',
     whatTitle: 'What this checks',
-    what: 'When {name} completes a job, it writes it into its {log}, before any review exists, with only the week, the service and the area, and a fingerprint of the job that only its receipt code unlocks. Your browser turns the code into that fingerprint and looks for it in the log: the check is made here, by your browser, and nothing about you is needed or shown.',
+    what: '{name} writes each job it completes into its {log}, when it next publishes, with only the week, the service and the area, and a fingerprint of the job that only its receipt code unlocks. Your browser turns the code into that fingerprint and looks for it in the log: the check is made here, by your browser, and nothing about you is needed or shown.',
     log: 'public log',
   },
   logCheckScript: {
@@ -248,6 +250,8 @@ export const enLogWidgetFeeds = {
     lowBand: '1–2 star reviews',
     middleBand: '3 star reviews',
     highBand: '4–5 star reviews',
+    /** Under the aspect figures: the reviews they leave out (core/insights/read-as-english.ts `isUnreadable`). */
+    unread: { one: 'One review is not counted here: it is written in a language the analysis does not read, with no English translation.', other: '{count} reviews are not counted here: they are written in a language the analysis does not read, with no English translation.' },
     summary: {
       noReviews: 'There are no verified reviews yet.',
       theBusiness: 'the business',

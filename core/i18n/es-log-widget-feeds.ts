@@ -59,8 +59,10 @@ export const esLogWidgetFeeds: typeof enLogWidgetFeeds = {
   },
   jobs: {
     title: 'Los trabajos y las reseñas que recibieron',
-    intro: { one: 'El negocio escribe cada trabajo en el registro cuando lo termina, antes de que pueda existir una reseña de él: solo su semana, el servicio y la zona, nada sobre el cliente. Se ha registrado un trabajo; {reviewed} ({percent}) tiene vinculada una reseña publicada. Un negocio que solo pidiera reseñas a sus clientes satisfechos mostraría aquí una proporción baja, y reseñas vinculadas mucho mejores que las demás.', other: 'El negocio escribe cada trabajo en el registro cuando lo termina, antes de que pueda existir una reseña de él: solo su semana, el servicio y la zona, nada sobre el cliente. Se han registrado {count} trabajos; {reviewed} de ellos ({percent}) tienen vinculada una reseña publicada. Un negocio que solo pidiera reseñas a sus clientes satisfechos mostraría aquí una proporción baja, y reseñas vinculadas mucho mejores que las demás.' },
+    intro: { one: 'El negocio escribe cada trabajo que termina en el registro en su siguiente publicación: solo su semana, el servicio y la zona, nada sobre el cliente. Un trabajo registrado antes de que llegara su reseña no se añadió después para encajar con ella. Se ha registrado un trabajo; {reviewed} ({percent}) tiene vinculada una reseña publicada. Un negocio que solo pidiera reseñas a sus clientes satisfechos mostraría aquí una proporción baja, y reseñas vinculadas mucho mejores que las demás.', other: 'El negocio escribe cada trabajo que termina en el registro en su siguiente publicación: solo su semana, el servicio y la zona, nada sobre el cliente. Un trabajo registrado antes de que llegara su reseña no se añadió después para encajar con ella. Se han registrado {count} trabajos; {reviewed} de ellos ({percent}) tienen vinculada una reseña publicada. Un negocio que solo pidiera reseñas a sus clientes satisfechos mostraría aquí una proporción baja, y reseñas vinculadas mucho mejores que las demás.' },
     tied: 'Reseñas vinculadas a un trabajo: {count}, media de {mean} estrellas, {low} de ellas de 1 o 2 estrellas; {before} de ellas, a un trabajo registrado antes de la reseña.',
+    tiedNone: 'Todavía no hay ninguna reseña vinculada a un trabajo.',
+    untiedNone: 'Todas las reseñas están vinculadas a un trabajo.',
     untied: 'Reseñas sin trabajo vinculado: {count}, media de {mean} estrellas, {low} de ellas de 1 o 2 estrellas.',
     byMonth: 'Mes a mes',
     tableLabel: 'Trabajos y reseñas, mes a mes',
@@ -197,7 +199,7 @@ export const esLogWidgetFeeds: typeof enLogWidgetFeeds = {
     code: 'Código de recibo',
     submit: 'Buscarlo',
     whatTitle: 'Qué se comprueba',
-    what: 'Cuando {name} termina un trabajo, lo escribe en su {log}, antes de que exista ninguna reseña, con solo la semana, el servicio y la zona, y una huella del trabajo que solo su código de recibo desbloquea. Su navegador convierte el código en esa huella y la busca en el registro: la comprobación se hace aquí, en su navegador, y no se necesita ni se muestra nada sobre usted.',
+    what: '{name} escribe cada trabajo que termina en su {log}, en su siguiente publicación, con solo la semana, el servicio y la zona, y una huella del trabajo que solo su código de recibo desbloquea. Su navegador convierte el código en esa huella y la busca en el registro: la comprobación se hace aquí, en su navegador, y no se necesita ni se muestra nada sobre usted.',
     log: 'registro público',
   },
   logCheckScript: {
@@ -247,6 +249,7 @@ export const esLogWidgetFeeds: typeof enLogWidgetFeeds = {
     lowBand: 'reseñas de 1–2 estrellas',
     middleBand: 'reseñas de 3 estrellas',
     highBand: 'reseñas de 4–5 estrellas',
+    unread: { one: 'Una reseña no se cuenta aquí: está escrita en un idioma que el análisis no lee, sin traducción al inglés.', other: '{count} reseñas no se cuentan aquí: están escritas en un idioma que el análisis no lee, sin traducción al inglés.' },
     summary: {
       noReviews: 'Todavía no hay reseñas verificadas.',
       theBusiness: 'el negocio',

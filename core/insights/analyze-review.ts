@@ -40,32 +40,6 @@ export type ReviewAnalysis = {
 /** A polarity needs |score| of at least this; below it the mention is neutral. */
 export const POLARITY_THRESHOLD = 0.1;
 
-/** What readAsEnglish reads of a review: its own words, its language and a translation its source gave. */
-export type ReadableReview = {
-  title?: string | null;
-  text: string;
-  language?: string;
-  translation?: { title?: string | null; text: string; language: string };
-};
-
-/**
- * The words the analyser reads (issue 43 item 3): the customer's own, or for a review in another language an
- * English translation its source gave. `translated` says which, for what must quote the customer (evidence
- * offsets, quotes). The analyser reads English only.
- */
-export function readAsEnglish(review: ReadableReview): { title: string | null; text: string; translated: boolean } {
-  const { translation } = review;
-  if (translation !== undefined && review.language !== 'en' && translation.language === 'en') {
-    return { title: translation.title ?? null, text: translation.text, translated: true };
-  }
-  return { title: review.title ?? null, text: review.text, translated: false };
-}
-
-/** Whether the analyser cannot read a review: written in another language, with no English translation. */
-export function isUnreadable(review: ReadableReview): boolean {
-  return review.language !== undefined && review.language !== 'en' && review.language !== 'und' && !readAsEnglish(review).translated;
-}
-
 /** The text a review is analysed as: its title (when any) as a sentence of its own, then its text. */
 export function getAnalysisText(review: { title?: string | null; text: string }): string {
   return review.title ? `${review.title}\n${review.text}` : review.text;

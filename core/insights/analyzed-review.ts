@@ -1,7 +1,8 @@
 /** A review as the insights need it, together with its analysis, computed once per review. */
 import type { PublishedReview } from '../schemas/published.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { analyzeReviewDetailed, getAnalysisText, readAsEnglish } from './analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText } from './analyze-review.ts';
+import { readAsEnglish } from './read-as-english.ts';
 import type { Polarity } from '../schemas/aspects.ts';
 import type { ReviewAnalysis } from './analyze-review.ts';
 import { compareNewestFirst } from '../order.ts';

@@ -17,7 +17,7 @@ import type { BusinessEntities } from './entity-insights.ts';
 import { computeFaq } from './faq.ts';
 import { computeMean, listQuarters } from './figures.ts';
 import type { Insights, InsightsBasis } from '../schemas/insights.ts';
-import { isUnreadable } from './analyze-review.ts';
+import { isUnreadable } from './read-as-english.ts';
 import { computeResponses } from './responses.ts';
 import { computeSummary } from './summary.ts';
 import { computeTopics } from './topics.ts';

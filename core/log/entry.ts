@@ -12,7 +12,7 @@
  *   correction of the rating carries the owner's `reason` (corrections.json, `other` when none given),
  *   as a withdrawal does.
  * - `withdraw` carries `reason`.
- * - `job` (issue 42) logs a job when it is completed, before any review of it: its `commitment` and
+ * - `job` (issue 42) logs a completed job, by the next publish that sees it: its `commitment` and
  *   `locator` (core/log/job.ts) and only its coarse public facts, the ISO `week`, the `service` id and the
  *   service `area`. It names no review. A `publish` or `update` of a review tied to a job carries `job`,
  *   the job entry's index; an update that only ties a review to a job, or another one, says `change: "job"`.

@@ -12,7 +12,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LoadedContent } from '../../core/content/load-content.ts';
-import { analyzeReviewDetailed, getAnalysisText, readAsEnglish, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
+import { analyzeReviewDetailed, getAnalysisText, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
+import { readAsEnglish } from '../../core/insights/read-as-english.ts';
 import { publishLanguage } from '../../core/content/publish-reviews.ts';
 
 /** Fewer reviews than this take less time than starting a thread. */

@@ -44,6 +44,8 @@ let content: string;
 let distDir: string;
 let copy: StaticServer;
 let first: { code: number | null; stdout: string };
+/** /log/ after the first publish, when no review was tied to a job yet. */
+let firstLogPage: string;
 type Served = { id: string; url: string; rating: number; job?: { entry: number; week: string; service: string; logged_before_review: boolean } };
 let served: Served[];
 
@@ -100,6 +102,7 @@ beforeAll(async () => {
   const putBack = await leaveOut(Object.keys(TIES));
   await writeFile(path.join(content, 'jobs/2025.json'), JSON.stringify(JOBS.filter((j) => j.id !== 'J-2'), null, 2));
   await buildTestSite({ contentDir: content, outDir: distDir, own: true });
+  firstLogPage = await pageText('log/index.html');
   // A later one brings the three reviews, tied, and J-2 with its review.
   await putBack();
   await writeFile(path.join(content, 'jobs/2025.json'), JSON.stringify(JOBS, null, 2));
@@ -158,9 +161,10 @@ describe('jobs logged before their reviews', () => {
     expect(atom.split('<entry>').filter((e) => e.includes('<r:job ')).length).toBe(Object.keys(TIES).length);
     expect(await validateAtom(atom)).toEqual([]);
     const page = await pageText('index.html');
-    expect(page).toContain('Job logged in week 7 of 2025, before this review');
+    // The week is the job's own, not when it was logged.
+    expect(page).toContain('Job completed in week 7 of 2025, logged before this review');
     // r-0005's job and review entries carry the same time: the job is not after the review either.
-    expect(page).toContain('Linked to a job not logged before the review (week 7 of 2025)');
+    expect(page).toContain('Linked to a job completed in week 7 of 2025, not logged before the review');
     expect(page).toContain('From Yelp, not linked to a job');
     expect(page).toContain('Sent directly, not linked to a job');
   });
@@ -176,6 +180,10 @@ describe('jobs logged before their reviews', () => {
     const sentence = `5 jobs have been logged; ${tied} of them (60%) have a published review tied to them.`;
     expect(await pageText('log/index.html')).toContain(sentence);
     expect(await pageText('about/reviews/index.html')).toContain(sentence);
+    // Before any tie, the page says so rather than averaging no review.
+    expect(firstLogPage).toContain('4 jobs have been logged; 0 of them (0%) have a published review tied to them.');
+    expect(firstLogPage).toContain('No review is tied to a job yet.');
+    expect(firstLogPage).not.toContain('average — stars');
     // As a browser shows it, tags dropped without a space: no words run together.
     const shown = decodeEntities(await readFile(path.join(await realpath(distDir), 'about/reviews/index.html'), 'utf8')).replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
     for (const words of ['named on the log page. ', 'The average, 4.00 out of 5, is the plain mean of the 7 published ratings', 'give one or two stars. No published review']) expect(shown).toContain(words);

@@ -5,7 +5,8 @@
  * long review folded behind a "Read more" that works without JavaScript, the search form folded after a
  * search on a 390×844 phone, and every name and title isolated (`<bdi>` or `dir`), in real Chromium; the
  * widget and the technicians page of the technician of that one review say so in the singular, and the
- * page of a technician no review names says so once, with no empty list of reviews under it.
+ * page of a technician no review names says so once, with no empty list of reviews under it; and a review in a
+ * language the analyser does not read is said to be left out of the figures it is not in.
  */
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,10 +51,22 @@ const LONG_REVIEW = {
   response: { text: 'Thank you!', date: '2024-12-11' },
 };
 
+/** In Spanish, with no English translation: the analyser cannot read it (core/insights/read-as-english.ts). */
+const UNREAD_REVIEW = {
+  id: 'r-es',
+  rating: 2,
+  date: '2025-03-04',
+  text: 'Dana llegó tarde y la calefacción volvió a fallar a la semana.',
+  author: 'Lucía P.',
+  verified: true,
+  language: 'es',
+};
+
 let sidecar: Awaited<ReturnType<typeof startTestSidecar>>;
 let browser: Browser;
 let technicianPage: string;
 let unnamedPage: string;
+let danaPage: string;
 
 beforeAll(async () => {
   const contentDir = path.join(await mkdtemp(path.join(tmpdir(), 'reading-')), 'content');
@@ -66,12 +79,14 @@ beforeAll(async () => {
   business.service_areas.push(AREA);
   await writeFile(businessFile, JSON.stringify(business));
   await writeFile(path.join(contentDir, 'reviews', '2024-12.json'), JSON.stringify([LONG_REVIEW]));
+  await writeFile(path.join(contentDir, 'reviews', '2025-03.json'), JSON.stringify([UNREAD_REVIEW]));
   const { distDir } = await buildTestSite({ contentDir });
   sidecar = await startTestSidecar({ distDir });
   browser = await launchBrowser();
   const names = business.technicians.map((t: { name: string }) => t.name);
   technicianPage = technicianPath(assignTechnicianSlugs(names).get(TECHNICIAN)!);
   unnamedPage = technicianPath(assignTechnicianSlugs(names).get(UNNAMED)!);
+  danaPage = technicianPath(assignTechnicianSlugs(names).get('Dana Whitfield')!);
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -254,5 +269,24 @@ describe('the technicians page and a technician no review names', () => {
     expect(decodeEntities(html)).toContain(`No published review mentions <bdi>${UNNAMED}</bdi> yet.`);
     expect(html).not.toContain('id="reviews-title"');
     expect(html).not.toContain('Reviews that mention');
+  });
+});
+
+describe('a review the analyser cannot read', () => {
+  const note = 'One review is not counted here: it is written in a language the analysis does not read, with no English translation.';
+  const shown = (html: string) => decodeEntities(html).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+  it('is said to be left out, under the figures of the home page and of the technician it names', async () => {
+    expect((await searchRest('mentions_technician=Dana')).map((r) => r.id)).toContain(UNREAD_REVIEW.id);
+    for (const page of ['/', danaPage]) {
+      const html = shown(await getHtml(page));
+      expect(html, page).toContain(note);
+      // Under the figures it is not counted in.
+      expect(html.indexOf(note), page).toBeGreaterThan(html.indexOf(page === '/' ? 'What customers say' : 'What customers say about their work'));
+    }
+  });
+
+  it('is not said of a technician whose reviews are all read', async () => {
+    expect(shown(await getHtml(technicianPage))).not.toContain('not counted here');
   });
 });
