@@ -283,10 +283,15 @@ describe('a build machine without DATA_DIR (a CI run)', () => {
       await cp(SMALL_CONTENT, contentDir, { recursive: true });
       await mkdir(path.join(contentDir, 'jobs'));
       await writeFile(path.join(contentDir, 'jobs/2025.json'), JSON.stringify(JOBS));
+      // One review tied, for the singular on /log/.
+      const reviewsFile = path.join(contentDir, 'reviews/2025-01.json');
+      await writeFile(reviewsFile, JSON.stringify((JSON.parse(await readFile(reviewsFile, 'utf8')) as { id: string }[]).map((r) => (r.id === 'r-0001' ? { ...r, job: 'J-1' } : r))));
       const jobsKey = `reviews-job-key/v1 ${Buffer.alloc(32, 7).toString('base64')}`;
       const options = { contentDir, publicUrl: 'https://reviews.example.com', outDir: path.join(dir, 'dist'), logJobsKey: jobsKey, report: () => {} };
       const first = await buildSite({ ...options, dataDir: path.join(dir, 'data-1') });
       expect(first.ok, first.ok ? '' : first.message).toBe(true);
+      const logPage = decodeEntities(await readFile(path.join(await realpath(path.join(dir, 'dist')), 'log/index.html'), 'utf8')).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      expect(logPage).toContain('5 jobs have been logged; 1 of them (20%) has a published review tied to it.');
       // A fresh DATA_DIR, as on the next CI run: both keys from the environment, so the jobs are known.
       const logSigningKey = await readFile(path.join(dir, 'data-1/log-keys/reviews.example.com%2Flog'), 'utf8');
       const second = await buildSite({ ...options, logSigningKey, dataDir: path.join(dir, 'data-2') });
