@@ -8,7 +8,7 @@
  * creates one: a receipt from a key the log does not use would match nothing.
  * Exit 0 with the receipt, 1 when the content, the job or the key cannot be had, 2 on bad usage.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadContent } from '../core/content/load-content.ts';
@@ -32,9 +32,20 @@ async function readKey(options: { demo: boolean; origin: string; dataDir: string
   const restore = 'Put it back from a backup (npm run restore -- <backup made by npm run backup>)';
   if (!read.ok) return { ok: false, message: `The job key in ${file} cannot be read: ${read.reason}. ${restore}.` };
   if (read.key.created) {
+    const others = await listJobKeyOrigins(options.dataDir);
+    if (options.fromEnv === undefined && others.length > 0) {
+      // A shell without the service's PORT or PUBLIC_URL: the key is there, under the address the log is for.
+      return { ok: false, message: `There is no job key for ${options.origin} on this machine, only for ${others.join(', ')} (${path.dirname(file)}): run this with the PUBLIC_URL (or PORT) the service publishes with, as in .env.` };
+    }
     return { ok: false, message: `There is no job key for ${options.origin} on this machine (${file}). ${restore}; or, if no job was ever published, run npm run publish first: it creates the key and logs the jobs.` };
   }
   return read;
+}
+
+/** The logs whose job keys DATA_DIR holds (`log-keys/<origin>.jobs`, jobKeyFileOf). */
+async function listJobKeyOrigins(dataDir: string): Promise<string[]> {
+  const names = await readdir(path.dirname(logKeyFileOf(dataDir, 'x'))).catch(() => []);
+  return names.flatMap((name) => (name.endsWith('.jobs') ? [decodeURIComponent(name.slice(0, -'.jobs'.length))] : [])).sort();
 }
 
 /** What the served build's look-up says of the job: logged (and as it is now), or not yet. */

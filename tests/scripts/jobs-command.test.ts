@@ -1,9 +1,9 @@
 /**
  * `npm run jobs -- receipt <job id>` as a child process, as an owner runs it: a demo job's receipt code
  * and address (the demo's job key is derived from its origin), the job key of an owner's content never
- * created by it, and the exit codes.
+ * created by it, the address to use when it exists only for another one, and the exit codes.
  */
-import { mkdtemp, readdir, cp } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, cp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +57,19 @@ describe('npm run jobs -- receipt', () => {
     expect(run.stderr).toContain('npm run restore');
     expect(run.stderr).toContain('npm run publish first');
     expect(await readdir(dataDir).catch(() => 'absent')).toBe('absent');
+  });
+
+  it("names the address whose job key the machine has, when run with another PUBLIC_URL", async () => {
+    const content = path.join(work, 'content-other');
+    await cp(DEMO_CONTENT, content, { recursive: true });
+    const dataDir = path.join(work, 'other-data');
+    await mkdir(path.join(dataDir, 'log-keys'), { recursive: true });
+    // As a publish for http://localhost:4601 leaves it (scripts/lib/job-key.ts).
+    const keyFile = path.join(dataDir, 'log-keys', `${encodeURIComponent('localhost:4601/log')}.jobs`);
+    await writeFile(keyFile, `reviews-job-key/v1 ${Buffer.alloc(32, 7).toString('base64')}\n`);
+    const run = await runJobs(['receipt', 'J-1001'], { CONTENT_DIR: content, DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:4321' });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(`There is no job key for localhost:4321/log on this machine, only for localhost:4601/log (${path.join(dataDir, 'log-keys')}): run this with the PUBLIC_URL (or PORT) the service publishes with, as in .env.`);
+    expect(await readdir(path.join(dataDir, 'log-keys'))).toEqual([path.basename(keyFile)]);
   });
 });
