@@ -224,8 +224,8 @@ export const en = {
     estimated: 'Estimated: the analyser finds {recall} of the reviews that judge {aspect} and wrongly flags {falseAlarms} of the others (measured on {labelled} hand-labelled reviews), so the count is corrected for both, with a 95% range. It found {found}: {positiveCount} positive, {negativeCount} negative.',
     howFigures: 'How the figures are made',
     readReview: 'Read review',
-    all: 'All {count}',
-    reviewsAbout: ' reviews about {aspect}',
+    all: { one: 'The review', other: 'All {count}' },
+    reviewsAbout: { one: ' about {aspect}', other: ' reviews about {aspect}' },
     about: ' about {aspect}',
   },
   entityList: {

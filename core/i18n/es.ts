@@ -218,8 +218,8 @@ export const es: Catalogue = {
     estimated: 'Estimación: el analizador encuentra el {recall} de las reseñas que opinan sobre {aspect} y señala por error el {falseAlarms} de las demás (medido en {labelled} reseñas etiquetadas a mano), así que el recuento se corrige por ambas cosas, con un intervalo del 95\u00a0%. Encontró {found}: {positiveCount} positivas, {negativeCount} negativas.',
     howFigures: 'Cómo se calculan las cifras',
     readReview: 'Leer la reseña',
-    all: 'Las {count}',
-    reviewsAbout: ' reseñas sobre {aspect}',
+    all: { one: 'La reseña', other: 'Las {count}' },
+    reviewsAbout: { one: ' sobre {aspect}', other: ' reseñas sobre {aspect}' },
     about: ' sobre {aspect}',
   },
   entityList: {

@@ -290,3 +290,15 @@ describe('a review the analyser cannot read', () => {
     expect(shown(await getHtml(technicianPage))).not.toContain('not counted here');
   });
 });
+
+describe('the aspects of the home page', () => {
+  it('link to the reviews of each, in the singular for an aspect one review mentions', async () => {
+    const html = decodeEntities(await getHtml('/'));
+    const links = [...html.matchAll(/<a href="\/search\/\?aspect=[a-z_-]+">([^<]*)<span class="vh">([^<]*)<\/span><\/a>/g)].map((m) => `${m[1]}${m[2]}`).sort();
+    const insights = (await (await fetch(`${sidecar.url}/insights.json`)).json()) as { aspects: { label: string; mentions: number }[] };
+    const mentioned = insights.aspects.filter((a) => a.mentions > 0);
+    expect(mentioned.some((a) => a.mentions === 1)).toBe(true);
+    expect(links).toEqual(mentioned.map((a) => (a.mentions === 1 ? `The review about ${a.label}` : `All ${a.mentions} reviews about ${a.label}`)).sort());
+  });
+});
+
