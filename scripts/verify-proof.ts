@@ -91,6 +91,10 @@ async function run(argv: readonly string[]): Promise<number> {
   }
   const { entry } = result;
   console.log(`Proof: review ${printable(entry.review_id)} is entry ${result.index} of ${printable(result.origin)} (${result.size} entries), a ${printable(entry.action)} of ${printable(entry.time)}.`);
+  if (entry.action === 'update') {
+    const rating = entry.previous_rating === undefined ? 'its rating unchanged' : `its rating ${printable(String(entry.previous_rating))} → ${printable(String(entry.rating))}`;
+    console.log(`Change: not the review as first published; this entry changed it (${printable(entry.change ?? 'kind not recorded')}), ${rating}. Its earlier entries are in the log.`);
+  }
   console.log(`Signature: the checkpoint is signed by ${printable(trust.log.text)}.`);
   if (values.policy !== undefined) {
     const names = result.witnesses.map((w) => printable(w.name));

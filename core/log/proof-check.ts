@@ -21,7 +21,8 @@ import { sha256 } from './sha256.ts';
 export type VerifierKey = { name: string; keyId: number; type: number; publicKey: Uint8Array; text: string };
 /** The keys a reader trusts: the log's, the witnesses', and when the cosignatures that verify are enough. */
 export type ProofTrust = { log: VerifierKey; witnesses: readonly VerifierKey[]; quorum: (cosigned: ReadonlySet<string>) => boolean };
-export type LoggedEntry = { action: string; review_id: string; time: string; date: string; rating: number; digest: string };
+/** An entry as its proof carries it (core/log/entry.ts): an update says what kind of change it was, and the rating it replaced. */
+export type LoggedEntry = { action: string; review_id: string; time: string; date: string; rating: number; digest: string; change?: string; reason?: string; previous_rating?: number };
 export type ProofCheck =
   | { ok: true; index: number; size: number; origin: string; entry: LoggedEntry; review: Record<string, unknown>; witnesses: { name: string; time: number }[] }
   | { ok: false; reason: string; index?: number; entry?: LoggedEntry };

@@ -8,12 +8,13 @@ import { fill } from '../../core/i18n/fill.ts';
 import type { Translator } from '../../core/i18n/translator.ts';
 
 type DateWords = { months: string[]; date: string };
-export type LogCheckWords = Catalogue['logCheckScript'] & DateWords;
+/** `how`: what kind of change an update entry is, in words, by `change` (and `correction:<reason>`): core/pages/format.ts formatUpdateChange. */
+export type LogCheckWords = Catalogue['logCheckScript'] & DateWords & { how: Record<string, string> };
 export type JobCheckWords = Catalogue['jobCheckScript'] & DateWords;
 
-/** The `data-words` of a check page: its script's strings, and how the language writes a date. */
-export function writeCheckWords(t: Translator, script: 'logCheckScript' | 'jobCheckScript'): string {
-  return JSON.stringify({ ...t.m[script], months: t.m.format.months, date: t.m.format.date });
+/** The `data-words` of a check page: its script's strings, how the language writes a date, and what else the page gives its script. */
+export function writeCheckWords(t: Translator, script: 'logCheckScript' | 'jobCheckScript', extra: Readonly<Record<string, unknown>> = {}): string {
+  return JSON.stringify({ ...t.m[script], months: t.m.format.months, date: t.m.format.date, ...extra });
 }
 
 /** The words the page wrote, and the dates written with them (`2026-11-14` → "November 14, 2026"). */

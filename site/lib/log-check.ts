@@ -7,7 +7,7 @@
  * result in words, the site's (the page's `data-words`: site/lib/check-words.ts).
  */
 import { parseTlogPolicy, policyTrust } from '../../core/log/policy.ts';
-import { checkReviewProof, parseVerifierKeyText, type ProofCheck, type ProofTrust, type VerifierKey } from '../../core/log/proof-check.ts';
+import { checkReviewProof, parseVerifierKeyText, type LoggedEntry, type ProofCheck, type ProofTrust, type VerifierKey } from '../../core/log/proof-check.ts';
 import { choosePlural, fill } from '../../core/i18n/fill.ts';
 import { readCheckWords, type LogCheckWords } from './check-words.ts';
 
@@ -55,7 +55,16 @@ function describe(result: Extract<ProofCheck, { ok: true }>, key: string): [stri
   const names = result.witnesses.map((w) => w.name);
   const witnessed = names.length === 0 ? words.noWitness : fill(choosePlural(words.witnessed, names.length), { count: names.length, names: names.join(', ') });
   const sentence = fill(names.length === 0 ? words.verified : words.verifiedWitnessed, { date: when, entry: result.index, witnessed });
-  return [sentence, [fill(words.exact, { entry: result.index }), fill(words.included, { size: result.size }), fill(words.signed, { key })]];
+  return [sentence, [...describeChange(result.entry, result.index, when), fill(words.exact, { entry: result.index }), fill(words.included, { size: result.size }), fill(words.signed, { key })]];
+}
+
+/** An update entry (core/log/entry.ts): the review was changed after it was first published, and how; the rating it replaced. */
+function describeChange(entry: LoggedEntry, index: number, when: string): string[] {
+  if (entry.action !== 'update') return [];
+  const kind = entry.change === 'correction' && entry.reason !== undefined ? `correction:${entry.reason}` : (entry.change ?? '');
+  const how = words.how[kind] ?? words.how[entry.change ?? ''] ?? words.how['']!;
+  const changed = fill(words.changed, { entry: index, time: when, how });
+  return entry.previous_rating === undefined ? [changed] : [changed, fill(words.ratingChanged, { before: entry.previous_rating, after: entry.rating })];
 }
 
 /** The site's policy (`../policy`): its witnesses and quorum over the served key; none when it has no policy. */

@@ -212,6 +212,12 @@ describe('a publish that changes one review', () => {
       expect(parseProof(text).checkpoint).toBe(linked ? first : served);
       expect(await checkReviewProof(text, { log: key.value, witnesses: [], quorum: () => true }, review)).toMatchObject({ ok: true });
     }
+    // The reader's check of the rewritten one says it is a change, of what kind, and that its rating stayed.
+    const reviewFile = path.join(work, 'r-0003.json');
+    await writeFile(reviewFile, JSON.stringify(now.find((r) => r.id === 'r-0003')));
+    const checked = await runScript(process.execPath, ['scripts/verify.ts', '--proof', proofOf('r-0003'), '--review', reviewFile, '--key', (await readFile(path.join(outDir, 'log', 'vkey'), 'utf8')).trim()], { env: { PATH: process.env.PATH ?? '' } });
+    expect(checked.stdout).toMatch(/\nChange: not the review as first published; this entry changed it \([a-z_]+\), its rating unchanged\. Its earlier entries are in the log\.\n/);
+    expect(checked.code).toBe(0);
   }, 180_000);
 });
 
@@ -285,6 +291,7 @@ describe('npm run verify -- --proof', () => {
     const honest = await run('--proof', proof, '--review', path.join(dir, 'honest.json'), '--key', vkey);
     expect(honest.stdout).toContain(`Proof: review ${review.id} is entry `);
     expect(honest.stdout).toContain('OK: this review is the one the log holds.');
+    expect(honest.stdout).not.toContain('Change:');
     expect(honest.code).toBe(0);
     const changed = await run('--proof', proof, '--review', path.join(dir, 'changed.json'), '--key', vkey);
     expect(changed.stderr).toContain('problem: This review is not the one logged at entry');

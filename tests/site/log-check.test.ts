@@ -1,11 +1,12 @@
 /**
  * /log/check/?review=<id> in real Chromium, on plain static copies of a build (tests/helpers/static-server.ts),
- * as a homeowner would use it: an honest review is `verified`, a copy where a review's words were changed
+ * as a homeowner would use it: an honest review is `verified`, a review changed since it was first published
+ * says so, with the rating the change replaced, a copy where a review's words were changed
  * everywhere (its dataset, its page and its proof) is `failed`, and on a log of 10,000 entries at 4× CPU
  * slowdown the verdict comes after loading under 100 KB. How soon is `npm run bench -- check-page`'s.
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -44,7 +45,8 @@ afterAll(async () => {
 /** A static copy of the build, changed by `edit` first. */
 async function serveCopy(name: string, edit: (dir: string) => Promise<void> = async () => {}): Promise<string> {
   const dir = path.join(work, name);
-  await cp(dist, dir, { recursive: true });
+  // The build's own folder: `dist` is a link, which cp would copy as a link, and `edit` would then change the build.
+  await cp(await realpath(dist), dir, { recursive: true });
   await edit(dir);
   const server = await startStaticServer(dir);
   servers.push(server);
@@ -78,7 +80,36 @@ describe('the check page', () => {
       `This review is as it was logged on ${loggedOn}, entry 0, signed by the business's key. No independent witness confirms this log yet, so this shows what the business published, not that it showed everyone the same.`,
     );
     expect(await page.locator('[data-check-review]').textContent()).toContain(ORIGINAL_WORDS);
+    // Published once, never changed: nothing says otherwise.
+    expect(await page.locator('[data-check-details]').textContent()).not.toContain('changed since');
     await page.close();
+  });
+
+  it('says a changed review was changed since it was first published, how, and the rating the change replaced', async () => {
+    // r-0001 first logged with 2 stars, then corrected by the business to its 5: the proof is of the update.
+    const review = (JSON.parse(await readFile(path.join(dist, 'reviews.json'), 'utf8')).reviews as { id: string; date: string; rating: number }[]).find((r) => r.id === 'r-0001')!;
+    const signer = generateSigner('reviews.example.com/log');
+    const entries = [
+      encodeLogEntry({ action: 'publish', review_id: review.id, time: '2026-03-04T10:00:00Z', date: review.date, rating: 2, digest: digestReview({ ...review, rating: 2 }) }),
+      encodeLogEntry({ action: 'update', review_id: review.id, time: '2026-03-09T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(review), change: 'correction', reason: 'entry_error', previous_rating: 2 }),
+    ];
+    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
+    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 1 }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
+    const base = await serveCopy('changed', async (dir) => {
+      await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
+      await writeFile(path.join(dir, 'log', 'policy'), `log ${files.get('vkey')!.toString('utf8').trim()}\nquorum none\n`);
+      await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
+    });
+    const page = await browser.newPage();
+    const { state, text } = await verdictOf(page, `${base}/log/check/?review=r-0001`);
+    const details = await page.locator('[data-check-details] li').allTextContents();
+    await page.close();
+    expect(state).toBe('verified');
+    expect(text).toContain('logged on March 9, 2026, entry 1');
+    expect(details.slice(0, 2)).toEqual([
+      'It has been changed since it was first published: entry 1, on March 9, 2026, changed by the business (it had been entered wrong). Each earlier version is in the log, and the log page lists every change of a rating.',
+      'That change took its rating from 2 to 5 out of 5.',
+    ]);
   });
 
   it('fails a CDN copy where the review’s words were changed, in its page, its dataset and its proof', async () => {
