@@ -83,6 +83,7 @@ export const en = {
     thisReviewBy: ' (this review by {author})',
     sentDirectly: 'Sent directly, not linked to a job',
     fromSource: 'From {source}, not linked to a job',
+    ratingChanged: 'First published with {before}; its rating was changed to {after} on {date}: {how}',
     jobBefore: 'Job completed in week {week} of {year}, logged before this review',
     jobAfter: 'Linked to a job completed in week {week} of {year}, not logged before the review',
     translatedByOwner: 'Translated by the owner',

@@ -18,6 +18,7 @@ export const LogWithdrawalSchema = z.object({
 
 export const LogRatingChangeSchema = z.object({
   entry: z.int().min(0).meta({ description: 'The update\'s position in the log.' }),
+  review_id: z.string(),
   time: z.string().meta({ description: 'When the change was published.' }),
   date: z.string().meta({ description: 'The review\'s own date.' }),
   previous_rating: z.int().min(1).max(5),
@@ -66,8 +67,8 @@ export function summarizeLog(entries: readonly LogEntry[]): LogSummary {
     withdrawals,
     changes: updates.length,
     by_change: byChange,
-    rating_changes: updates.flatMap(({ entry, time, date, previous_rating, rating, change, reason, words_changed }) =>
-      previous_rating === rating ? [] : [{ entry, time, date, previous_rating, rating, change, reason, words_changed }],
+    rating_changes: updates.flatMap(({ entry, review_id, time, date, previous_rating, rating, change, reason, words_changed }) =>
+      previous_rating === rating ? [] : [{ entry, review_id, time, date, previous_rating, rating, change, reason, words_changed }],
     ),
     first_entry: Object.fromEntries([...state].map(([id, s]) => [id, s.first_index])),
     first_logged: Object.fromEntries([...state].map(([id, s]) => [id, entries[s.first_index]!.time])),

@@ -15,7 +15,8 @@
 import type { PublishedBusiness, PublishedMedia, PublishedReview, PublishedTranslation } from '../schemas/published.ts';
 import { UNDETERMINED } from '../text/detect-language.ts';
 import { assignTechnicianSlugs, locationPath, logCheckPath, PATHS, reviewPath, servicePath, technicianPath } from '../urls.ts';
-import { foldLongText, formatSource, formatStars } from './format.ts';
+import type { LogSummary } from '../log/log-summary.ts';
+import { foldLongText, formatSource, formatStars, formatUpdateChange } from './format.ts';
 import { splitMarked, type MarkRange, type ReviewMarks } from './highlight.ts';
 import { escapeText, fillHtml, rawHtml, writeAttributes } from './html.ts';
 import { createTranslator, type Translator } from '../i18n/translator.ts';
@@ -31,6 +32,11 @@ export type ReviewCardOptions = {
   marks?: ReviewMarks;
   /** When the review's first entry in the public log was published (core/log/log-summary.ts), when the page knows it. */
   loggedSince?: string;
+  /**
+   * The review's changes of rating in the log (core/log/log-summary.ts), in log order, when the page knows
+   * them: the card says the rating it was first published with, and the latest change.
+   */
+  ratingChanges?: readonly Pick<LogSummary['rating_changes'][number], 'time' | 'previous_rating' | 'rating' | 'change' | 'reason'>[];
   /** Whether the business logs its jobs: a review tied to none then says so. */
   jobsLogged?: boolean;
   /** The site's language (core/i18n/). */
@@ -65,7 +71,7 @@ export function listLocationNames(business: PublishedBusiness): ReadonlyMap<stri
   return new Map((business.locations ?? []).map((l) => [l.id, l.name]));
 }
 
-export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, jobsLogged = false, t }: ReviewCardOptions): string {
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, ratingChanges = [], jobsLogged = false, t }: ReviewCardOptions): string {
   const words = t.m.card;
   const source = formatSource(review.source, t);
   const text = foldLongText(review.text);
@@ -115,6 +121,11 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
   }
   const tie = describeJobTie(review, jobsLogged, t);
   if (tie !== undefined) html += `<p${writeAttributes({ class: `meta job-tie${review.job?.logged_before_review ? ' before' : ''}` })}>${escapeText(tie)}</p>`;
+  const [first, last] = [ratingChanges[0], ratingChanges.at(-1)];
+  if (first !== undefined && last !== undefined) {
+    const stars = (n: number) => t.plural(t.m.units.star, n);
+    html += `<p class="meta rating-change">${escapeText(t.fill(words.ratingChanged, { before: stars(first.previous_rating), after: stars(last.rating), date: t.date(last.time.slice(0, 10)), how: formatUpdateChange(last.change, last.reason, t) }))}</p>`;
+  }
   if (loggedSince !== undefined) {
     // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
     const log = `<a${writeAttributes({ href: PATHS.logPrefix })}>${fillHtml(words.publicLog)}</a>`;

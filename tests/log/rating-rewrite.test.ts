@@ -2,7 +2,8 @@
  * A rewrite never goes unseen (issue 40, "Done when"): a 2-star review edited in the content into a
  * glowing 5-star one, its owner reply deleted, and published with the real build. The reader's
  * `npm run verify`, with the state of its visit before, names the review with its old and new rating;
- * /log/ says it in words; MCP `get_changes` (the real sidecar, through the SDK client) says the same.
+ * /log/ and the review's own card say it in words; MCP `get_changes` (the real sidecar, through the SDK
+ * client) says the same.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { cp, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -74,6 +75,14 @@ describe('a 2-star review rewritten as a 5-star one', () => {
     const html = decodeEntities(await readFile(path.join(await realpath(distDir), 'log/index.html'), 'utf8')).replace(/\s+/g, ' ');
     expect(html).toContain('Published reviews have been changed 1 time: 1 change by the business itself.');
     expect(html).toMatch(/On [A-Z][a-z]+ \d+, \d{4}, a review of January 3, 2025 went from 2 stars to 5 stars, and its words were changed too: changed by the business \(no reason given\) \(entry \d+\)\./);
+  });
+
+  it('says on its own card the rating it was first published with, and the change', async () => {
+    const html = decodeEntities(await readFile(path.join(await realpath(distDir), 'reviews/2025-01/index.html'), 'utf8'));
+    const card = html.slice(html.indexOf('<article class="review" id="r-0002">')).split('</article>')[0]!;
+    expect(card).toMatch(/<p class="meta rating-change">First published with 2 stars; its rating was changed to 5 stars on [A-Z][a-z]+ \d+, \d{4}: changed by the business \(no reason given\)<\/p>/);
+    // A review never changed says nothing of the kind.
+    expect(html.split('rating-change').length - 1).toBe(1);
   });
 
   it('is said the same by MCP get_changes', async () => {
