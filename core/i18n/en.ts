@@ -78,6 +78,7 @@ export const en = {
     location: 'Location: {name}',
     reply: 'Reply from the owner',
     loggedSince: 'In the {log} since {date} — {check}',
+    inLog: 'In the {log} — {check}',
     publicLog: 'public log',
     checkIt: 'check it',
     thisReviewBy: ' (this review by {author})',

@@ -76,6 +76,7 @@ export const es: Catalogue = {
     location: 'Sede: {name}',
     reply: 'Respuesta del propietario',
     loggedSince: 'En el {log} desde el {date} — {check}',
+    inLog: 'En el {log} — {check}',
     publicLog: 'registro público',
     checkIt: 'compruébela',
     thisReviewBy: ' (esta reseña de {author})',

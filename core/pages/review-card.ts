@@ -32,6 +32,8 @@ export type ReviewCardOptions = {
   marks?: ReviewMarks;
   /** When the review's first entry in the public log was published (core/log/log-summary.ts), when the page knows it. */
   loggedSince?: string;
+  /** The review is in the public log, since when not known here (the search page's): the card still links to its check. */
+  logged?: boolean;
   /**
    * The review's changes of rating in the log (core/log/log-summary.ts), in log order, when the page knows
    * them: the card says the rating it was first published with, and the latest change.
@@ -71,7 +73,7 @@ export function listLocationNames(business: PublishedBusiness): ReadonlyMap<stri
   return new Map((business.locations ?? []).map((l) => [l.id, l.name]));
 }
 
-export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, ratingChanges = [], jobsLogged = false, t }: ReviewCardOptions): string {
+export function renderReviewCard(review: PublishedReview, { level, links, marks, loggedSince, logged = false, ratingChanges = [], jobsLogged = false, t }: ReviewCardOptions): string {
   const words = t.m.card;
   const source = formatSource(review.source, t);
   const text = foldLongText(review.text);
@@ -126,11 +128,12 @@ export function renderReviewCard(review: PublishedReview, { level, links, marks,
     const stars = (n: number) => t.plural(t.m.units.star, n);
     html += `<p class="meta rating-change">${escapeText(t.fill(words.ratingChanged, { before: stars(first.previous_rating), after: stars(last.rating), date: t.date(last.time.slice(0, 10)), how: formatUpdateChange(last.change, last.reason, t) }))}</p>`;
   }
-  if (loggedSince !== undefined) {
+  if (loggedSince !== undefined || logged) {
     // For a person: since when, and a check of this review in the browser (site/pages/log/check/).
     const log = `<a${writeAttributes({ href: PATHS.logPrefix })}>${fillHtml(words.publicLog)}</a>`;
     const check = `<a${writeAttributes({ href: logCheckPath(review.id) })}>${fillHtml(words.checkIt)}<span class="vh">${fillHtml(words.thisReviewBy, { author })}</span></a>`;
-    html += `<p class="meta log-entry">${fillHtml(words.loggedSince, { log: rawHtml(log), date: t.date(loggedSince.slice(0, 10)), check: rawHtml(check) })}</p>`;
+    const line = loggedSince === undefined ? fillHtml(words.inLog, { log: rawHtml(log), check: rawHtml(check) }) : fillHtml(words.loggedSince, { log: rawHtml(log), date: t.date(loggedSince.slice(0, 10)), check: rawHtml(check) });
+    html += `<p class="meta log-entry">${line}</p>`;
   }
   return `${html}</article>`;
 }

@@ -113,7 +113,10 @@ export function renderSearchPage(shell: string, live: LiveData, query: URLSearch
     const { page, nextCursor } = result;
     if (evidenceLegend !== null && page.total > 0) main += `<p class="muted">${fillHtml(words.marked, { legend: rawHtml(`<mark>${escapeText(evidenceLegend)}</mark>`) })}</p>`;
     const links = listReviewLinks(business);
-    for (const review of page.reviews) main += renderReviewCard(review, { level: 3, links, marks: findReviewMarks(review, marking), t });
+    // Every review of a build with a review log is in it (insights.jobs is null only without one); since when, the service does not hold.
+    const logged = live.insights.jobs !== null;
+    const jobsLogged = (live.insights.jobs?.jobs ?? 0) > 0;
+    for (const review of page.reviews) main += renderReviewCard(review, { level: 3, links, marks: findReviewMarks(review, marking), logged, jobsLogged, t });
     if (nextCursor !== null || page.offset > 0) {
       main += `<nav${writeAttributes({ class: 'pager', 'aria-label': words.moreResults })}>`;
       main += page.offset > 0 ? `<a${writeAttributes({ href: pageOf(null), 'data-search-link': true })}>${fillHtml(words.firstPage)}</a>` : '<span></span>';

@@ -192,6 +192,10 @@ describe('jobs logged before their reviews', () => {
     try {
       const result = await client.callTool({ name: 'get_business', arguments: {} });
       expect((result.structuredContent as { jobs: unknown }).jobs).toMatchObject(expected);
+      // The search page's results, which the service renders, say the same of each review as the built pages.
+      const search = decodeEntities(await (await fetch(`${sidecar.url}/search/?limit=50`, { headers: { Accept: 'text/html' } })).text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+      expect(search).toContain('Job completed in week 7 of 2025, logged before this review');
+      expect(search).toContain('From Yelp, not linked to a job');
     } finally {
       await client.close();
       await sidecar.close();

@@ -291,6 +291,23 @@ describe('a review the analyser cannot read', () => {
   });
 });
 
+describe('the search page, where the lowest-rated reviews are', () => {
+  it('links each result to its check in the public log, which confirms it in the browser', async () => {
+    const html = decodeEntities(await getHtml('/search/?sort=lowest'));
+    const cards = [...html.matchAll(/<article class="review" id="([^"]+)">([\s\S]*?)<\/article>/g)];
+    expect(cards.length).toBeGreaterThan(1);
+    for (const [, id, body] of cards) expect(body, id).toContain(`<p class="meta log-entry">In the <a href="/log/">public log</a> — <a href="/log/check/?review=${id}">check it<span class="vh">`);
+    const page = await browser.newPage();
+    await page.goto(`${sidecar.url}/search/?sort=lowest`);
+    const first = cards[0]![1]!;
+    await page.locator(`article#${first} .log-entry a`, { hasText: 'check it' }).click();
+    const verdict = page.locator('[data-verdict="verified"], [data-verdict="failed"]');
+    await verdict.waitFor();
+    expect([page.url().endsWith(`/log/check/?review=${first}`), await verdict.getAttribute('data-verdict')]).toEqual([true, 'verified']);
+    await page.close();
+  });
+});
+
 describe('the aspects of the home page', () => {
   it('link to the reviews of each, in the singular for an aspect one review mentions', async () => {
     const html = decodeEntities(await getHtml('/'));
