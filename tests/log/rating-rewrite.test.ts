@@ -74,7 +74,9 @@ describe('a 2-star review rewritten as a 5-star one', () => {
   it('is told in words on /log/', async () => {
     const html = decodeEntities(await readFile(path.join(await realpath(distDir), 'log/index.html'), 'utf8')).replace(/\s+/g, ' ');
     expect(html).toContain('Published reviews have been changed 1 time: 1 change by the business itself.');
-    expect(html).toMatch(/On [A-Z][a-z]+ \d+, \d{4}, a review of January 3, 2025 went from 2 stars to 5 stars, and its words were changed too: changed by the business \(no reason given\) \(entry \d+\)\./);
+    expect(html.replace(/<[^>]+>/g, '')).toMatch(/On [A-Z][a-z]+ \d+, \d{4}, a review of January 3, 2025 went from 2 stars to 5 stars, and its words were changed too: changed by the business \(no reason given\) \(entry \d+\)\./);
+    // Its date leads to the review, on its month's page.
+    expect(html).toContain('a review of <a href="/reviews/2025-01/#r-0002">January 3, 2025</a> went from');
   });
 
   it('says on its own card the rating it was first published with, and the change', async () => {
