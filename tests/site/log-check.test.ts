@@ -53,6 +53,18 @@ async function serveCopy(name: string, edit: (dir: string) => Promise<void> = as
   return server.url;
 }
 
+/** A copy of the build whose log is `entries` alone, under a key of its own, with `review`'s proof from entry `index`. */
+async function serveWithLog(name: string, review: { id: string; date: string; rating: number }, entries: Uint8Array[], index: number): Promise<string> {
+  const signer = generateSigner('reviews.example.com/log');
+  const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
+  const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
+  return serveCopy(name, async (dir) => {
+    await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
+    await writeFile(path.join(dir, 'log', 'policy'), `log ${files.get('vkey')!.toString('utf8').trim()}\nquorum none\n`);
+    await writeFile(path.join(dir, 'log', 'proof', `${review.id}.tlog-proof`), proof);
+  });
+}
+
 async function verdictOf(page: Page, url: string): Promise<{ state: string; text: string }> {
   await page.goto(url);
   const verdict = page.locator('[data-verdict="verified"], [data-verdict="failed"]');
@@ -88,18 +100,11 @@ describe('the check page', () => {
   it('says a changed review was changed since it was first published, how, and the rating the change replaced', async () => {
     // r-0001 first logged with 2 stars, then corrected by the business to its 5: the proof is of the update.
     const review = (JSON.parse(await readFile(path.join(dist, 'reviews.json'), 'utf8')).reviews as { id: string; date: string; rating: number }[]).find((r) => r.id === 'r-0001')!;
-    const signer = generateSigner('reviews.example.com/log');
     const entries = [
       encodeLogEntry({ action: 'publish', review_id: review.id, time: '2026-03-04T10:00:00Z', date: review.date, rating: 2, digest: digestReview({ ...review, rating: 2 }) }),
       encodeLogEntry({ action: 'update', review_id: review.id, time: '2026-03-09T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(review), change: 'correction', reason: 'entry_error', previous_rating: 2 }),
     ];
-    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
-    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 1 }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
-    const base = await serveCopy('changed', async (dir) => {
-      await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
-      await writeFile(path.join(dir, 'log', 'policy'), `log ${files.get('vkey')!.toString('utf8').trim()}\nquorum none\n`);
-      await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
-    });
+    const base = await serveWithLog('changed', review, entries, 1);
     const page = await browser.newPage();
     const { state, text } = await verdictOf(page, `${base}/log/check/?review=r-0001`);
     const details = await page.locator('[data-check-details] li').allTextContents();
@@ -195,19 +200,12 @@ describe('the check page', () => {
     // 10,000-review site's (the page itself does not grow with the site).
     const reviews = JSON.parse(await readFile(path.join(dist, 'reviews.json'), 'utf8')).reviews as { id: string; date: string; rating: number }[];
     const review = reviews.find((r) => r.id === 'r-0001')!;
-    const signer = generateSigner('reviews.example.com/log');
     const entries: Uint8Array[] = [];
     for (let i = 0; i < 10_000; i++) {
       const entry: LogEntry = { action: 'publish', review_id: i === 7_777 ? review.id : `x-${i}`, time: '2026-03-04T10:00:00Z', date: review.date, rating: review.rating, digest: digestReview(i === 7_777 ? review : { id: `x-${i}` }) };
       entries.push(encodeLogEntry(entry));
     }
-    const { files, tree } = buildLogFiles({ origin: signer.name, entries, signer });
-    const proof = buildReviewProofs({ reviews: [review], entries, latest: new Map([[review.id, { index: 7_777 }]]), tree, checkpoint: files.get('checkpoint')!.toString('utf8') }).get(review.id)!;
-    const base = await serveCopy('large', async (dir) => {
-      await writeFile(path.join(dir, 'log', 'vkey'), files.get('vkey')!);
-      await writeFile(path.join(dir, 'log', 'policy'), `log ${files.get('vkey')!.toString('utf8').trim()}\nquorum none\n`);
-      await writeFile(path.join(dir, 'log', 'proof', 'r-0001.tlog-proof'), proof);
-    });
+    const base = await serveWithLog('large', review, entries, 7_777);
     const page = await browser.newPage();
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
