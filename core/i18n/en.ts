@@ -316,7 +316,7 @@ export const en = {
     locationsTitle: 'Locations of {name}: ratings from verified customers',
     locationsDescription: 'The {count} locations of {name}, each with its own average rating and reviews.',
     locationsIntro: "Every location of {name}, with its own rating from the verified reviews of it. The business's rating counts all of them{unplaced}.",
-    unplaced: ', and the {count} reviews that name no location',
+    unplaced: { one: ', and the one review that names no location', other: ', and the {count} reviews that name no location' },
   },
   archive: {
     title: 'All reviews of {name}, month by month',

@@ -310,7 +310,7 @@ export const es: Catalogue = {
     locationsTitle: 'Sedes de {name}: valoraciones de clientes verificados',
     locationsDescription: 'Las {count} sedes de {name}, cada una con su propia valoración media y sus reseñas.',
     locationsIntro: 'Cada sede de {name}, con su propia valoración según sus reseñas verificadas. La valoración del negocio las cuenta todas{unplaced}.',
-    unplaced: ', además de las {count} reseñas que no nombran ninguna sede',
+    unplaced: { one: ', además de la reseña que no nombra ninguna sede', other: ', además de las {count} reseñas que no nombran ninguna sede' },
   },
   archive: {
     title: 'Todas las reseñas de {name}, mes a mes',

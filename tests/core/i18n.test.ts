@@ -152,6 +152,12 @@ describe('how each language writes numbers and dates', () => {
     expect([0, 1, 2, 12345].map((n) => spanish.plural(spanish.m.units.review, n))).toEqual(['0 reseñas', '1 reseña', '2 reseñas', '12\u00a0345 reseñas']);
     expect(() => spanish.fill(spanish.m.card.rated, {})).toThrow('No value for {rating}');
   });
+
+  it('says "the one review", not "the 1 reviews", where a sentence counts reviews', () => {
+    const english = createTranslator();
+    expect([1, 2].map((n) => english.plural(english.m.lists.unplaced, n))).toEqual([', and the one review that names no location', ', and the 2 reviews that name no location']);
+    expect([1, 2].map((n) => spanish.plural(spanish.m.lists.unplaced, n))).toEqual([', además de la reseña que no nombra ninguna sede', ', además de las 2 reseñas que no nombran ninguna sede']);
+  });
 });
 
 describe('the locale of business.json', () => {
