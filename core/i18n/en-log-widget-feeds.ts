@@ -220,7 +220,7 @@ export const enLogWidgetFeeds = {
     proofUnavailable: 'The proof could not be loaded (the site answered {status}). Try again later.',
     keyUnreadable: "The log's key this site serves cannot be read: {reason}.",
     notConfirmed: 'This review could not be confirmed. {reason}',
-    changed: 'It has been changed since it was first published: entry {entry}, on {time}, {how}. Each earlier version is in the log, and the log page lists every change of a rating.',
+    changed: 'It has been changed since it was first published (entry {entry}, on {time}): {how}. Each earlier version is in the log, and the log page lists every change of a rating.',
     ratingChanged: 'That change took its rating from {before} to {after} out of 5.',
     entrySays: "The log's entry {entry} says: a {rating}-star review of {date}, logged on {time}.",
     notAnId: 'That is not a review id: ids are lowercase letters, digits and hyphens.',

@@ -220,7 +220,7 @@ export const esLogWidgetFeeds: typeof enLogWidgetFeeds = {
     proofUnavailable: 'No se ha podido cargar la prueba (el sitio respondió {status}). Inténtelo más tarde.',
     keyUnreadable: 'No se puede leer la clave del registro que sirve este sitio: {reason}.',
     notConfirmed: 'No se ha podido confirmar esta reseña. {reason}',
-    changed: 'Ha cambiado desde que se publicó por primera vez: entrada {entry}, el {time}: {how}. Cada versión anterior está en el registro, y la página del registro enumera cada cambio de valoración.',
+    changed: 'Ha cambiado desde que se publicó por primera vez (entrada {entry}, el {time}): {how}. Cada versión anterior está en el registro, y la página del registro enumera cada cambio de valoración.',
     ratingChanged: 'Ese cambio llevó su valoración de {before} a {after} sobre 5.',
     entrySays: 'La entrada {entry} del registro dice: una reseña de {rating} estrellas del {date}, registrada el {time}.',
     notAnId: 'Eso no es un identificador de reseña: los identificadores son letras minúsculas, cifras y guiones.',

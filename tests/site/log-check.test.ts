@@ -112,7 +112,7 @@ describe('the check page', () => {
     expect(state).toBe('verified');
     expect(text).toContain('logged on March 9, 2026, entry 1');
     expect(details.slice(0, 2)).toEqual([
-      'It has been changed since it was first published: entry 1, on March 9, 2026, changed by the business (it had been entered wrong). Each earlier version is in the log, and the log page lists every change of a rating.',
+      'It has been changed since it was first published (entry 1, on March 9, 2026): changed by the business (it had been entered wrong). Each earlier version is in the log, and the log page lists every change of a rating.',
       'That change took its rating from 2 to 5 out of 5.',
     ]);
   });
