@@ -82,7 +82,7 @@ export const es: Catalogue = {
     thisReviewBy: ' (esta reseña de {author})',
     sentDirectly: 'Enviada directamente, sin vínculo con un trabajo',
     fromSource: 'De {source}, sin vínculo con un trabajo',
-    ratingChanged: 'Publicada primero con {before}; su valoración cambió a {after} el {date}: {how}',
+    ratingChanged: 'Publicada primero con {before}; su valoración pasó a {after} el {date}: {how}',
     jobBefore: 'Trabajo terminado en la semana {week} de {year}, registrado antes de esta reseña',
     jobAfter: 'Vinculada a un trabajo terminado en la semana {week} de {year}, no registrado antes de la reseña',
     translatedByOwner: 'Traducida por el propietario',
