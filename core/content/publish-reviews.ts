@@ -4,8 +4,8 @@
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
 import { resolveUpdated } from './review-history.ts';
-import { analyzeReviewDetailed, getAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
-import { readAsEnglish } from '../insights/read-as-english.ts';
+import { analyzeReviewDetailed, getAnalysisText, NO_ANALYSIS, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
+import { isUnreadable, readAsEnglish } from '../insights/read-as-english.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -55,9 +55,11 @@ export function publishReviews(
   function publishReview(review: ReviewContent): PublishedReview {
     // Title and text, as mention detection and aspect analysis both read them.
     const searchable = getAnalysisText(review);
-    // A review in another language is analysed through its English translation, when it has one.
-    const readable = readAsEnglish({ ...review, language: review.language ?? publishLanguage(review).language });
-    const analysis = precomputed?.get(review.id) ?? analyzeReviewDetailed(readable.translated ? getAnalysisText(readable) : searchable, model, review.rating);
+    // A review in another language is analysed through its English translation, when it has one; without
+    // one, not at all: the English analyser would read its words as English (a name as praise).
+    const languaged = { ...review, language: review.language ?? publishLanguage(review).language };
+    const readable = readAsEnglish(languaged);
+    const analysis = isUnreadable(languaged) ? NO_ANALYSIS : (precomputed?.get(review.id) ?? analyzeReviewDetailed(readable.translated ? getAnalysisText(readable) : searchable, model, review.rating));
     analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);

@@ -115,6 +115,9 @@ export function selectRuleContext(features: readonly SentenceFeatures[], rule: P
   return rule.mentioned ? selectContext(features, rule.spans) : undefined;
 }
 
+/** The analysis of a review the analyser cannot read (read-as-english.ts `isUnreadable`): it finds nothing in it. */
+export const NO_ANALYSIS: ReviewAnalysis = { aspects: [], evidence: [], sentences: [] };
+
 export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
   const rated = rating !== undefined && rating !== null;
   const { sentences, rules, features, reviewFeatures } = prepareReview(text, model, rated);

@@ -61,10 +61,12 @@ export function computeInsightsWithPageText(
     average_rating: computeMean(analyzed.reduce((sum, r) => sum + r.review.rating, 0), analyzed.length),
   };
   // Counted only when there are some, so an English business's insights are what they were.
-  const unread = analyzed.filter((r) => isUnreadable(r.review)).length;
+  // What the analyser read: the aspects, their estimates and the topics are of these, not of the unread.
+  const read = analyzed.filter((r) => !isUnreadable(r.review));
+  const unread = analyzed.length - read.length;
   if (unread > 0) basis.unread = unread;
   const quarters = listQuarters(oldest, newest);
-  const aspects = computeAspectInsights(analyzed, model, quarters, corrector);
+  const aspects = computeAspectInsights(read, model, quarters, corrector);
   const entities = computeEntityInsights(analyzed, model, quarters, business, corrector);
   // The business's and technicians' names are not topics ("called riverbend", "mike was").
   const names = [
@@ -72,7 +74,7 @@ export function computeInsightsWithPageText(
     ...entities.technicians.map((t) => t.name),
     ...(business?.technicians ?? []).flatMap((t) => t.aliases ?? []),
   ];
-  const topics = computeTopics(analyzed, model, names);
+  const topics = computeTopics(read, model, names);
   const businessName = business?.name ?? null;
   const faq = computeFaq({ analyzed, model, basis, aspects, entities, businessName, editorial });
   const responses = computeResponses(reviews);

@@ -7,6 +7,7 @@
 import type { AspectModel } from './aspect-model.ts';
 import type { CountCorrector } from './aspect-accuracy.ts';
 import type { AnalyzedReview } from './analyzed-review.ts';
+import { isUnreadable } from './read-as-english.ts';
 import { computeMean, countPolarity, createCounter, toStats } from './figures.ts';
 import type { PolarityCounter } from './figures.ts';
 import type { EntityInsight } from '../schemas/insights.ts';
@@ -31,6 +32,8 @@ type Accumulator = {
   id: string | null;
   filter: Record<string, string> | null;
   reviews: number;
+  /** Of `reviews`, those the analyser read (read-as-english.ts): its aspect counts are estimated over these. */
+  read: number;
   ratingSum: number;
   first: string | null;
   last: string | null;
@@ -52,6 +55,7 @@ export function computeEntityInsights(
     id,
     filter,
     reviews: 0,
+    read: 0,
     ratingSum: 0,
     first: null,
     last: null,
@@ -74,6 +78,7 @@ export function computeEntityInsights(
 
   for (const item of analyzed) {
     const { review } = item;
+    const readable = !isUnreadable(review);
     const targets = [
       ...new Set(review.technicians.map(technicianOf)),
       ...new Set(review.services.map(serviceOf)),
@@ -82,6 +87,7 @@ export function computeEntityInsights(
     ];
     for (const entity of targets) {
       entity.reviews++;
+      if (readable) entity.read++;
       entity.ratingSum += review.rating;
       entity.last ??= review.date;
       entity.first = review.date;
@@ -110,7 +116,7 @@ function toEntityInsight(entity: Accumulator, model: AspectModel, corrector: Cou
   const profile = model.aspects.flatMap((aspect, i) => {
     const counter = entity.aspects[i] ?? createCounter();
     if (counter.mentions === 0) return [];
-    return [{ aspect: aspect.id, ...toStats(counter), estimate: corrector.estimate(aspect.id, counter, entity.reviews, `${entity.key}:${aspect.id}`) }];
+    return [{ aspect: aspect.id, ...toStats(counter), estimate: corrector.estimate(aspect.id, counter, entity.read, `${entity.key}:${aspect.id}`) }];
   });
   return {
     name: entity.name,

@@ -89,7 +89,8 @@ function answerOverall({ analyzed, basis, businessName, t }: Required<FaqInput>)
 function answerAspect(input: Required<FaqInput>, aspect: AspectInsight, question: string, index: number): FaqEntry {
   const { t } = input;
   const words = t.m.insights.faq;
-  const n = input.basis.review_count;
+  // Of the reviews the analyser read: one it could not read may speak of the aspect in words it cannot tell.
+  const n = input.basis.review_count - (input.basis.unread ?? 0);
   const label = lowerFirst(aspect.label);
   const { mentions, positive, negative, neutral } = aspect;
   const figures: Record<string, number> = { mentions, positive, neutral, negative, net_score: aspect.net_score ?? 0 };

@@ -74,7 +74,7 @@ export const QuarterSchema = z
 export const AspectTrendPointSchema = z.object({
   quarter: QuarterSchema,
   ...statsShape,
-  reviews: CountSchema.meta({ description: 'Reviews in the quarter.' }),
+  reviews: CountSchema.meta({ description: 'Reviews in the quarter that the analysis read (`basis.unread` are left out).' }),
   estimate: CountEstimateSchema,
 });
 
@@ -96,7 +96,7 @@ export const AspectInsightSchema = z
     ...statsShape,
     estimate: CountEstimateSchema,
     accuracy: AspectAccuracySchema,
-    share_of_reviews: z.number().min(0).max(1).meta({ description: 'mentions / review count, 4 decimals.' }),
+    share_of_reviews: z.number().min(0).max(1).meta({ description: 'mentions / the reviews the analysis read, 4 decimals.' }),
     trend: z.array(AspectTrendPointSchema).meta({ description: 'Per quarter, from the first review to the last.' }),
     quotes: z.array(QuoteSchema).meta({ description: 'Representative sentences: strongest positive, then negative.' }),
     filter: SearchFilterSchema,

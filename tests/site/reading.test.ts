@@ -286,6 +286,15 @@ describe('a review the analyser cannot read', () => {
     }
   });
 
+  it('is not analysed: no aspects of its own, and left out of every aspect share', async () => {
+    const dataset = (await (await fetch(`${sidecar.url}/reviews.json`)).json()) as { reviews: { id: string; aspects: unknown[] }[] };
+    expect(dataset.reviews.find((r) => r.id === UNREAD_REVIEW.id)!.aspects).toEqual([]);
+    const insights = (await (await fetch(`${sidecar.url}/insights.json`)).json()) as { basis: { review_count: number; unread?: number }; aspects: { mentions: number; share_of_reviews: number }[] };
+    expect(insights.basis.unread).toBe(1);
+    const read = insights.basis.review_count - 1;
+    for (const aspect of insights.aspects) expect(aspect.share_of_reviews).toBe(Math.round((aspect.mentions / read) * 10_000) / 10_000);
+  });
+
   it('is not said of a technician whose reviews are all read', async () => {
     expect(shown(await getHtml(technicianPage))).not.toContain('not counted here');
   });
