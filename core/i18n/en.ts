@@ -237,7 +237,7 @@ export const en = {
   faqBlock: {
     behind: 'Reviews behind this answer:',
     allOfThem: 'all of them',
-    all: 'all {count}',
+    all: { one: 'the one review', other: 'all {count}' },
   },
   about: {
     title: 'About these reviews',

@@ -231,7 +231,7 @@ export const es: Catalogue = {
   faqBlock: {
     behind: 'Reseñas en las que se basa esta respuesta:',
     allOfThem: 'todas',
-    all: 'las {count}',
+    all: { one: 'la única reseña', other: 'las {count}' },
   },
   about: {
     title: 'Sobre estas reseñas',

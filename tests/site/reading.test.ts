@@ -317,6 +317,22 @@ describe('the search page, where the lowest-rated reviews are', () => {
   });
 });
 
+describe('the questions customers ask, on the home page', () => {
+  it('link to the reviews of their aspect: "the one review" for one, no link for none', async () => {
+    const html = decodeEntities(await getHtml('/'));
+    const insights = (await (await fetch(`${sidecar.url}/insights.json`)).json()) as { faq: { id: string; aspect: string | null; figures: { mentions?: number } }[] };
+    const withAspect = insights.faq.filter((e) => e.aspect !== null && e.figures.mentions !== undefined);
+    expect(withAspect.some((e) => e.figures.mentions === 1)).toBe(true);
+    expect(withAspect.some((e) => e.figures.mentions === 0)).toBe(true);
+    for (const entry of withAspect) {
+      const details = html.slice(html.indexOf(`<details id="faq-${entry.id}">`)).split('</details>')[0]!;
+      const link = new RegExp(`<a href="/search/\\?aspect=${entry.aspect}">([^<]*)</a>`).exec(details)?.[1];
+      const n = entry.figures.mentions!;
+      expect([entry.id, link]).toEqual([entry.id, n === 0 ? undefined : n === 1 ? 'the one review' : `all ${n}`]);
+    }
+  });
+});
+
 describe('the aspects of the home page', () => {
   it('link to the reviews of each, in the singular for an aspect one review mentions', async () => {
     const html = decodeEntities(await getHtml('/'));
