@@ -20,7 +20,7 @@ import { formatDate } from '../core/pages/format.ts';
 import { logJobsShardPath } from '../core/urls.ts';
 import { readEntryConfig } from './lib/entry-config.ts';
 import { demoJobKey, jobForLog, jobKeyFileOf, jobSecretOf, readJobKey, type JobKey } from './lib/job-key.ts';
-import { logKeyFileOf } from './lib/review-log.ts';
+import { logKeyFileOf, logKeysDirOf } from './lib/review-log.ts';
 
 const USAGE = 'Usage: npm run jobs -- receipt <job id>';
 
@@ -44,7 +44,7 @@ async function readKey(options: { demo: boolean; origin: string; dataDir: string
 
 /** The logs whose job keys DATA_DIR holds (`log-keys/<origin>.jobs`, jobKeyFileOf). */
 async function listJobKeyOrigins(dataDir: string): Promise<string[]> {
-  const names = await readdir(path.dirname(logKeyFileOf(dataDir, 'x'))).catch(() => []);
+  const names = await readdir(logKeysDirOf(dataDir)).catch(() => []);
   return names.flatMap((name) => (name.endsWith('.jobs') ? [decodeURIComponent(name.slice(0, -'.jobs'.length))] : [])).sort();
 }
 

@@ -4,8 +4,7 @@
  * every optional field present (null when absent), the aspect sentiment of each review, newest first.
  */
 import { resolveUpdated } from './review-history.ts';
-import { analyzeReviewDetailed, getAnalysisText, NO_ANALYSIS, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
-import { isUnreadable, readAsEnglish } from '../insights/read-as-english.ts';
+import { analyzeReviewDetailed, getAnalysisText, NO_ANALYSIS, readAnalysisText, toPublishedAspects, type ReviewAnalysis } from '../insights/analyze-review.ts';
 import type { AspectModel } from '../insights/aspect-model.ts';
 import type { PublishedReview } from '../schemas/published.ts';
 import type { ReviewContent } from '../schemas/content.ts';
@@ -57,9 +56,8 @@ export function publishReviews(
     const searchable = getAnalysisText(review);
     // A review in another language is analysed through its English translation, when it has one; without
     // one, not at all: the English analyser would read its words as English (a name as praise).
-    const languaged = { ...review, language: review.language ?? publishLanguage(review).language };
-    const readable = readAsEnglish(languaged);
-    const analysis = isUnreadable(languaged) ? NO_ANALYSIS : (precomputed?.get(review.id) ?? analyzeReviewDetailed(readable.translated ? getAnalysisText(readable) : searchable, model, review.rating));
+    const read = readAnalysisText({ ...review, language: review.language ?? publishLanguage(review).language });
+    const analysis = read === undefined ? NO_ANALYSIS : (precomputed?.get(review.id) ?? analyzeReviewDetailed(read.text, model, review.rating));
     analyses.set(review.id, analysis);
     const technicians = new Set(content.technicianMatcher.findIn(searchable));
     for (const name of review.technicians ?? []) technicians.add(content.technicianMatcher.resolve(name)!);
@@ -85,7 +83,7 @@ export function publishReviews(
       media: media === undefined || review.media === undefined ? [] : publishMedia(review.media, media, urls),
       updated: resolveUpdated(review, changedAt.get(review.id)),
       // Evidence offsets point into the customer's words: a translation's words have none to give.
-      aspects: readable.translated ? toPublishedAspects(readable, analysis).map((a) => ({ ...a, evidence: [] })) : toPublishedAspects(review, analysis),
+      aspects: read?.translated ? toPublishedAspects(review, analysis).map((a) => ({ ...a, evidence: [] })) : toPublishedAspects(review, analysis),
     };
   }
 }

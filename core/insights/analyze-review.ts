@@ -20,6 +20,7 @@ import { scoreSentence } from './score-sentence.ts';
 import type { SentenceScore } from './score-sentence.ts';
 import { tokenizeText } from './tokenize.ts';
 import { compareText } from '../text/text-rules.ts';
+import { isUnreadable, readAsEnglish, type ReadableReview } from './read-as-english.ts';
 
 /** An aspect entry as the analysis finds it; the published one adds `evidence` (analyzePublishedReview). */
 export type AspectVerdict = Omit<ReviewAspect, 'evidence'>;
@@ -117,6 +118,16 @@ export function selectRuleContext(features: readonly SentenceFeatures[], rule: P
 
 /** The analysis of a review the analyser cannot read (read-as-english.ts `isUnreadable`): it finds nothing in it. */
 export const NO_ANALYSIS: ReviewAnalysis = { aspects: [], evidence: [], sentences: [] };
+
+/**
+ * What the analyser reads of a review (read-as-english.ts), as one text (getAnalysisText): its own words, or
+ * its English translation's; undefined when it can read neither, and then the review is not analysed.
+ */
+export function readAnalysisText(review: ReadableReview): { text: string; translated: boolean } | undefined {
+  if (isUnreadable(review)) return undefined;
+  const readable = readAsEnglish(review);
+  return { text: getAnalysisText(readable.translated ? readable : review), translated: readable.translated };
+}
 
 export function analyzeReviewDetailed(text: string, model: AspectModel, rating?: number | null): ReviewAnalysis {
   const rated = rating !== undefined && rating !== null;

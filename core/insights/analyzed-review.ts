@@ -1,8 +1,7 @@
 /** A review as the insights need it, together with its analysis, computed once per review. */
 import type { PublishedReview } from '../schemas/published.ts';
 import type { AspectModel } from './aspect-model.ts';
-import { analyzeReviewDetailed, getAnalysisText, NO_ANALYSIS } from './analyze-review.ts';
-import { isUnreadable, readAsEnglish } from './read-as-english.ts';
+import { analyzeReviewDetailed, getAnalysisText, NO_ANALYSIS, readAnalysisText } from './analyze-review.ts';
 import type { Polarity } from '../schemas/aspects.ts';
 import type { ReviewAnalysis } from './analyze-review.ts';
 import { compareNewestFirst } from '../order.ts';
@@ -38,11 +37,11 @@ export function analyzeReviews(
 ): AnalyzedReview[] {
   const aspectIndex = new Map(model.aspects.map((a, i) => [a.id, i]));
   return [...reviews].sort(compareNewestFirst).map((review) => {
-    const readable = readAsEnglish(review);
-    const text = getAnalysisText(readable.translated ? readable : review);
-    const analysis = isUnreadable(review) ? NO_ANALYSIS : (analyses?.get(review.id) ?? analyzeReviewDetailed(text, model, review.rating));
+    const read = readAnalysisText(review);
+    const text = read?.text ?? getAnalysisText(review);
+    const analysis = read === undefined ? NO_ANALYSIS : (analyses?.get(review.id) ?? analyzeReviewDetailed(text, model, review.rating));
     const polarities = new Map<number, Polarity>();
     for (const mention of analysis.aspects) polarities.set(aspectIndex.get(mention.aspect) ?? -1, mention.polarity);
-    return { review, text, translated: readable.translated, quarter: getQuarter(review.date), analysis, polarities };
+    return { review, text, translated: read?.translated ?? false, quarter: getQuarter(review.date), analysis, polarities };
   });
 }

@@ -12,8 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { LoadedContent } from '../../core/content/load-content.ts';
-import { analyzeReviewDetailed, getAnalysisText, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
-import { readAsEnglish } from '../../core/insights/read-as-english.ts';
+import { analyzeReviewDetailed, readAnalysisText, type ReviewAnalysis } from '../../core/insights/analyze-review.ts';
 import { publishLanguage } from '../../core/content/publish-reviews.ts';
 
 /** Fewer reviews than this take less time than starting a thread. */
@@ -29,13 +28,15 @@ export async function analyzeInThreads(
   content: LoadedContent,
   { threads = availableParallelism(), minReviews = MIN_REVIEWS }: { threads?: number; minReviews?: number } = {},
 ): Promise<Map<string, ReviewAnalysis> | undefined> {
-  const reviews = content.reviews.filter((r) => r.verified);
-  if (reviews.length < minReviews || threads < 2) return undefined;
-  // The same text publishReviews analyses: a review in another language through its English translation.
-  const items = reviews.map((r) => {
-    const readable = readAsEnglish({ ...r, language: r.language ?? publishLanguage(r).language });
-    return { text: getAnalysisText(readable.translated ? readable : r), rating: r.rating };
+  const verified = content.reviews.filter((r) => r.verified);
+  if (verified.length < minReviews || threads < 2) return undefined;
+  // The same text publishReviews analyses: a review in another language through its English translation,
+  // and none it cannot read, which publishReviews does not analyse.
+  const reviews = verified.flatMap((r) => {
+    const read = readAnalysisText({ ...r, language: r.language ?? publishLanguage(r).language });
+    return read === undefined ? [] : [{ id: r.id, text: read.text, rating: r.rating }];
   });
+  const items = reviews.map(({ text, rating }) => ({ text, rating }));
   const size = Math.ceil(items.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => items.slice(i * size, (i + 1) * size));
   const technicians = content.business.technicians.map((t) => ({ name: t.name, aliases: t.aliases }));

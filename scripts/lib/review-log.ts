@@ -102,7 +102,12 @@ export type ReviewLogStep =
 
 /** Where the key of `origin` is kept in DATA_DIR. */
 export function logKeyFileOf(dataDir: string, origin: string): string {
-  return path.join(dataDir, 'log-keys', encodeURIComponent(origin));
+  return path.join(logKeysDirOf(dataDir), encodeURIComponent(origin));
+}
+
+/** The folder of DATA_DIR that holds the logs' keys, one file per origin (logKeyFileOf). */
+export function logKeysDirOf(dataDir: string): string {
+  return path.join(dataDir, 'log-keys');
 }
 
 /** The demo's key: public on purpose (the demo is an example), derived from the origin so every demo build agrees. */
